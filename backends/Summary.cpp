@@ -1,0 +1,139 @@
+#include "backends/Emit.h"
+#include "ir/ScheduleJson.h"
+
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+
+namespace collc {
+
+int64_t scheduleDepth(const Schedule &S) {
+  std::vector<int64_t> Depth(S.size(), 0);
+  int64_t Max = 0;
+  for (const Step &St : S.Steps) {
+    std::vector<std::pair<int32_t, int64_t>> Arrivals;
+    for (const Transfer &T : St.Transfers) {
+      int64_t D = Depth[T.Src] + 1;
+      Max = std::max(Max, D);
+      Arrivals.push_back({T.Dst, D});
+    }
+    for (auto [R, D] : Arrivals)
+      Depth[R] = std::max(Depth[R], D);
+  }
+  return Max;
+}
+
+namespace {
+
+std::string affine(const Affine &A) {
+  return formatNumber(A.Base) + " + " + formatNumber(A.PerByte) + " m";
+}
+
+std::string modelLine(const Machine &M) {
+  const Model &Mo = M.M;
+  std::string S = modelKindName(Mo.Kind);
+  switch (Mo.Kind) {
+  case ModelKind::Parameterized:
+    S += ": t_hold = " + affine(Mo.THold) + ", t_end = " + affine(Mo.TEnd);
+    break;
+  case ModelKind::Linear:
+    S += ": T_send = " + affine(Mo.TEnd);
+    break;
+  case ModelKind::UnitCall:
+    S += ": one time unit per call";
+    break;
+  case ModelKind::Wormhole:
+    S += ": s_s " + formatNumber(Mo.Worm.Ss) + ", s_d " + formatNumber(Mo.Worm.Sd) +
+         ", c_d " + formatNumber(Mo.Worm.Cd) + ", r_s " + formatNumber(Mo.Worm.Rs) +
+         ", r_d " + formatNumber(Mo.Worm.Rd);
+    break;
+  }
+  return S;
+}
+
+std::string topologyLine(const Topology &T) {
+  std::string S = topologyKindName(T.Kind);
+  if (!T.Dims.empty() && T.Kind != TopologyKind::Hypercube) {
+    S += " ";
+    for (size_t I = 0; I < T.Dims.size(); ++I)
+      S += (I ? "x" : "") + std::to_string(T.Dims[I]);
+  }
+  if (T.Nodes)
+    S += " (" + std::to_string(T.Nodes) + " nodes)";
+  return S;
+}
+
+} // namespace
+
+void emitSummary(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
+  OS << "collective: " << collectiveName(S.Coll) << "\n";
+  OS << "algorithm:  " << S.Algorithm << "\n";
+  OS << "machine:    " << S.MachineName << " (" << modelLine(M) << "; "
+     << M.Ports << (M.Ports == 1 ? " port" : " ports") << "; "
+     << topologyLine(M.Topo) << ")\n";
+  OS << "ranks:      " << S.size() << "\n";
+  OS << "root:       " << S.Root << "\n";
+  OS << "bytes:      " << S.Bytes;
+  if (S.NumChunks > 1)
+    OS << " in " << S.NumChunks << " segments";
+  OS << "\n";
+  if (!S.Op.empty())
+    OS << "operator:   " << S.Op << " on " << S.Datatype << "\n";
+  OS << "makespan:   " << formatNumber(S.Makespan) << "\n";
+  OS << "depth:      " << scheduleDepth(S) << "\n";
+  OS << "steps:      " << S.Steps.size() << "\n";
+  OS << "transfers:  " << S.numTransfers() << "\n\n";
+
+  // Per rank: who it received from (and when it completed), whom it sent to.
+  struct Line {
+    std::vector<std::pair<int32_t, double>> From, To;
+  };
+  std::vector<Line> Lines(S.size());
+  for (const Step &St : S.Steps)
+    for (const Transfer &T : St.Transfers) {
+      Lines[T.Src].To.push_back({T.Dst, T.Start});
+      Lines[T.Dst].From.push_back({T.Src, T.End});
+    }
+  bool Coords = M.Topo.hasCoordinates();
+  OS << llvm::format("%6s  %-10s  %-8s  %-10s  %s\n", static_cast<const char *>("rank"),
+                     static_cast<const char *>(Coords ? "coord" : "node"),
+                     static_cast<const char *>("parent"),
+                     static_cast<const char *>("received"),
+                     static_cast<const char *>("sends (rank@start)"));
+  for (int32_t R = 0; R < S.size(); ++R) {
+    std::string Node;
+    if (Coords) {
+      auto C = M.Topo.coordOf(S.Participants[R].Node);
+      Node = "(";
+      for (size_t I = 0; I < C.size(); ++I)
+        Node += (I ? "," : "") + std::to_string(C[I]);
+      Node += ")";
+    } else {
+      Node = std::to_string(S.Participants[R].Node);
+    }
+    std::string Parent = "-", Received = "-";
+    if (!Lines[R].From.empty()) {
+      Parent.clear();
+      Received.clear();
+      for (size_t I = 0; I < Lines[R].From.size(); ++I) {
+        Parent += (I ? "," : "") + std::to_string(Lines[R].From[I].first);
+        Received += (I ? "," : "") + formatNumber(Lines[R].From[I].second);
+      }
+    } else if (R == S.Root) {
+      Received = "0";
+    }
+    std::string Sends;
+    for (size_t I = 0; I < Lines[R].To.size(); ++I)
+      Sends += (I ? " " : "") + std::to_string(Lines[R].To[I].first) + "@" +
+               formatNumber(Lines[R].To[I].second);
+    std::string Line;
+    llvm::raw_string_ostream LS(Line);
+    LS << llvm::format("%6d  %-10s  %-8s  %-10s  ", R, Node.c_str(),
+                       Parent.c_str(), Received.c_str())
+       << Sends;
+    LS.flush();
+    OS << llvm::StringRef(Line).rtrim() << "\n";
+  }
+}
+
+} // namespace collc

@@ -1,0 +1,123 @@
+#include "compiler/Driver.h"
+
+#include "compiler/Algorithms.h"
+#include "ir/ScheduleJson.h"
+#include "passes/Cost.h"
+#include "passes/Verify.h"
+
+#include "llvm/Support/Format.h"
+
+#include <chrono>
+
+namespace collc {
+
+char InternalError::ID = 0;
+
+namespace {
+
+/// Runs passes in order, optionally logging the IR and the time after each.
+class Pipeline {
+public:
+  explicit Pipeline(const CompileOptions &O) : O(O) {}
+
+  template <typename F> auto run(llvm::StringRef Name, F &&Pass) {
+    auto T0 = std::chrono::steady_clock::now();
+    auto Result = Pass();
+    auto T1 = std::chrono::steady_clock::now();
+    Times.push_back({Name.str(), std::chrono::duration<double>(T1 - T0).count()});
+    return Result;
+  }
+  void after(llvm::StringRef Name, const Schedule &S, const Machine &M) {
+    if (O.PrintAfterAll && O.Log) {
+      *O.Log << "// *** IR after " << Name << " ***\n";
+      writeScheduleJson(*O.Log, S, &M);
+    }
+  }
+  ~Pipeline() {
+    if (!O.TimePasses || !O.Log)
+      return;
+    double Total = 0;
+    for (auto &[N, T] : Times)
+      Total += T;
+    *O.Log << "===-- collc pass timing --===\n";
+    for (auto &[N, T] : Times)
+      *O.Log << llvm::format("  %10.6f s  %5.1f%%  ", T,
+                             Total > 0 ? 100 * T / Total : 0.0)
+             << N << "\n";
+    *O.Log << llvm::format("  %10.6f s  100.0%%  total\n", Total);
+  }
+
+private:
+  const CompileOptions &O;
+  std::vector<std::pair<std::string, double>> Times;
+};
+
+} // namespace
+
+llvm::Expected<Schedule> buildAndCost(const Machine &M, const Request &R,
+                                      llvm::StringRef Algorithm) {
+  const AlgorithmInfo *A = findAlgorithm(Algorithm);
+  if (!A || !A->supports(R.Coll))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "collc: error: no algorithm '%s' for %s",
+                                   Algorithm.str().c_str(), collectiveName(R.Coll));
+  auto S = A->Build(M, R);
+  if (!S)
+    return S.takeError();
+  estimateCost(*S, M);
+  return S;
+}
+
+llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
+                                 const CompileOptions &Opts) {
+  Pipeline P(Opts);
+  std::optional<Schedule> Best;
+  if (R.Algorithm == "auto") {
+    std::string Considered;
+    for (const AlgorithmInfo &A : algorithms()) {
+      std::string Why;
+      if (!A.InAuto || !A.supports(R.Coll) || !A.applies(M, R, Why))
+        continue;
+      auto S = P.run(std::string("build ") + A.Name, [&] { return A.Build(M, R); });
+      if (!S) {
+        llvm::consumeError(S.takeError());
+        continue;
+      }
+      P.run(std::string("cost ") + A.Name, [&] {
+        estimateCost(*S, M);
+        return 0;
+      });
+      if (!Best || S->Makespan < Best->Makespan)
+        Best = std::move(*S);
+    }
+    if (!Best)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "collc: error: no algorithm can build a %s on machine '%s'",
+          collectiveName(R.Coll), M.Name.c_str());
+    P.after("build (auto: " + Best->Algorithm + ")", *Best, M);
+  } else {
+    const AlgorithmInfo *A = findAlgorithm(R.Algorithm);
+    if (!A || !A->supports(R.Coll))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "collc: error: unknown algorithm '%s' for %s",
+                                     R.Algorithm.c_str(), collectiveName(R.Coll));
+    auto S = P.run("build", [&] { return A->Build(M, R); });
+    if (!S)
+      return S.takeError();
+    P.after("build", *S, M);
+    P.run("cost", [&] {
+      estimateCost(*S, M);
+      return 0;
+    });
+    Best = std::move(*S);
+  }
+  P.after("cost", *Best, M);
+  llvm::Error E = P.run("verify", [&] { return verify(*Best, M); });
+  if (E)
+    return llvm::make_error<InternalError>(llvm::toString(std::move(E)));
+  P.after("verify", *Best, M);
+  return std::move(*Best);
+}
+
+} // namespace collc

@@ -1,0 +1,45 @@
+/// \file
+/// The front end: reads machine specs and collective requests, in YAML or
+/// JSON (one schema, see docs/spec.md), and validates them. Every problem is
+/// reported as `file:line:col: error: <what was expected>`.
+#ifndef COLLC_COMPILER_SPEC_H
+#define COLLC_COMPILER_SPEC_H
+
+#include "compiler/Request.h"
+#include "ir/Machine.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <optional>
+
+namespace collc {
+
+/// Reads a machine spec from \p Buffer (its identifier names the file).
+llvm::Expected<Machine> parseMachine(llvm::MemoryBufferRef Buffer);
+/// Reads a machine spec file.
+llvm::Expected<Machine> loadMachine(llvm::StringRef Path);
+
+/// Fields of a request given on the command line; they override the file's.
+struct RequestOverrides {
+  std::optional<std::string> Collective, Algorithm, Op, Datatype;
+  std::optional<std::string> Root;         ///< Node number, coords or permutation.
+  std::optional<std::string> Destinations; ///< Comma/semicolon separated list.
+  std::optional<int64_t> Ranks;
+  std::optional<int64_t> Segments;
+  std::optional<std::string> Bytes; ///< Text, so that "-1" gets a clear error.
+};
+
+/// Reads a request file (\p Buffer may be null when the whole request comes
+/// from \p Overrides) and checks it against \p M.
+llvm::Expected<Request> parseRequest(const llvm::MemoryBufferRef *Buffer,
+                                     const RequestOverrides &Overrides,
+                                     const Machine &M);
+/// Reads a request file; \p Path empty means "no file".
+llvm::Expected<Request> loadRequest(llvm::StringRef Path,
+                                    const RequestOverrides &Overrides,
+                                    const Machine &M);
+
+} // namespace collc
+
+#endif

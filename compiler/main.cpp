@@ -1,0 +1,258 @@
+//===- collc: a schedule compiler for collective communication -------------===//
+//
+// Options, the pipeline of compiler/Driver, one backend, exit codes:
+//   0 success; 1 bad input or usage; 2 a requested verification failed;
+//   3 internal error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "backends/Emit.h"
+#include "compiler/Algorithms.h"
+#include "compiler/Driver.h"
+#include "compiler/Spec.h"
+#include "ir/ScheduleJson.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+using namespace collc;
+
+namespace {
+
+cl::OptionCategory Cat("collc options");
+
+cl::opt<std::string> MachinePath("machine", cl::desc("Machine spec (YAML or JSON)"),
+                                 cl::value_desc("file"), cl::cat(Cat));
+cl::opt<std::string> RequestPath("request",
+                                 cl::desc("Collective request (YAML or JSON); the "
+                                          "options below override its fields"),
+                                 cl::value_desc("file"), cl::cat(Cat));
+cl::opt<std::string> CollectiveOpt(
+    "collective",
+    cl::desc("bcast, multicast, reduce, allreduce, scan, exscan, gather, "
+             "scatter, allgather, alltoall or barrier"),
+    cl::value_desc("name"), cl::cat(Cat));
+cl::opt<int64_t> RanksOpt("ranks", cl::desc("Number of participants (nodes 0..K-1)"),
+                          cl::value_desc("K"), cl::cat(Cat));
+cl::opt<std::string> RootOpt("root",
+                             cl::desc("Root node: a number, coordinates \"(3,2)\" "
+                                      "or a permutation \"14523\""),
+                             cl::value_desc("node"), cl::cat(Cat));
+cl::opt<std::string> BytesOpt("bytes", cl::desc("Message size in bytes"),
+                              cl::value_desc("n"), cl::cat(Cat));
+cl::opt<std::string> AlgorithmOpt("algorithm",
+                                  cl::desc("Algorithm (see --list-algorithms); "
+                                           "'auto' picks the cheapest under the model"),
+                                  cl::value_desc("name"), cl::cat(Cat));
+cl::opt<std::string> DestinationsOpt(
+    "destinations",
+    cl::desc("Multicast destinations: \"3,4,5\" or \"(1,5),(2,1)\""),
+    cl::value_desc("list"), cl::cat(Cat));
+cl::opt<std::string> OpOpt("op", cl::desc("Reduction operator: sum, prod, min, max"),
+                           cl::value_desc("op"), cl::cat(Cat));
+cl::opt<std::string> DatatypeOpt("datatype",
+                                 cl::desc("Reduction element type: int32, int64, "
+                                          "float, double"),
+                                 cl::value_desc("type"), cl::cat(Cat));
+cl::opt<int64_t> SegmentsOpt("segments", cl::desc("Split the message into k segments"),
+                             cl::value_desc("k"), cl::cat(Cat));
+cl::opt<std::string> EmitOpt("emit",
+                             cl::desc("Output: summary (default), json, dot"),
+                             cl::value_desc("kind"), cl::init("summary"), cl::cat(Cat));
+cl::opt<std::string> OutputPath("o", cl::desc("Write the output to <file> (default: stdout)"),
+                                cl::value_desc("file"), cl::cat(Cat));
+cl::opt<bool> VerifyOpt("verify",
+                        cl::desc("Exit with status 2 when a check fails (the "
+                                 "verifier always runs; this makes its verdict "
+                                 "the exit status)"),
+                        cl::cat(Cat));
+cl::opt<bool> ListAlgorithms("list-algorithms",
+                             cl::desc("List the algorithms and the collectives they serve"),
+                             cl::cat(Cat));
+cl::opt<bool> PrintAfterAll("print-after-all",
+                            cl::desc("Dump the IR (JSON) to stderr after every pass"),
+                            cl::cat(Cat));
+cl::opt<bool> TimePasses("time-passes", cl::desc("Print the time of every pass to stderr"),
+                         cl::cat(Cat));
+
+enum ExitCode { Ok = 0, BadInput = 1, CheckFailed = 2, Internal = 3 };
+
+/// Prints an error; messages that carry their own location or prefix are
+/// printed as they are.
+void report(Error E) {
+  handleAllErrors(std::move(E), [](const ErrorInfoBase &Info) {
+    std::string Msg = Info.message();
+    StringRef M(Msg);
+    if (M.contains(": error: ") || M.startswith("collc: "))
+      errs() << Msg << "\n";
+    else
+      WithColor::error(errs(), "collc") << Msg << "\n";
+  });
+}
+
+int usage(const Twine &Msg) {
+  WithColor::error(errs(), "collc") << Msg << "\n";
+  return BadInput;
+}
+
+struct Backend {
+  const char *Name;
+  void (*Emit)(raw_ostream &, const Schedule &, const Machine &);
+};
+
+void emitJson(raw_ostream &OS, const Schedule &S, const Machine &M) {
+  writeScheduleJson(OS, S, &M);
+}
+
+const Backend Backends[] = {
+    {"summary", emitSummary},
+    {"json", emitJson},
+    {"dot", emitDot},
+};
+
+/// Writes \p Text to \p Path atomically: nothing appears unless all of it does.
+Error writeOutput(StringRef Path, StringRef Text) {
+  if (Path.empty() || Path == "-") {
+    outs() << Text;
+    outs().flush();
+    return Error::success();
+  }
+  SmallString<128> Model(Path);
+  Model += ".tmp-%%%%%%";
+  auto Tmp = sys::fs::TempFile::create(Model);
+  if (!Tmp)
+    return createStringError(inconvertibleErrorCode(), "%s: error: cannot write: %s",
+                             Path.str().c_str(), toString(Tmp.takeError()).c_str());
+  {
+    raw_fd_ostream OS(Tmp->FD, /*shouldClose=*/false);
+    OS << Text;
+    OS.flush();
+    if (OS.has_error()) {
+      std::string Why = OS.error().message();
+      OS.clear_error();
+      consumeError(Tmp->discard());
+      return createStringError(inconvertibleErrorCode(), "%s: error: cannot write: %s",
+                               Path.str().c_str(), Why.c_str());
+    }
+  }
+  if (Error E = Tmp->keep(Path)) {
+    std::string Why = toString(std::move(E));
+    return createStringError(inconvertibleErrorCode(), "%s: error: cannot write: %s",
+                             Path.str().c_str(), Why.c_str());
+  }
+  return Error::success();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(Cat);
+  cl::SetVersionPrinter([](raw_ostream &OS) { OS << "collc " COLLC_VERSION "\n"; });
+  std::string CLErrors;
+  raw_string_ostream CLErr(CLErrors);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "collc: a schedule compiler for collective communication\n\n"
+          "  Builds a step-by-step schedule for a collective on a measured\n"
+          "  machine, verifies it, and emits it.\n\n"
+          "  collc --machine examples/machines/ibm-sp.yaml --collective bcast \\\n"
+          "        --ranks 9 --bytes 0 --algorithm opt-tree --emit json\n\n"
+          "  Exit status: 0 success, 1 bad input or usage, 2 a requested\n"
+          "  verification failed, 3 internal error.\n",
+          &CLErr)) {
+    // Restate llvm::cl's messages in collc's diagnostic form.
+    CLErr.flush();
+    SmallVector<StringRef, 4> Lines;
+    StringRef(CLErrors).split(Lines, '\n', -1, false);
+    for (StringRef L : Lines) {
+      L = L.split("  Try: ").first.rtrim();
+      if (L.consume_front("collc: Did you mean"))
+        errs() << "collc: note: did you mean" << L << "\n";
+      else if (L.consume_front("collc: "))
+        errs() << "collc: error: " << L << "\n";
+      else
+        errs() << L << "\n";
+    }
+    return BadInput;
+  }
+
+  if (ListAlgorithms) {
+    for (const AlgorithmInfo &A : algorithms()) {
+      std::string Colls;
+      for (Collective C : A.Collectives)
+        Colls += (Colls.empty() ? "" : ",") + std::string(collectiveName(C));
+      outs() << format("%-16s %-28s %s\n", A.Name, Colls.c_str(), A.Summary);
+    }
+    return Ok;
+  }
+
+  const Backend *Emit = nullptr;
+  for (const Backend &B : Backends)
+    if (EmitOpt == B.Name)
+      Emit = &B;
+  if (!Emit) {
+    std::string Names;
+    for (const Backend &B : Backends)
+      Names += (Names.empty() ? "" : ", ") + std::string(B.Name);
+    return usage("--emit: unknown output kind '" + EmitOpt + "'; expected one of: " + Names);
+  }
+  if (MachinePath.empty())
+    return usage("--machine <file> is required (see --help)");
+  if (RequestPath.empty() && CollectiveOpt.empty())
+    return usage("give a request: --request <file>, or --collective with --ranks "
+                 "(or --destinations) and --bytes (see --help)");
+
+  auto M = loadMachine(MachinePath);
+  if (!M) {
+    report(M.takeError());
+    return BadInput;
+  }
+  RequestOverrides O;
+  auto Set = [](auto &Opt, auto &Dest) {
+    if (Opt.getNumOccurrences())
+      Dest = Opt.getValue();
+  };
+  Set(CollectiveOpt, O.Collective);
+  Set(AlgorithmOpt, O.Algorithm);
+  Set(OpOpt, O.Op);
+  Set(DatatypeOpt, O.Datatype);
+  Set(RootOpt, O.Root);
+  Set(DestinationsOpt, O.Destinations);
+  Set(RanksOpt, O.Ranks);
+  Set(SegmentsOpt, O.Segments);
+  Set(BytesOpt, O.Bytes);
+  auto R = loadRequest(RequestPath, O, *M);
+  if (!R) {
+    report(R.takeError());
+    return BadInput;
+  }
+
+  CompileOptions CO;
+  CO.PrintAfterAll = PrintAfterAll;
+  CO.TimePasses = TimePasses;
+  CO.Log = &errs();
+  auto S = compile(*M, *R, CO);
+  if (!S) {
+    int Code = BadInput;
+    Error Rest = handleErrors(S.takeError(), [&](const InternalError &E) {
+      WithColor::error(errs(), "collc") << "internal error: " << E.message() << "\n";
+      Code = Internal;
+    });
+    if (Rest)
+      report(std::move(Rest));
+    return Code;
+  }
+
+  std::string Text;
+  raw_string_ostream OS(Text);
+  Emit->Emit(OS, *S, *M);
+  OS.flush();
+  if (Error E = writeOutput(OutputPath, Text)) {
+    report(std::move(E));
+    return BadInput;
+  }
+  return Ok;
+}

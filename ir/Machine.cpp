@@ -1,0 +1,95 @@
+#include "ir/Machine.h"
+
+#include <cassert>
+
+namespace collc {
+
+double Model::tHold(uint64_t Bytes) const {
+  switch (Kind) {
+  case ModelKind::Wormhole: {
+    double Flits = static_cast<double>((Bytes + Worm.FlitBytes - 1) / Worm.FlitBytes);
+    return Worm.Ss + Flits * Worm.Sd;
+  }
+  default:
+    return THold.at(Bytes);
+  }
+}
+
+double Model::tEnd(uint64_t Bytes, unsigned Hops) const {
+  switch (Kind) {
+  case ModelKind::Wormhole: {
+    double Flits = static_cast<double>((Bytes + Worm.FlitBytes - 1) / Worm.FlitBytes);
+    double K = Hops == 0 ? 1 : Hops;
+    return Worm.Ss + Worm.Rs + (K - 1) * Worm.Cd +
+           Flits * (Worm.Sd + Worm.Cd + Worm.Rd);
+  }
+  default:
+    return TEnd.at(Bytes);
+  }
+}
+
+std::vector<int64_t> Topology::coordOf(int64_t Node) const {
+  std::vector<int64_t> C(Dims.size());
+  for (size_t I = Dims.size(); I-- > 0;) {
+    C[I] = Node % Dims[I];
+    Node /= Dims[I];
+  }
+  return C;
+}
+
+int64_t Topology::nodeOf(const std::vector<int64_t> &Coord) const {
+  assert(Coord.size() == Dims.size());
+  int64_t N = 0;
+  for (size_t I = 0; I < Dims.size(); ++I)
+    N = N * Dims[I] + Coord[I];
+  return N;
+}
+
+unsigned Topology::distance(int64_t A, int64_t B) const {
+  if (A == B)
+    return 0;
+  switch (Kind) {
+  case TopologyKind::Mesh:
+  case TopologyKind::Torus:
+  case TopologyKind::Hypercube: {
+    unsigned D = 0;
+    for (size_t I = Dims.size(); I-- > 0;) {
+      int64_t X = A % Dims[I], Y = B % Dims[I];
+      A /= Dims[I];
+      B /= Dims[I];
+      int64_t Delta = X > Y ? X - Y : Y - X;
+      if (Kind == TopologyKind::Torus && Dims[I] - Delta < Delta)
+        Delta = Dims[I] - Delta;
+      D += static_cast<unsigned>(Delta);
+    }
+    return D;
+  }
+  default:
+    return 1;
+  }
+}
+
+const char *modelKindName(ModelKind K) {
+  switch (K) {
+  case ModelKind::Parameterized: return "parameterized";
+  case ModelKind::Linear: return "linear";
+  case ModelKind::UnitCall: return "unit-call";
+  case ModelKind::Wormhole: return "wormhole";
+  }
+  return "?";
+}
+
+const char *topologyKindName(TopologyKind K) {
+  switch (K) {
+  case TopologyKind::Full: return "full";
+  case TopologyKind::Mesh: return "mesh";
+  case TopologyKind::Torus: return "torus";
+  case TopologyKind::Hypercube: return "hypercube";
+  case TopologyKind::Star: return "star";
+  case TopologyKind::MacroStar: return "macro-star";
+  case TopologyKind::Min: return "min";
+  }
+  return "?";
+}
+
+} // namespace collc

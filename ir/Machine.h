@@ -1,0 +1,111 @@
+/// \file
+/// The machine a schedule is built for: its communication model, its ports and
+/// its topology. Plain value types filled in by the front end (compiler/Spec)
+/// and read by builders, passes and backends.
+///
+/// Units: times are in the unit the machine spec uses (µs for the bundled
+/// machines, units of 10 ns for the wormhole simulator parameters); sizes are
+/// bytes.
+#ifndef COLLC_IR_MACHINE_H
+#define COLLC_IR_MACHINE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace collc {
+
+/// Base + PerByte * m: the shape of every size-dependent cost in the papers.
+struct Affine {
+  double Base = 0;
+  double PerByte = 0;
+  double at(uint64_t Bytes) const {
+    return Base + PerByte * static_cast<double>(Bytes);
+  }
+};
+
+enum class ModelKind {
+  /// Paper 000: t_hold (minimum gap between two sends or two receives of a
+  /// node) and t_end (send start to receive end), both affine in the size.
+  Parameterized,
+  /// Paper 001: T_send(m) = t_s + m * per_byte measured by ping-pong. collc
+  /// reads it as t_hold = t_end = T_send(m): a node's sends occupy it for the
+  /// whole transfer (blocking point-to-point, as the report measures).
+  Linear,
+  /// Paper 002: a call between neighbours takes one time unit; t_hold = t_end = 1.
+  UnitCall,
+  /// Paper 000 section 4.2: the flit-level wormhole parameters. t_hold =
+  /// s_s + m*s_d, t_end = s_s + r_s + (k-1)*c_d + m*(s_d + c_d + r_d) for a
+  /// message of m flits travelling k channels.
+  Wormhole,
+};
+
+/// Wormhole timing parameters of paper 000 section 4.2 (units of the spec).
+struct WormholeParams {
+  double Ss = 0, Sd = 0, Cd = 0, Rs = 0, Rd = 0;
+  uint64_t FlitBytes = 1;
+};
+
+/// The communication model. tHold/tEnd are defined for every kind so that
+/// builders and the cost pass never switch on the kind themselves.
+struct Model {
+  ModelKind Kind = ModelKind::Parameterized;
+  Affine THold; ///< Parameterized; derived for the other kinds.
+  Affine TEnd;  ///< Parameterized; derived for the other kinds.
+  /// Linear model: cost factor of a step in which a node both sends and
+  /// receives (the report's T_send/recv = 2 T_send on the SP2 is factor 2).
+  double SendRecvFactor = 2;
+  /// Reduction work per byte (the report's t_op); 0 when unmeasured.
+  double OpPerByte = 0;
+  WormholeParams Worm;
+
+  /// Minimum interval between two sends (or two receives) of one node.
+  double tHold(uint64_t Bytes) const;
+  /// Time from the start of a send to the end of its receive, for a message
+  /// crossing \p Hops channels (only the wormhole model looks at hops).
+  double tEnd(uint64_t Bytes, unsigned Hops = 1) const;
+};
+
+enum class TopologyKind { Full, Mesh, Torus, Hypercube, Star, MacroStar, Min };
+
+/// Physical nodes and how they are joined. Node numbers are 0..Nodes-1. For
+/// meshes and tori, node = sum_i coord_i * prod_{j>i} dims_j with coordinates
+/// written highest dimension first (coord[0] is sigma_{n-1}), i.e. row-major
+/// order on the written tuple.
+struct Topology {
+  TopologyKind Kind = TopologyKind::Full;
+  /// Extent per written dimension (mesh, torus; hypercube: all 2).
+  std::vector<int64_t> Dims;
+  /// Number of nodes; 0 for a `full` topology without a fixed size.
+  int64_t Nodes = 0;
+  /// Star graph S_k: number of symbols. Macro-star MS(l, n): l and n.
+  int64_t StarK = 0, MacroL = 0, MacroN = 0;
+  /// Multistage network: switch radix (k for k x k switches).
+  int64_t SwitchRadix = 0;
+
+  bool hasCoordinates() const {
+    return Kind == TopologyKind::Mesh || Kind == TopologyKind::Torus ||
+           Kind == TopologyKind::Hypercube;
+  }
+  /// Coordinates of \p Node, highest dimension first.
+  std::vector<int64_t> coordOf(int64_t Node) const;
+  /// Node number of \p Coord (must be in range).
+  int64_t nodeOf(const std::vector<int64_t> &Coord) const;
+  /// Channels a message crosses from \p A to \p B under the topology's
+  /// minimal routing (1 on a crossbar; 0 when A == B).
+  unsigned distance(int64_t A, int64_t B) const;
+};
+
+struct Machine {
+  std::string Name;
+  Model M;
+  unsigned Ports = 1;
+  Topology Topo;
+};
+
+const char *modelKindName(ModelKind K);
+const char *topologyKindName(TopologyKind K);
+
+} // namespace collc
+
+#endif

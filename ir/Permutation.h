@@ -1,0 +1,39 @@
+/// \file
+/// Nodes of permutation topologies (star graphs, macro-star graphs) are the
+/// permutations of k symbols. Symbols are written 1..9 then a for the tenth,
+/// so "14523" is a node of S_5. A permutation's node number is its rank in
+/// lexicographic order (its Lehmer code read as a factorial-base number):
+/// "12345" is node 0, "54321" is node 119.
+#ifndef COLLC_IR_PERMUTATION_H
+#define COLLC_IR_PERMUTATION_H
+
+#include "ir/Machine.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace collc {
+
+/// k! (k <= 20).
+int64_t permutationCount(int64_t K);
+/// Symbol values 0..k-1 of \p Text, or nullopt with \p Why set.
+std::optional<std::vector<int>> parsePermutation(llvm::StringRef Text, int64_t K,
+                                                 std::string &Why);
+/// Lexicographic rank of a permutation of 0..k-1.
+int64_t rankPermutation(const std::vector<int> &P);
+/// Inverse of rankPermutation.
+std::vector<int> unrankPermutation(int64_t Rank, int64_t K);
+/// Text form of a permutation of 0..k-1 ("14523").
+std::string formatPermutation(const std::vector<int> &P);
+/// Node number of a permutation written in a request, for a star or
+/// macro-star topology.
+std::optional<int64_t> permutationToNode(const Topology &T, llvm::StringRef Text,
+                                         std::string &Why);
+
+} // namespace collc
+
+#endif

@@ -1,0 +1,98 @@
+#include "ir/Schedule.h"
+
+#include <algorithm>
+
+namespace collc {
+
+namespace {
+struct CollectiveName {
+  Collective C;
+  const char *Name;
+};
+const CollectiveName CollectiveNames[] = {
+    {Collective::Bcast, "bcast"},         {Collective::Multicast, "multicast"},
+    {Collective::Reduce, "reduce"},       {Collective::Allreduce, "allreduce"},
+    {Collective::Scan, "scan"},           {Collective::Exscan, "exscan"},
+    {Collective::Gather, "gather"},       {Collective::Scatter, "scatter"},
+    {Collective::Allgather, "allgather"}, {Collective::Alltoall, "alltoall"},
+    {Collective::Barrier, "barrier"},
+};
+} // namespace
+
+const char *collectiveName(Collective C) {
+  for (const auto &N : CollectiveNames)
+    if (N.C == C)
+      return N.Name;
+  return "?";
+}
+
+std::optional<Collective> parseCollective(const std::string &Name) {
+  for (const auto &N : CollectiveNames)
+    if (Name == N.Name)
+      return N.C;
+  return std::nullopt;
+}
+
+const std::vector<Collective> &allCollectives() {
+  static const std::vector<Collective> All = [] {
+    std::vector<Collective> V;
+    for (const auto &N : CollectiveNames)
+      V.push_back(N.C);
+    return V;
+  }();
+  return All;
+}
+
+const char *transferKindName(TransferKind K) {
+  switch (K) {
+  case TransferKind::Copy: return "copy";
+  case TransferKind::Combine: return "combine";
+  case TransferKind::Signal: return "signal";
+  }
+  return "?";
+}
+
+Piece Schedule::wholeMessage() const {
+  return Piece{{Root, Root + 1}, {0, size()}, {0, NumChunks}};
+}
+
+uint64_t Schedule::chunkBytes(Interval C) const {
+  if (C.empty())
+    return 0;
+  uint64_t K = static_cast<uint64_t>(NumChunks);
+  uint64_t Base = Bytes / K, Extra = Bytes % K;
+  auto Prefix = [&](uint64_t X) { return X * Base + std::min<uint64_t>(X, Extra); };
+  return Prefix(static_cast<uint64_t>(C.Hi)) - Prefix(static_cast<uint64_t>(C.Lo));
+}
+
+uint64_t Schedule::numTransfers() const {
+  uint64_t N = 0;
+  for (const Step &S : Steps)
+    N += S.Transfers.size();
+  return N;
+}
+
+std::vector<Step> stepsByRounds(std::vector<Transfer> Transfers, int32_t Ranks) {
+  std::vector<int64_t> LastRecv(Ranks, -1), LastSend(Ranks, -1);
+  std::vector<int64_t> StepOf(Transfers.size());
+  int64_t NumSteps = 0;
+  for (size_t I = 0; I < Transfers.size(); ++I) {
+    const Transfer &T = Transfers[I];
+    int64_t S = std::max({LastRecv[T.Src], LastSend[T.Src], LastRecv[T.Dst]}) + 1;
+    StepOf[I] = S;
+    LastSend[T.Src] = S;
+    LastRecv[T.Dst] = S;
+    NumSteps = std::max(NumSteps, S + 1);
+  }
+  std::vector<size_t> Count(NumSteps, 0);
+  for (int64_t S : StepOf)
+    ++Count[S];
+  std::vector<Step> Steps(NumSteps);
+  for (int64_t S = 0; S < NumSteps; ++S)
+    Steps[S].Transfers.reserve(Count[S]);
+  for (size_t I = 0; I < Transfers.size(); ++I)
+    Steps[StepOf[I]].Transfers.push_back(std::move(Transfers[I]));
+  return Steps;
+}
+
+} // namespace collc

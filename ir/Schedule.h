@@ -1,0 +1,144 @@
+/// \file
+/// The Schedule IR: what collc builds, checks and emits.
+///
+/// A schedule is an ordered list of steps; a step is a set of transfers. A
+/// transfer moves pieces of logical data from one rank to another, as a copy,
+/// combined into the receiver's partial result (reductions), or as a signal
+/// without data (barriers). A rank performs its part of step s+1 only after
+/// what it needs for it has arrived; it never waits for steps it takes no
+/// part in.
+///
+/// Logical data is a set of atoms (origin, dest, chunk):
+///  - origin: the rank whose data it is (the root for a broadcast, the
+///    contributor for gathers and reductions, the source a of block M[a][b]);
+///  - dest: the rank the atom is personalized for (scatter, gather,
+///    all-to-all); [0, P) for data every rank receives;
+///  - chunk: the segment of the message, 0..NumChunks-1.
+/// A Piece names a rectangle of atoms. For a Combine transfer, the origins of
+/// a piece are the contributors already folded into the value that travels.
+///
+/// Times (Start, End, Makespan) are annotations of the cost pass; they never
+/// change what the schedule means. The verifier (passes/Verify) states the
+/// invariants every emitted schedule satisfies.
+#ifndef COLLC_IR_SCHEDULE_H
+#define COLLC_IR_SCHEDULE_H
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace collc {
+
+enum class Collective {
+  Bcast,
+  Multicast,
+  Reduce,
+  Allreduce,
+  Scan,
+  Exscan,
+  Gather,
+  Scatter,
+  Allgather,
+  Alltoall,
+  Barrier,
+};
+
+const char *collectiveName(Collective C);
+std::optional<Collective> parseCollective(const std::string &Name);
+/// All collectives, in declaration order (for --help and diagnostics).
+const std::vector<Collective> &allCollectives();
+
+/// Half-open integer interval [Lo, Hi).
+struct Interval {
+  int64_t Lo = 0;
+  int64_t Hi = 0;
+  int64_t size() const { return Hi > Lo ? Hi - Lo : 0; }
+  bool empty() const { return Hi <= Lo; }
+  bool contains(int64_t X) const { return Lo <= X && X < Hi; }
+  bool intersects(const Interval &O) const { return Lo < O.Hi && O.Lo < Hi; }
+  bool operator==(const Interval &O) const = default;
+};
+
+/// A rectangle of logical data atoms: Origins x Dests x Chunks.
+struct Piece {
+  Interval Origins;
+  Interval Dests;
+  Interval Chunks;
+  bool operator==(const Piece &O) const = default;
+  bool intersects(const Piece &O) const {
+    return Origins.intersects(O.Origins) && Dests.intersects(O.Dests) &&
+           Chunks.intersects(O.Chunks);
+  }
+  uint64_t atoms() const {
+    return static_cast<uint64_t>(Origins.size()) * Dests.size() * Chunks.size();
+  }
+};
+
+enum class TransferKind {
+  Copy,    ///< The receiver stores the pieces (replacing what it had of them).
+  Combine, ///< The receiver folds the pieces into its partial result.
+  Signal,  ///< No data: a barrier arrival, release or acknowledgement.
+};
+
+const char *transferKindName(TransferKind K);
+
+struct Transfer {
+  int32_t Src = 0; ///< Sending rank.
+  int32_t Dst = 0; ///< Receiving rank.
+  uint64_t Bytes = 0;
+  TransferKind Kind = TransferKind::Copy;
+  /// What travels. Empty for signals. Builders of replicated data may leave
+  /// it empty too: it then means the whole message, see Schedule::wholeMessage.
+  std::vector<Piece> Pieces;
+  double Start = NAN; ///< Filled by the cost pass.
+  double End = NAN;   ///< Filled by the cost pass: receive complete.
+};
+
+struct Step {
+  std::vector<Transfer> Transfers;
+};
+
+/// A rank and the physical node it runs on.
+struct Participant {
+  int64_t Node = 0;
+};
+
+struct Schedule {
+  Collective Coll = Collective::Bcast;
+  std::string Algorithm;
+  std::string MachineName;
+  /// Message size as MPI counts it: the broadcast buffer, the reduced vector,
+  /// or one block of a personalized collective.
+  uint64_t Bytes = 0;
+  int32_t Root = 0; ///< A rank; 0 for rootless collectives.
+  /// Segments the message is split into (1 = unsegmented).
+  int64_t NumChunks = 1;
+  /// Reduction operator and element type ("" when not a reduction).
+  std::string Op, Datatype;
+  bool Commutative = true;
+  /// Index = rank.
+  std::vector<Participant> Participants;
+  std::vector<Step> Steps;
+  double Makespan = NAN;
+
+  int32_t size() const { return static_cast<int32_t>(Participants.size()); }
+  /// The piece "all of the message, from the root, for everyone".
+  Piece wholeMessage() const;
+  /// Bytes of chunks [C.Lo, C.Hi) when the message is split into NumChunks
+  /// near-equal segments (the first Bytes % NumChunks are one byte longer).
+  uint64_t chunkBytes(Interval C) const;
+  uint64_t numTransfers() const;
+};
+
+/// Assigns transfers to steps by dependency rounds: a transfer goes in the
+/// step after both the latest step in which its sender received something
+/// and the sender's previous send. Transfers must be given in an order in
+/// which every sender's receives precede its sends (e.g. the order a tree
+/// builder discovers them). Used by the tree builders.
+std::vector<Step> stepsByRounds(std::vector<Transfer> Transfers, int32_t Ranks);
+
+} // namespace collc
+
+#endif

@@ -1,0 +1,560 @@
+#include "passes/Verify.h"
+
+#include "passes/Cost.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+namespace collc {
+
+namespace {
+
+enum class DataKind { Replicated, Personalized, Reduction, Signal };
+
+DataKind dataKindOf(Collective C) {
+  switch (C) {
+  case Collective::Bcast:
+  case Collective::Multicast:
+  case Collective::Allgather:
+    return DataKind::Replicated;
+  case Collective::Scatter:
+  case Collective::Gather:
+  case Collective::Alltoall:
+    return DataKind::Personalized;
+  case Collective::Reduce:
+  case Collective::Allreduce:
+  case Collective::Scan:
+  case Collective::Exscan:
+    return DataKind::Reduction;
+  case Collective::Barrier:
+    return DataKind::Signal;
+  }
+  return DataKind::Signal;
+}
+
+std::string where(size_t StepIdx, const Transfer &T) {
+  return "step " + std::to_string(StepIdx) + ", transfer " +
+         std::to_string(T.Src) + " -> " + std::to_string(T.Dst) + ": ";
+}
+
+std::string fmt(double V) {
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), "%.6g", V);
+  return Buf;
+}
+
+/// A sorted list of disjoint, non-adjacent intervals: a set of ranks.
+using RankSet = std::vector<Interval>;
+
+RankSet normalize(RankSet S) {
+  std::sort(S.begin(), S.end(),
+            [](const Interval &A, const Interval &B) { return A.Lo < B.Lo; });
+  RankSet Out;
+  for (const Interval &I : S) {
+    if (I.empty())
+      continue;
+    if (!Out.empty() && I.Lo <= Out.back().Hi)
+      Out.back().Hi = std::max(Out.back().Hi, I.Hi);
+    else
+      Out.push_back(I);
+  }
+  return Out;
+}
+
+bool overlaps(const RankSet &A, const RankSet &B) {
+  for (const Interval &X : A)
+    for (const Interval &Y : B)
+      if (X.intersects(Y))
+        return true;
+  return false;
+}
+
+std::string show(const RankSet &S) {
+  if (S.empty())
+    return "{}";
+  std::string Out = "{";
+  for (size_t I = 0; I < S.size(); ++I) {
+    Out += I ? ", " : "";
+    Out += S[I].size() == 1 ? std::to_string(S[I].Lo)
+                            : std::to_string(S[I].Lo) + ".." +
+                                  std::to_string(S[I].Hi - 1);
+  }
+  return Out + "}";
+}
+
+class Verifier {
+public:
+  Verifier(const Schedule &S, const Machine &M, const VerifyOptions &O)
+      : S(S), M(M), O(O), P(S.size()), K(S.NumChunks),
+        Kind(dataKindOf(S.Coll)) {}
+
+  std::vector<std::string> run() {
+    if (P < 1) {
+      problem("the schedule has no participants");
+      return Problems;
+    }
+    if (S.Root < 0 || S.Root >= P)
+      problem("root " + std::to_string(S.Root) + " is not a rank");
+    if (K < 1)
+      problem("the message has " + std::to_string(K) + " chunks");
+    if (!Problems.empty())
+      return Problems;
+    init();
+    for (size_t SI = 0; SI < S.Steps.size() && !full(); ++SI)
+      step(SI, S.Steps[SI]);
+    if (!full())
+      post();
+    if (O.Timing && !full())
+      timing();
+    return Problems;
+  }
+
+private:
+  bool full() const { return Problems.size() >= O.MaxProblems; }
+  void problem(std::string Msg) {
+    if (!full())
+      Problems.push_back(std::move(Msg));
+  }
+
+  // ---- state ---------------------------------------------------------------
+  // Replicated: arrival time of chunk c of origin o at rank r, keyed r.
+  // Personalized: atoms received (beyond the initial ones), keyed per rank.
+  std::vector<std::unordered_map<uint64_t, double>> Held;
+  // Reductions: contributors folded into rank r's chunk c, and since when.
+  std::vector<RankSet> Acc;
+  std::vector<double> AccTime;
+  // Signals: who knows of whose arrival (bitsets), and since when.
+  std::vector<std::vector<uint64_t>> Knows;
+  std::vector<double> KnowTime;
+
+  uint64_t atomKey(int64_t Origin, int64_t Dest, int64_t Chunk) const {
+    if (Kind == DataKind::Replicated)
+      return static_cast<uint64_t>(Origin) * K + Chunk;
+    return (static_cast<uint64_t>(Origin) * P + Dest) * K + Chunk;
+  }
+
+  /// Whether rank \p R holds the atom from the start.
+  bool initiallyHeld(int32_t R, int64_t Origin, int64_t Dest) const {
+    switch (S.Coll) {
+    case Collective::Bcast:
+    case Collective::Multicast:
+      return R == S.Root && Origin == S.Root;
+    case Collective::Allgather:
+      return Origin == R;
+    case Collective::Scatter:
+      return R == S.Root && Origin == S.Root;
+    case Collective::Gather:
+      return Origin == R && Dest == S.Root;
+    case Collective::Alltoall:
+      return Origin == R;
+    default:
+      return false;
+    }
+  }
+
+  /// Whether the atom exists in this collective's data space.
+  bool atomExists(int64_t Origin, int64_t Dest) const {
+    switch (S.Coll) {
+    case Collective::Bcast:
+    case Collective::Multicast:
+    case Collective::Scatter:
+      return Origin == S.Root;
+    case Collective::Gather:
+      return Dest == S.Root;
+    default:
+      return true;
+    }
+  }
+
+  void init() {
+    if (Kind == DataKind::Replicated || Kind == DataKind::Personalized)
+      Held.resize(P);
+    if (Kind == DataKind::Reduction) {
+      Acc.resize(static_cast<size_t>(P) * K);
+      AccTime.assign(static_cast<size_t>(P) * K, 0.0);
+      for (int32_t R = 0; R < P; ++R)
+        for (int64_t C = 0; C < K; ++C)
+          Acc[static_cast<size_t>(R) * K + C] = {{R, R + 1}};
+    }
+    if (Kind == DataKind::Signal) {
+      size_t Words = (static_cast<size_t>(P) + 63) / 64;
+      Knows.assign(P, std::vector<uint64_t>(Words, 0));
+      KnowTime.assign(P, 0.0);
+      for (int32_t R = 0; R < P; ++R)
+        Knows[R][R / 64] |= uint64_t(1) << (R % 64);
+    }
+  }
+
+  /// Bytes a transfer must carry for its pieces.
+  uint64_t expectedBytes(const Transfer &T) const {
+    uint64_t B = 0;
+    for (const Piece &Pc : T.Pieces) {
+      uint64_t N = S.chunkBytes(Pc.Chunks);
+      if (Kind == DataKind::Replicated || Kind == DataKind::Personalized)
+        N *= static_cast<uint64_t>(Pc.Origins.size());
+      if (Kind == DataKind::Personalized)
+        N *= static_cast<uint64_t>(Pc.Dests.size());
+      B += N;
+    }
+    return B;
+  }
+
+  bool structure(size_t SI, const Transfer &T) {
+    std::string W = where(SI, T);
+    if (T.Src < 0 || T.Src >= P || T.Dst < 0 || T.Dst >= P) {
+      problem(W + "rank outside 0.." + std::to_string(P - 1));
+      return false;
+    }
+    if (T.Src == T.Dst) {
+      problem(W + "a rank sends to itself");
+      return false;
+    }
+    if (Kind == DataKind::Signal) {
+      if (T.Kind != TransferKind::Signal || !T.Pieces.empty() || T.Bytes)
+        problem(W + "a barrier moves only signals without data");
+      return true;
+    }
+    if (T.Kind == TransferKind::Signal) {
+      problem(W + "a signal in a collective that moves data");
+      return false;
+    }
+    if (T.Kind == TransferKind::Combine && Kind != DataKind::Reduction) {
+      problem(W + "combine transfer in a collective without reduction");
+      return false;
+    }
+    if (T.Pieces.empty()) {
+      problem(W + "carries no data");
+      return false;
+    }
+    for (const Piece &Pc : T.Pieces) {
+      if (Pc.Origins.empty() || Pc.Dests.empty() || Pc.Chunks.empty() ||
+          Pc.Origins.Lo < 0 || Pc.Origins.Hi > P || Pc.Dests.Lo < 0 ||
+          Pc.Dests.Hi > P || Pc.Chunks.Lo < 0 || Pc.Chunks.Hi > K) {
+        problem(W + "piece outside the data space (origins, dests in 0.." +
+                std::to_string(P - 1) + ", chunks in 0.." + std::to_string(K - 1) + ")");
+        return false;
+      }
+    }
+    uint64_t Want = expectedBytes(T);
+    if (T.Bytes != Want) {
+      problem(W + "carries " + std::to_string(T.Bytes) + " bytes but its pieces make " +
+              std::to_string(Want));
+      return false;
+    }
+    return true;
+  }
+
+  /// The contributors sent per chunk of a reduction transfer.
+  std::map<int64_t, RankSet> sentSets(const Transfer &T) const {
+    std::map<int64_t, RankSet> Sets;
+    for (const Piece &Pc : T.Pieces)
+      for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C)
+        Sets[C].push_back(Pc.Origins);
+    for (auto &[C, Set] : Sets)
+      Set = normalize(Set);
+    return Sets;
+  }
+
+  struct Delivery {
+    const Transfer *T;
+    size_t Step;
+  };
+
+  void step(size_t SI, const Step &St) {
+    // Ports.
+    std::unordered_map<int32_t, unsigned> Sends, Recvs;
+    std::vector<const Transfer *> Valid;
+    for (const Transfer &T : St.Transfers) {
+      if (!structure(SI, T))
+        continue;
+      Valid.push_back(&T);
+      if (++Sends[T.Src] == M.Ports + 1)
+        problem("step " + std::to_string(SI) + ": rank " + std::to_string(T.Src) +
+                " sends more than " + std::to_string(M.Ports) + " message(s)");
+      if (++Recvs[T.Dst] == M.Ports + 1)
+        problem("step " + std::to_string(SI) + ": rank " + std::to_string(T.Dst) +
+                " receives more than " + std::to_string(M.Ports) + " message(s)");
+    }
+    // Sends use the state before the step.
+    for (const Transfer *T : Valid)
+      checkSend(SI, *T);
+    // Then the step's deliveries.
+    if (Kind == DataKind::Reduction) {
+      // Values are read before any receive of the step is applied.
+      std::vector<std::map<int64_t, RankSet>> Sent;
+      for (const Transfer *T : Valid)
+        Sent.push_back(sentSets(*T));
+      for (size_t I = 0; I < Valid.size(); ++I)
+        deliverReduction(SI, *Valid[I], Sent[I]);
+    } else if (Kind == DataKind::Signal) {
+      std::vector<std::vector<uint64_t>> Snap;
+      for (const Transfer *T : Valid)
+        Snap.push_back(Knows[T->Src]);
+      for (size_t I = 0; I < Valid.size(); ++I) {
+        auto &D = Knows[Valid[I]->Dst];
+        for (size_t Wd = 0; Wd < D.size(); ++Wd)
+          D[Wd] |= Snap[I][Wd];
+        KnowTime[Valid[I]->Dst] = std::max(KnowTime[Valid[I]->Dst], Valid[I]->End);
+      }
+    } else {
+      for (const Transfer *T : Valid)
+        deliverData(SI, *T);
+    }
+  }
+
+  /// Arrival time of an atom at rank \p R, or NaN when not held.
+  double heldSince(int32_t R, int64_t Origin, int64_t Dest, int64_t Chunk) const {
+    if (initiallyHeld(R, Origin, Dest))
+      return 0;
+    auto It = Held[R].find(atomKey(Origin, Dest, Chunk));
+    return It == Held[R].end() ? NAN : It->second;
+  }
+
+  void checkSend(size_t SI, const Transfer &T) {
+    if (Kind == DataKind::Signal) {
+      if (O.Timing && !std::isnan(T.Start) && T.Start + 1e-9 < KnowTime[T.Src] - 1e-9 * std::fabs(KnowTime[T.Src]))
+        problem(where(SI, T) + "starts at " + fmt(T.Start) +
+                " before the signals it forwards arrived (" + fmt(KnowTime[T.Src]) + ")");
+      return;
+    }
+    if (Kind == DataKind::Reduction) {
+      for (auto &[C, Set] : sentSets(T)) {
+        size_t Idx = static_cast<size_t>(T.Src) * K + C;
+        if (Set != Acc[Idx]) {
+          problem(where(SI, T) + "sends chunk " + std::to_string(C) +
+                  " combined over ranks " + show(Set) + " but rank " +
+                  std::to_string(T.Src) + " holds it combined over " + show(Acc[Idx]));
+          return;
+        }
+        if (O.Timing && !std::isnan(T.Start) && late(AccTime[Idx], T.Start)) {
+          problem(where(SI, T) + "starts at " + fmt(T.Start) + " before chunk " +
+                  std::to_string(C) + " is ready (" + fmt(AccTime[Idx]) + ")");
+          return;
+        }
+      }
+      return;
+    }
+    for (const Piece &Pc : T.Pieces)
+      for (int64_t Or = Pc.Origins.Lo; Or < Pc.Origins.Hi; ++Or)
+        for (int64_t De = Pc.Dests.Lo; De < Pc.Dests.Hi; ++De) {
+          if (Kind == DataKind::Replicated && De != Pc.Dests.Lo)
+            break; // the dest axis does not split replicated data
+          if (!atomExists(Or, De)) {
+            problem(where(SI, T) + "sends data that does not exist in a " +
+                    collectiveName(S.Coll) + " (origin " + std::to_string(Or) + ")");
+            return;
+          }
+          for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C) {
+            double Since = heldSince(T.Src, Or, De, C);
+            if (std::isnan(Since)) {
+              problem(where(SI, T) + "rank " + std::to_string(T.Src) +
+                      " sends " + atomName(Or, De, C) + " before it holds it");
+              return;
+            }
+            if (O.Timing && !std::isnan(T.Start) && late(Since, T.Start)) {
+              problem(where(SI, T) + "starts at " + fmt(T.Start) + " before " +
+                      atomName(Or, De, C) + " arrived (" + fmt(Since) + ")");
+              return;
+            }
+          }
+        }
+  }
+
+  static bool late(double Ready, double Start) {
+    return Start < Ready - 1e-9 * std::max(1.0, std::fabs(Ready));
+  }
+
+  std::string atomName(int64_t Or, int64_t De, int64_t C) const {
+    std::string N;
+    if (Kind == DataKind::Personalized)
+      N = "block M[" + std::to_string(Or) + "][" + std::to_string(De) + "]";
+    else if (S.Coll == Collective::Allgather)
+      N = "the block of rank " + std::to_string(Or);
+    else
+      N = "the message";
+    if (K > 1)
+      N += " chunk " + std::to_string(C);
+    return N;
+  }
+
+  void deliverData(size_t SI, const Transfer &T) {
+    for (const Piece &Pc : T.Pieces)
+      for (int64_t Or = Pc.Origins.Lo; Or < Pc.Origins.Hi; ++Or)
+        for (int64_t De = Pc.Dests.Lo; De < Pc.Dests.Hi; ++De) {
+          if (Kind == DataKind::Replicated && De != Pc.Dests.Lo)
+            break;
+          for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C) {
+            if (!std::isnan(heldSince(T.Dst, Or, De, C))) {
+              problem(where(SI, T) + "rank " + std::to_string(T.Dst) +
+                      " receives " + atomName(Or, De, C) + " a second time");
+              return;
+            }
+            Held[T.Dst][atomKey(Or, De, C)] = std::isnan(T.End) ? 0 : T.End;
+          }
+        }
+  }
+
+  void deliverReduction(size_t SI, const Transfer &T,
+                        const std::map<int64_t, RankSet> &Sent) {
+    for (auto &[C, Set] : Sent) {
+      size_t Idx = static_cast<size_t>(T.Dst) * K + C;
+      RankSet &Mine = Acc[Idx];
+      double When = std::isnan(T.End) ? 0 : T.End;
+      if (T.Kind == TransferKind::Copy) {
+        Mine = Set;
+        AccTime[Idx] = When;
+        continue;
+      }
+      if (overlaps(Mine, Set)) {
+        problem(where(SI, T) + "combines ranks " + show(Set) + " into chunk " +
+                std::to_string(C) + " of rank " + std::to_string(T.Dst) +
+                " which already holds " + show(Mine) +
+                ": a contribution would count twice");
+        return;
+      }
+      if (!S.Commutative) {
+        bool Adjacent = Mine.size() == 1 && Set.size() == 1 &&
+                        (Mine[0].Hi == Set[0].Lo || Set[0].Hi == Mine[0].Lo);
+        if (!Adjacent) {
+          problem(where(SI, T) + "combines ranks " + show(Set) + " with " +
+                  show(Mine) + ": a non-commutative operator needs adjacent ranges");
+          return;
+        }
+      }
+      RankSet U = Mine;
+      U.insert(U.end(), Set.begin(), Set.end());
+      Mine = normalize(U);
+      AccTime[Idx] = std::max(AccTime[Idx], When);
+    }
+  }
+
+  void post() {
+    switch (Kind) {
+    case DataKind::Replicated:
+    case DataKind::Personalized:
+      for (int32_t R = 0; R < P && !full(); ++R)
+        for (int64_t Or = 0; Or < P && !full(); ++Or) {
+          int64_t DLo = Kind == DataKind::Personalized ? R : 0;
+          if (!atomExists(Or, DLo))
+            continue;
+          for (int64_t C = 0; C < K; ++C)
+            if (std::isnan(heldSince(R, Or, DLo, C))) {
+              problem("at the end rank " + std::to_string(R) + " lacks " +
+                      atomName(Or, DLo, C));
+              break;
+            }
+        }
+      return;
+    case DataKind::Reduction:
+      for (int32_t R = 0; R < P && !full(); ++R) {
+        RankSet Want;
+        switch (S.Coll) {
+        case Collective::Reduce:
+          if (R != S.Root)
+            continue;
+          Want = {{0, P}};
+          break;
+        case Collective::Allreduce:
+          Want = {{0, P}};
+          break;
+        case Collective::Scan:
+          Want = {{0, R + 1}};
+          break;
+        default:
+          problem(std::string("verification of ") + collectiveName(S.Coll) +
+                  " is not supported");
+          return;
+        }
+        for (int64_t C = 0; C < K; ++C)
+          if (Acc[static_cast<size_t>(R) * K + C] != Want) {
+            problem("at the end rank " + std::to_string(R) + " holds chunk " +
+                    std::to_string(C) + " combined over " +
+                    show(Acc[static_cast<size_t>(R) * K + C]) + ", expected " +
+                    show(Want));
+            break;
+          }
+      }
+      return;
+    case DataKind::Signal:
+      for (int32_t R = 0; R < P && !full(); ++R)
+        for (int32_t X = 0; X < P; ++X)
+          if (!(Knows[R][X / 64] >> (X % 64) & 1)) {
+            problem("rank " + std::to_string(R) +
+                    " may leave the barrier before rank " + std::to_string(X) +
+                    " arrived");
+            break;
+          }
+      return;
+    }
+  }
+
+  void timing() {
+    const unsigned Ports = std::max(1u, M.Ports);
+    // (time, t_hold of that transfer) per rank.
+    std::vector<std::vector<std::pair<double, double>>> SendStarts(P), RecvEnds(P);
+    for (size_t SI = 0; SI < S.Steps.size(); ++SI)
+      for (const Transfer &T : S.Steps[SI].Transfers) {
+        if (std::isnan(T.Start) || std::isnan(T.End))
+          continue;
+        double Want = transferEnd(S, M, T);
+        if (std::fabs(T.End - T.Start - Want) > 1e-9 * std::max(1.0, Want)) {
+          problem(where(SI, T) + "ends at " + fmt(T.End) + ", expected start " +
+                  fmt(T.Start) + " + t_end " + fmt(Want));
+          if (full())
+            return;
+        }
+        double Hold = M.M.tHold(T.Bytes);
+        SendStarts[T.Src].push_back({T.Start, Hold});
+        RecvEnds[T.Dst].push_back({T.End, Hold});
+      }
+    auto Gaps = [&](std::vector<std::vector<std::pair<double, double>>> &Times,
+                    const char *What) {
+      for (int32_t R = 0; R < P && !full(); ++R) {
+        auto &V = Times[R];
+        std::sort(V.begin(), V.end());
+        for (size_t I = Ports; I < V.size(); ++I) {
+          double Hold = V[I - Ports].second;
+          if (V[I].first - V[I - Ports].first <
+              Hold - 1e-9 * std::max(1.0, Hold)) {
+            problem("rank " + std::to_string(R) + " " + What + " at " +
+                    fmt(V[I - Ports].first) + " and " + fmt(V[I].first) +
+                    ", less than t_hold = " + fmt(Hold) + " apart");
+            break;
+          }
+        }
+      }
+    };
+    Gaps(SendStarts, "starts sends");
+    Gaps(RecvEnds, "completes receives");
+  }
+
+  const Schedule &S;
+  const Machine &M;
+  const VerifyOptions &O;
+  const int32_t P;
+  const int64_t K;
+  const DataKind Kind;
+  std::vector<std::string> Problems;
+};
+
+} // namespace
+
+std::vector<std::string> verifySchedule(const Schedule &S, const Machine &M,
+                                        const VerifyOptions &Opts) {
+  return Verifier(S, M, Opts).run();
+}
+
+llvm::Error verify(const Schedule &S, const Machine &M, const VerifyOptions &Opts) {
+  auto Problems = verifySchedule(S, M, Opts);
+  if (Problems.empty())
+    return llvm::Error::success();
+  std::string Msg = "the " + S.Algorithm + " " + collectiveName(S.Coll) +
+                    " schedule fails verification:";
+  for (const std::string &P : Problems)
+    Msg += "\n  " + P;
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
+}
+
+} // namespace collc

@@ -1,0 +1,59 @@
+/// \file
+/// The verifier: an independent check of a schedule against the meaning of
+/// its collective and the machine's rules. The driver runs it on every
+/// schedule before any backend; a failure there is an internal error.
+///
+/// Checked:
+///  - structure: ranks in range, no self-transfers, pieces inside the data
+///    space, each transfer's bytes equal to what its pieces carry;
+///  - ports: per step a rank sends at most `ports` and receives at most
+///    `ports` transfers;
+///  - data flow, by simulating who holds what step by step (what arrives in a
+///    step can be forwarded from the next step on):
+///      * replicated data (bcast, multicast, allgather): a rank sends only
+///        chunks it holds, receives each chunk exactly once, and at the end
+///        every rank holds every chunk of every origin;
+///      * personalized data (scatter, gather, alltoall): a rank forwards only
+///        blocks it holds, no rank receives a block it already holds, and at
+///        the end every block M[a][b] is at rank b;
+///      * reductions (reduce, allreduce, scan): a rank sends exactly its
+///        current partial result, every contribution is combined exactly
+///        once, non-commutative operators combine only adjacent rank ranges
+///        in order, and at the end the root (reduce), every rank (allreduce)
+///        or rank r (scan: ranks 0..r) holds the full result;
+///      * signals (barrier): every rank ends knowing, through a chain of
+///        signals, that every other rank arrived (happens-before);
+///  - timing, when the cost pass has run: a receive ends t_end after its send
+///    starts, consecutive sends (and receives) of a port are at least t_hold
+///    apart, and nothing is sent before it arrived.
+#ifndef COLLC_PASSES_VERIFY_H
+#define COLLC_PASSES_VERIFY_H
+
+#include "ir/Machine.h"
+#include "ir/Schedule.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace collc {
+
+struct VerifyOptions {
+  /// Check Start/End against the model (skipped for transfers without times).
+  bool Timing = true;
+  /// Stop after this many problems.
+  size_t MaxProblems = 20;
+};
+
+/// Every problem found, one sentence each; empty when the schedule is correct.
+std::vector<std::string> verifySchedule(const Schedule &S, const Machine &M,
+                                        const VerifyOptions &Opts = {});
+
+/// verifySchedule as an llvm::Error listing the problems.
+llvm::Error verify(const Schedule &S, const Machine &M,
+                   const VerifyOptions &Opts = {});
+
+} // namespace collc
+
+#endif

@@ -1,0 +1,37 @@
+/// \file
+/// Helpers shared by the unit tests: machines and requests built in code.
+#ifndef COLLC_TESTS_TESTUTIL_H
+#define COLLC_TESTS_TESTUTIL_H
+
+#include "compiler/Request.h"
+#include "ir/Machine.h"
+
+#include <numeric>
+
+namespace collc::test {
+
+inline Machine parameterized(double THold, double TEnd, double HoldPerByte = 0,
+                             double EndPerByte = 0) {
+  Machine M;
+  M.Name = "test";
+  M.M.Kind = ModelKind::Parameterized;
+  M.M.THold = {THold, HoldPerByte};
+  M.M.TEnd = {TEnd, EndPerByte};
+  return M;
+}
+
+inline Request bcast(int32_t Ranks, int32_t Root = 0, uint64_t Bytes = 0,
+                     const char *Algorithm = "auto") {
+  Request R;
+  R.Coll = Collective::Bcast;
+  R.Nodes.resize(Ranks);
+  std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
+  R.Root = Root;
+  R.Bytes = Bytes;
+  R.Algorithm = Algorithm;
+  return R;
+}
+
+} // namespace collc::test
+
+#endif

@@ -1,0 +1,77 @@
+#include "compiler/Driver.h"
+#include "ir/ScheduleJson.h"
+#include "tests/TestUtil.h"
+
+#include <doctest/doctest.h>
+
+using namespace collc;
+
+namespace {
+std::string toJson(const Schedule &S, const Machine *M = nullptr) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  writeScheduleJson(OS, S, M);
+  OS.flush();
+  return Text;
+}
+} // namespace
+
+TEST_CASE("json: schedules round-trip exactly") {
+  Machine M = test::parameterized(20.5, 55.25, 0.02, 0.07);
+  for (const char *Alg : {"opt-tree", "binomial", "sequential", "chain"})
+    for (int K : {1, 2, 9, 33}) {
+      auto S = compile(M, test::bcast(K, K / 2, 1000, Alg));
+      REQUIRE(S);
+      std::string Text = toJson(*S, &M);
+      auto Back = readScheduleJson(Text, "x.json");
+      REQUIRE(Back);
+      CHECK(toJson(*Back, &M) == Text);
+      CHECK(Back->Makespan == S->Makespan);
+      CHECK(Back->numTransfers() == S->numTransfers());
+    }
+}
+
+TEST_CASE("json: pieces, kinds and reductions survive the round trip") {
+  Schedule S;
+  S.Coll = Collective::Allreduce;
+  S.Algorithm = "hand";
+  S.Bytes = 16;
+  S.NumChunks = 2;
+  S.Op = "max";
+  S.Datatype = "double";
+  S.Commutative = false;
+  S.Participants = {{4}, {7}};
+  Transfer T;
+  T.Src = 1;
+  T.Dst = 0;
+  T.Bytes = 8;
+  T.Kind = TransferKind::Combine;
+  T.Pieces = {{{1, 2}, {0, 2}, {1, 2}}};
+  T.Start = 0.1;
+  T.End = 1e-7;
+  S.Steps = {Step{{T}}};
+  auto Back = readScheduleJson(toJson(S), "x.json");
+  REQUIRE(Back);
+  CHECK(Back->Op == "max");
+  CHECK(Back->Datatype == "double");
+  CHECK(!Back->Commutative);
+  CHECK(Back->NumChunks == 2);
+  CHECK(Back->Participants[1].Node == 7);
+  const Transfer &B = Back->Steps[0].Transfers[0];
+  CHECK(B.Kind == TransferKind::Combine);
+  CHECK(B.Pieces == T.Pieces);
+  CHECK(B.Start == 0.1);
+  CHECK(B.End == 1e-7);
+  CHECK(std::isnan(Back->Makespan));
+}
+
+TEST_CASE("json: malformed schedules are rejected with a location") {
+  auto Bad = readScheduleJson("{\"collective\": \"bcast\",\n  \"algorithm\": }", "s.json");
+  REQUIRE(!Bad);
+  std::string Msg = llvm::toString(Bad.takeError());
+  CHECK(Msg.rfind("s.json:2:16: error: expected a JSON schedule", 0) == 0);
+  auto Unknown = readScheduleJson(R"({"collective": "teleport"})", "s.json");
+  REQUIRE(!Unknown);
+  CHECK(llvm::toString(Unknown.takeError()) ==
+        "s.json: error: unknown collective 'teleport'");
+}
