@@ -20,8 +20,8 @@ bool meets(const Transfer &Sent, const Transfer &Got) {
 } // namespace
 
 double transferEnd(const Schedule &S, const Machine &M, const Transfer &T) {
-  unsigned Hops = M.Topo.distance(S.Participants[T.Src].Node,
-                                  S.Participants[T.Dst].Node);
+  unsigned Hops =
+      M.Topo.distance(S.Participants[T.Src].Node, S.Participants[T.Dst].Node);
   return M.M.tEnd(T.Bytes, Hops);
 }
 
@@ -31,21 +31,26 @@ void estimateCost(Schedule &S, const Machine &M) {
   std::vector<double> SendFree(static_cast<size_t>(P) * Ports, 0.0);
   std::vector<double> LastRecvEnd(static_cast<size_t>(P) * Ports,
                                   -std::numeric_limits<double>::infinity());
-  // Transfers received so far, per rank (indices into Received).
-  std::vector<std::vector<const Transfer *>> Inbox(P);
+  // Transfers received so far, per rank: a singly linked list through
+  // Received (Head[r] = newest, -1 = none).
+  std::vector<int64_t> Head(P, -1);
+  std::vector<std::pair<const Transfer *, int64_t>> Received;
+  Received.reserve(S.numTransfers());
   double Makespan = 0;
   for (Step &St : S.Steps) {
     for (Transfer &T : St.Transfers) {
       double Ready = 0;
-      for (const Transfer *In : Inbox[T.Src])
-        if (meets(T, *In))
-          Ready = std::max(Ready, In->End);
+      for (int64_t I = Head[T.Src]; I >= 0; I = Received[I].second)
+        if (meets(T, *Received[I].first))
+          Ready = std::max(Ready, Received[I].first->End);
       double Hold = M.M.tHold(T.Bytes);
       double End = transferEnd(S, M, T);
       double *Send = &SendFree[static_cast<size_t>(T.Src) * Ports];
       double *Recv = &LastRecvEnd[static_cast<size_t>(T.Dst) * Ports];
-      unsigned SP = static_cast<unsigned>(std::min_element(Send, Send + Ports) - Send);
-      unsigned RP = static_cast<unsigned>(std::min_element(Recv, Recv + Ports) - Recv);
+      unsigned SP =
+          static_cast<unsigned>(std::min_element(Send, Send + Ports) - Send);
+      unsigned RP =
+          static_cast<unsigned>(std::min_element(Recv, Recv + Ports) - Recv);
       double Start = std::max({Ready, Send[SP], Recv[RP] + Hold - End});
       T.Start = Start;
       T.End = Start + End;
@@ -53,8 +58,10 @@ void estimateCost(Schedule &S, const Machine &M) {
       Recv[RP] = T.End;
       Makespan = std::max(Makespan, T.End);
     }
-    for (Transfer &T : St.Transfers)
-      Inbox[T.Dst].push_back(&T);
+    for (Transfer &T : St.Transfers) {
+      Received.push_back({&T, Head[T.Dst]});
+      Head[T.Dst] = static_cast<int64_t>(Received.size()) - 1;
+    }
   }
   S.Makespan = Makespan;
 }

@@ -77,9 +77,9 @@ std::string show(const RankSet &S) {
   std::string Out = "{";
   for (size_t I = 0; I < S.size(); ++I) {
     Out += I ? ", " : "";
-    Out += S[I].size() == 1 ? std::to_string(S[I].Lo)
-                            : std::to_string(S[I].Lo) + ".." +
-                                  std::to_string(S[I].Hi - 1);
+    Out += S[I].size() == 1
+               ? std::to_string(S[I].Lo)
+               : std::to_string(S[I].Lo) + ".." + std::to_string(S[I].Hi - 1);
   }
   return Out + "}";
 }
@@ -121,8 +121,13 @@ private:
   // ---- state ---------------------------------------------------------------
   // Replicated: arrival time of chunk c of origin o at rank r, keyed r.
   // Personalized: atoms received (beyond the initial ones), keyed per rank.
+  // When the atoms a rank can hold are few (a broadcast's chunks), a flat
+  // array rank x atom (NaN = not held); otherwise a hash map per rank.
   std::vector<std::unordered_map<uint64_t, double>> Held;
+  std::vector<double> HeldFlat;
+  uint64_t FlatAtoms = 0;
   // Reductions: contributors folded into rank r's chunk c, and since when.
+  std::vector<unsigned> Sends, Recvs;
   std::vector<RankSet> Acc;
   std::vector<double> AccTime;
   // Signals: who knows of whose arrival (bitsets), and since when.
@@ -169,8 +174,18 @@ private:
   }
 
   void init() {
-    if (Kind == DataKind::Replicated || Kind == DataKind::Personalized)
-      Held.resize(P);
+    Sends.assign(P, 0);
+    Recvs.assign(P, 0);
+    if (Kind == DataKind::Replicated || Kind == DataKind::Personalized) {
+      bool OneOrigin =
+          S.Coll == Collective::Bcast || S.Coll == Collective::Multicast;
+      if (OneOrigin && static_cast<uint64_t>(P) * K <= (uint64_t(1) << 28)) {
+        FlatAtoms = static_cast<uint64_t>(K);
+        HeldFlat.assign(static_cast<uint64_t>(P) * K, NAN);
+      } else {
+        Held.resize(P);
+      }
+    }
     if (Kind == DataKind::Reduction) {
       Acc.resize(static_cast<size_t>(P) * K);
       AccTime.assign(static_cast<size_t>(P) * K, 0.0);
@@ -202,7 +217,17 @@ private:
   }
 
   bool structure(size_t SI, const Transfer &T) {
-    std::string W = where(SI, T);
+    struct Lazy {
+      size_t SI;
+      const Transfer &T;
+      operator std::string() const { return where(SI, T); }
+      std::string operator+(const std::string &Rest) const {
+        return where(SI, T) + Rest;
+      }
+      std::string operator+(const char *Rest) const {
+        return where(SI, T) + Rest;
+      }
+    } W{SI, T};
     if (T.Src < 0 || T.Src >= P || T.Dst < 0 || T.Dst >= P) {
       problem(W + "rank outside 0.." + std::to_string(P - 1));
       return false;
@@ -233,14 +258,15 @@ private:
           Pc.Origins.Lo < 0 || Pc.Origins.Hi > P || Pc.Dests.Lo < 0 ||
           Pc.Dests.Hi > P || Pc.Chunks.Lo < 0 || Pc.Chunks.Hi > K) {
         problem(W + "piece outside the data space (origins, dests in 0.." +
-                std::to_string(P - 1) + ", chunks in 0.." + std::to_string(K - 1) + ")");
+                std::to_string(P - 1) + ", chunks in 0.." +
+                std::to_string(K - 1) + ")");
         return false;
       }
     }
     uint64_t Want = expectedBytes(T);
     if (T.Bytes != Want) {
-      problem(W + "carries " + std::to_string(T.Bytes) + " bytes but its pieces make " +
-              std::to_string(Want));
+      problem(W + "carries " + std::to_string(T.Bytes) +
+              " bytes but its pieces make " + std::to_string(Want));
       return false;
     }
     return true;
@@ -263,20 +289,23 @@ private:
   };
 
   void step(size_t SI, const Step &St) {
-    // Ports.
-    std::unordered_map<int32_t, unsigned> Sends, Recvs;
+    // Ports (the counters are zero between steps).
     std::vector<const Transfer *> Valid;
     for (const Transfer &T : St.Transfers) {
       if (!structure(SI, T))
         continue;
       Valid.push_back(&T);
       if (++Sends[T.Src] == M.Ports + 1)
-        problem("step " + std::to_string(SI) + ": rank " + std::to_string(T.Src) +
-                " sends more than " + std::to_string(M.Ports) + " message(s)");
+        problem("step " + std::to_string(SI) + ": rank " +
+                std::to_string(T.Src) + " sends more than " +
+                std::to_string(M.Ports) + " message(s)");
       if (++Recvs[T.Dst] == M.Ports + 1)
-        problem("step " + std::to_string(SI) + ": rank " + std::to_string(T.Dst) +
-                " receives more than " + std::to_string(M.Ports) + " message(s)");
+        problem("step " + std::to_string(SI) + ": rank " +
+                std::to_string(T.Dst) + " receives more than " +
+                std::to_string(M.Ports) + " message(s)");
     }
+    for (const Transfer *T : Valid)
+      Sends[T->Src] = Recvs[T->Dst] = 0;
     // Sends use the state before the step.
     for (const Transfer *T : Valid)
       checkSend(SI, *T);
@@ -296,7 +325,8 @@ private:
         auto &D = Knows[Valid[I]->Dst];
         for (size_t Wd = 0; Wd < D.size(); ++Wd)
           D[Wd] |= Snap[I][Wd];
-        KnowTime[Valid[I]->Dst] = std::max(KnowTime[Valid[I]->Dst], Valid[I]->End);
+        KnowTime[Valid[I]->Dst] =
+            std::max(KnowTime[Valid[I]->Dst], Valid[I]->End);
       }
     } else {
       for (const Transfer *T : Valid)
@@ -305,18 +335,23 @@ private:
   }
 
   /// Arrival time of an atom at rank \p R, or NaN when not held.
-  double heldSince(int32_t R, int64_t Origin, int64_t Dest, int64_t Chunk) const {
+  double heldSince(int32_t R, int64_t Origin, int64_t Dest,
+                   int64_t Chunk) const {
     if (initiallyHeld(R, Origin, Dest))
       return 0;
+    if (FlatAtoms)
+      return HeldFlat[static_cast<uint64_t>(R) * FlatAtoms + Chunk];
     auto It = Held[R].find(atomKey(Origin, Dest, Chunk));
     return It == Held[R].end() ? NAN : It->second;
   }
 
   void checkSend(size_t SI, const Transfer &T) {
     if (Kind == DataKind::Signal) {
-      if (O.Timing && !std::isnan(T.Start) && T.Start + 1e-9 < KnowTime[T.Src] - 1e-9 * std::fabs(KnowTime[T.Src]))
+      if (O.Timing && !std::isnan(T.Start) &&
+          T.Start + 1e-9 < KnowTime[T.Src] - 1e-9 * std::fabs(KnowTime[T.Src]))
         problem(where(SI, T) + "starts at " + fmt(T.Start) +
-                " before the signals it forwards arrived (" + fmt(KnowTime[T.Src]) + ")");
+                " before the signals it forwards arrived (" +
+                fmt(KnowTime[T.Src]) + ")");
       return;
     }
     if (Kind == DataKind::Reduction) {
@@ -325,12 +360,14 @@ private:
         if (Set != Acc[Idx]) {
           problem(where(SI, T) + "sends chunk " + std::to_string(C) +
                   " combined over ranks " + show(Set) + " but rank " +
-                  std::to_string(T.Src) + " holds it combined over " + show(Acc[Idx]));
+                  std::to_string(T.Src) + " holds it combined over " +
+                  show(Acc[Idx]));
           return;
         }
         if (O.Timing && !std::isnan(T.Start) && late(AccTime[Idx], T.Start)) {
-          problem(where(SI, T) + "starts at " + fmt(T.Start) + " before chunk " +
-                  std::to_string(C) + " is ready (" + fmt(AccTime[Idx]) + ")");
+          problem(where(SI, T) + "starts at " + fmt(T.Start) +
+                  " before chunk " + std::to_string(C) + " is ready (" +
+                  fmt(AccTime[Idx]) + ")");
           return;
         }
       }
@@ -343,7 +380,8 @@ private:
             break; // the dest axis does not split replicated data
           if (!atomExists(Or, De)) {
             problem(where(SI, T) + "sends data that does not exist in a " +
-                    collectiveName(S.Coll) + " (origin " + std::to_string(Or) + ")");
+                    collectiveName(S.Coll) + " (origin " + std::to_string(Or) +
+                    ")");
             return;
           }
           for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C) {
@@ -391,7 +429,11 @@ private:
                       " receives " + atomName(Or, De, C) + " a second time");
               return;
             }
-            Held[T.Dst][atomKey(Or, De, C)] = std::isnan(T.End) ? 0 : T.End;
+            double When = std::isnan(T.End) ? 0 : T.End;
+            if (FlatAtoms)
+              HeldFlat[static_cast<uint64_t>(T.Dst) * FlatAtoms + C] = When;
+            else
+              Held[T.Dst][atomKey(Or, De, C)] = When;
           }
         }
   }
@@ -419,7 +461,8 @@ private:
                         (Mine[0].Hi == Set[0].Lo || Set[0].Hi == Mine[0].Lo);
         if (!Adjacent) {
           problem(where(SI, T) + "combines ranks " + show(Set) + " with " +
-                  show(Mine) + ": a non-commutative operator needs adjacent ranges");
+                  show(Mine) +
+                  ": a non-commutative operator needs adjacent ranges");
           return;
         }
       }
@@ -433,20 +476,26 @@ private:
   void post() {
     switch (Kind) {
     case DataKind::Replicated:
-    case DataKind::Personalized:
-      for (int32_t R = 0; R < P && !full(); ++R)
-        for (int64_t Or = 0; Or < P && !full(); ++Or) {
-          int64_t DLo = Kind == DataKind::Personalized ? R : 0;
-          if (!atomExists(Or, DLo))
-            continue;
+    case DataKind::Personalized: {
+      // Only origins whose data exists: one for bcast, multicast and scatter.
+      bool OneOrigin = S.Coll == Collective::Bcast ||
+                       S.Coll == Collective::Multicast ||
+                       S.Coll == Collective::Scatter;
+      int64_t OLo = OneOrigin ? S.Root : 0, OHi = OneOrigin ? S.Root + 1 : P;
+      for (int32_t R = 0; R < P && !full(); ++R) {
+        int64_t DLo = Kind == DataKind::Personalized ? R : 0;
+        if (S.Coll == Collective::Gather && R != S.Root)
+          continue;
+        for (int64_t Or = OLo; Or < OHi && !full(); ++Or)
           for (int64_t C = 0; C < K; ++C)
             if (std::isnan(heldSince(R, Or, DLo, C))) {
               problem("at the end rank " + std::to_string(R) + " lacks " +
                       atomName(Or, DLo, C));
               break;
             }
-        }
+      }
       return;
+    }
     case DataKind::Reduction:
       for (int32_t R = 0; R < P && !full(); ++R) {
         RankSet Want;
@@ -492,8 +541,15 @@ private:
 
   void timing() {
     const unsigned Ports = std::max(1u, M.Ports);
-    // (time, t_hold of that transfer) per rank.
-    std::vector<std::vector<std::pair<double, double>>> SendStarts(P), RecvEnds(P);
+    // (rank, time, t_hold of that transfer), sorted by rank then time.
+    struct Event {
+      int32_t Rank;
+      double Time, Hold;
+      bool operator<(const Event &O) const {
+        return Rank != O.Rank ? Rank < O.Rank : Time < O.Time;
+      }
+    };
+    std::vector<Event> SendStarts, RecvEnds;
     for (size_t SI = 0; SI < S.Steps.size(); ++SI)
       for (const Transfer &T : S.Steps[SI].Transfers) {
         if (std::isnan(T.Start) || std::isnan(T.End))
@@ -506,23 +562,21 @@ private:
             return;
         }
         double Hold = M.M.tHold(T.Bytes);
-        SendStarts[T.Src].push_back({T.Start, Hold});
-        RecvEnds[T.Dst].push_back({T.End, Hold});
+        SendStarts.push_back({T.Src, T.Start, Hold});
+        RecvEnds.push_back({T.Dst, T.End, Hold});
       }
-    auto Gaps = [&](std::vector<std::vector<std::pair<double, double>>> &Times,
-                    const char *What) {
-      for (int32_t R = 0; R < P && !full(); ++R) {
-        auto &V = Times[R];
-        std::sort(V.begin(), V.end());
-        for (size_t I = Ports; I < V.size(); ++I) {
-          double Hold = V[I - Ports].second;
-          if (V[I].first - V[I - Ports].first <
-              Hold - 1e-9 * std::max(1.0, Hold)) {
-            problem("rank " + std::to_string(R) + " " + What + " at " +
-                    fmt(V[I - Ports].first) + " and " + fmt(V[I].first) +
-                    ", less than t_hold = " + fmt(Hold) + " apart");
-            break;
-          }
+    auto Gaps = [&](std::vector<Event> &V, const char *What) {
+      std::sort(V.begin(), V.end());
+      int32_t Reported = -1;
+      for (size_t I = Ports; I < V.size() && !full(); ++I) {
+        const Event &A = V[I - Ports], &B = V[I];
+        if (A.Rank != B.Rank || B.Rank == Reported)
+          continue;
+        if (B.Time - A.Time < A.Hold - 1e-9 * std::max(1.0, A.Hold)) {
+          problem("rank " + std::to_string(B.Rank) + " " + What + " at " +
+                  fmt(A.Time) + " and " + fmt(B.Time) +
+                  ", less than t_hold = " + fmt(A.Hold) + " apart");
+          Reported = B.Rank;
         }
       }
     };
@@ -546,7 +600,8 @@ std::vector<std::string> verifySchedule(const Schedule &S, const Machine &M,
   return Verifier(S, M, Opts).run();
 }
 
-llvm::Error verify(const Schedule &S, const Machine &M, const VerifyOptions &Opts) {
+llvm::Error verify(const Schedule &S, const Machine &M,
+                   const VerifyOptions &Opts) {
   auto Problems = verifySchedule(S, M, Opts);
   if (Problems.empty())
     return llvm::Error::success();

@@ -12,15 +12,34 @@
 #define COLLC_COMPILER_ALGORITHMS_OPTTREE_H
 
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 #include <vector>
 
 namespace collc {
 
+/// Allocator for the DP's tables: at k = 10^7 they are 120 MB, and faulting
+/// them in 4 KiB pages costs more than the DP itself. Large blocks are
+/// 2 MiB-aligned and advised as huge pages where the kernel offers them.
+template <typename T> struct HugePageAllocator {
+  using value_type = T;
+  HugePageAllocator() = default;
+  template <typename U> HugePageAllocator(const HugePageAllocator<U> &) {}
+  T *allocate(size_t N);
+  void deallocate(T *P, size_t) { std::free(P); }
+  bool operator==(const HugePageAllocator &) const { return true; }
+};
+void *allocateHuge(size_t Bytes);
+template <typename T> T *HugePageAllocator<T>::allocate(size_t N) {
+  return static_cast<T *>(allocateHuge(N * sizeof(T)));
+}
+template <typename T> using BigVector = std::vector<T, HugePageAllocator<T>>;
+
 /// T[i]: optimal multicast time of i nodes; J[i]: the size of the subtree the
 /// root keeps (the j_i of Algorithm 1). Index 0 unused; J[1] = 0.
 struct OptTreeTable {
-  std::vector<double> T;
-  std::vector<int32_t> J;
+  BigVector<double> T;
+  BigVector<int32_t> J;
 };
 
 /// Algorithm 1 of the paper: O(k), using Theorem 2.1 (j_{i+1} is j_i or j_i+1).

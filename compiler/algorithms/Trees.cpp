@@ -6,7 +6,7 @@
 
 namespace collc {
 
-ChainSplit optTreeSplit(const std::vector<int32_t> &J) {
+ChainSplit optTreeSplit(const BigVector<int32_t> &J) {
   return [&J](int64_t I, int64_t Offset) -> int64_t {
     int64_t Keep = J[I];
     if (Offset < Keep)

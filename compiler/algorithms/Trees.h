@@ -6,6 +6,7 @@
 #define COLLC_COMPILER_ALGORITHMS_TREES_H
 
 #include "compiler/Algorithms.h"
+#include "compiler/algorithms/OptTree.h"
 
 #include <functional>
 
@@ -18,7 +19,7 @@ namespace collc {
 using ChainSplit = std::function<int64_t(int64_t I, int64_t Offset)>;
 
 /// Split keeping the OPT-tree subtree size j_i on the holder's side.
-ChainSplit optTreeSplit(const std::vector<int32_t> &J);
+ChainSplit optTreeSplit(const BigVector<int32_t> &J);
 /// Binomial split (McKinley's U-mesh): the lower part has floor(i/2) nodes.
 ChainSplit binomialSplit();
 
