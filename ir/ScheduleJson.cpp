@@ -15,6 +15,14 @@ std::string formatNumber(double V) {
   return std::string(Buf, R.ptr);
 }
 
+std::string formatRounded(double V) {
+  if (std::isnan(V))
+    return "-";
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), "%.10g", V);
+  return Buf;
+}
+
 namespace {
 
 void writeInterval(llvm::raw_ostream &OS, const Interval &I) {
