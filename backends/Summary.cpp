@@ -95,10 +95,13 @@ void emitSummary(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
       Lines[T.Dst].From.push_back({T.Src, T.End});
     }
   bool Coords = M.Topo.hasCoordinates();
+  // A barrier has no data and no parent: list whom each rank hears from and
+  // when it may leave (its last signal received or sent).
+  bool Barrier = S.Coll == Collective::Barrier;
   OS << llvm::format("%6s  %-10s  %-8s  %-10s  %s\n", static_cast<const char *>("rank"),
                      static_cast<const char *>(Coords ? "coord" : "node"),
-                     static_cast<const char *>("parent"),
-                     static_cast<const char *>("received"),
+                     static_cast<const char *>(Barrier ? "hears" : "parent"),
+                     static_cast<const char *>(Barrier ? "leaves" : "received"),
                      static_cast<const char *>("sends (rank@start)"));
   for (int32_t R = 0; R < S.size(); ++R) {
     std::string Node;
@@ -121,6 +124,14 @@ void emitSummary(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
       }
     } else if (R == S.Root) {
       Received = "0";
+    }
+    if (Barrier) {
+      double Leave = 0;
+      for (auto &[Peer, T] : Lines[R].From)
+        Leave = std::max(Leave, T);
+      for (auto &[Peer, T] : Lines[R].To)
+        Leave = std::max(Leave, T);
+      Received = formatRounded(Leave);
     }
     std::string Sends;
     for (size_t I = 0; I < Lines[R].To.size(); ++I)

@@ -1,5 +1,6 @@
 #include "compiler/Algorithms.h"
 
+#include "compiler/algorithms/Barriers.h"
 #include "compiler/algorithms/Trees.h"
 
 #include <algorithm>
@@ -28,6 +29,22 @@ const std::vector<AlgorithmInfo> &algorithms() {
        "chain: each rank forwards to the next",
        {Collective::Bcast, Collective::Multicast},
        buildChain},
+      {"dissemination",
+       "dissemination barrier: ceil(log2 P) rounds, rank i signals i + 2^k",
+       {Collective::Barrier},
+       buildDisseminationBarrier,
+       barrierApplies},
+      {"tree",
+       "tree barrier: binomial gather of arrivals to the root, binomial release",
+       {Collective::Barrier},
+       buildTreeBarrier,
+       barrierApplies},
+      {"gather-broadcast",
+       "two-phase barrier on a line: gather worm to the root, broadcast worm back "
+       "(paper 003, Figure 1)",
+       {Collective::Barrier},
+       buildGatherBroadcastBarrier,
+       barrierApplies},
   };
   return All;
 }

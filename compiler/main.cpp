@@ -7,13 +7,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "backends/Emit.h"
+#include "backends/Mpi.h"
 #include "compiler/Algorithms.h"
 #include "compiler/Driver.h"
 #include "compiler/Spec.h"
 #include "ir/ScheduleJson.h"
+#include "passes/Verify.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
@@ -60,7 +63,8 @@ cl::opt<std::string> DatatypeOpt("datatype",
 cl::opt<int64_t> SegmentsOpt("segments", cl::desc("Split the message into k segments"),
                              cl::value_desc("k"), cl::cat(Cat));
 cl::opt<std::string> EmitOpt("emit",
-                             cl::desc("Output: summary (default), json, dot"),
+                             cl::desc("Output: summary (default), json, dot, mpi, "
+                                      "mpi-header, mpi-preload"),
                              cl::value_desc("kind"), cl::init("summary"), cl::cat(Cat));
 cl::opt<std::string> OutputPath("o", cl::desc("Write the output to <file> (default: stdout)"),
                                 cl::value_desc("file"), cl::cat(Cat));
@@ -77,6 +81,28 @@ cl::opt<bool> PrintAfterAll("print-after-all",
                             cl::cat(Cat));
 cl::opt<bool> TimePasses("time-passes", cl::desc("Print the time of every pass to stderr"),
                          cl::cat(Cat));
+cl::list<std::string> ScheduleFiles(
+    "schedule",
+    cl::desc("Read a schedule (--emit json output) instead of building one; it is "
+             "verified, then emitted. Repeat it to put several schedules in one "
+             "MPI file"),
+    cl::value_desc("ir.json"), cl::cat(Cat));
+cl::opt<std::string> MpiName("mpi-name",
+                             cl::desc("MPI backends: entry points are named "
+                                      "collc_<collective>_<name> (default: from the "
+                                      "machine and algorithm)"),
+                             cl::value_desc("name"), cl::cat(Cat));
+cl::opt<bool> MpiFallback("mpi-fallback",
+                          cl::desc("MPI backends: when no schedule fits a call, run "
+                                   "the MPI library's collective instead of "
+                                   "returning an error"),
+                          cl::cat(Cat));
+cl::opt<std::string> MpiSizesOpt("mpi-sizes",
+                              cl::desc("MPI backends: 'exact' (default): a schedule "
+                                       "serves the size it was built for; 'any': "
+                                       "every size, by the nearest schedule"),
+                              cl::value_desc("exact|any"), cl::init("exact"),
+                              cl::cat(Cat));
 
 enum ExitCode { Ok = 0, BadInput = 1, CheckFailed = 2, Internal = 3 };
 
@@ -107,11 +133,46 @@ void emitJson(raw_ostream &OS, const Schedule &S, const Machine &M) {
   writeScheduleJson(OS, S, &M);
 }
 
+std::string CommandLine;
+
+/// The MPI backends over one or more schedules (--schedule may give several).
+Error emitMpiKind(raw_ostream &OS, ArrayRef<Schedule> Schedules, StringRef Kind) {
+  auto Variants = mpiSizeBands(
+      Schedules, MpiSizesOpt == "any" ? collc::MpiSizes::Any : collc::MpiSizes::Exact);
+  if (!Variants)
+    return Variants.takeError();
+  MpiOptions O;
+  O.Name = MpiName.getNumOccurrences() ? MpiName.getValue() : defaultMpiName(Schedules[0]);
+  O.Fallback = MpiFallback;
+  O.Preload = Kind == "mpi-preload";
+  O.Command = CommandLine;
+  if (Kind == "mpi-header") {
+    emitMpiHeader(OS, *Variants, O);
+    return Error::success();
+  }
+  return emitMpi(OS, *Variants, O);
+}
+
+template <const char *Kind>
+void emitMpiOne(raw_ostream &OS, const Schedule &S, const Machine &) {
+  // The verifier has passed S and --mpi-name was checked, so this cannot fail.
+  if (Error E = emitMpiKind(OS, S, Kind))
+    report_fatal_error(std::move(E));
+}
+constexpr char MpiKind[] = "mpi", MpiHeaderKind[] = "mpi-header",
+               MpiPreloadKind[] = "mpi-preload";
+
 const Backend Backends[] = {
     {"summary", emitSummary},
     {"json", emitJson},
     {"dot", emitDot},
+    {"mpi", emitMpiOne<MpiKind>},
+    {"mpi-header", emitMpiOne<MpiHeaderKind>},
+    {"mpi-preload", emitMpiOne<MpiPreloadKind>},
 };
+
+/// `--schedule`: reads, verifies and emits schedules written by --emit json.
+int runSchedules(const Backend &Emit);
 
 /// Writes \p Text to \p Path atomically: nothing appears unless all of it does.
 Error writeOutput(StringRef Path, StringRef Text) {
@@ -199,6 +260,16 @@ int main(int argc, char **argv) {
       Names += (Names.empty() ? "" : ", ") + std::string(B.Name);
     return usage("--emit: unknown output kind '" + EmitOpt + "'; expected one of: " + Names);
   }
+  CommandLine = "collc";
+  for (int I = 1; I < argc; ++I)
+    CommandLine += std::string(" ") + argv[I];
+  if (MpiName.getNumOccurrences() && !isValidMpiName(MpiName))
+    return usage("--mpi-name: '" + MpiName + "' is not a C identifier suffix (letters, "
+                 "digits, _)");
+  if (MpiSizesOpt != "exact" && MpiSizesOpt != "any")
+    return usage("--mpi-sizes: '" + MpiSizesOpt + "'; expected exact or any");
+  if (!ScheduleFiles.empty())
+    return runSchedules(*Emit);
   if (MachinePath.empty())
     return usage("--machine <file> is required (see --help)");
   if (RequestPath.empty() && CollectiveOpt.empty())
@@ -256,3 +327,68 @@ int main(int argc, char **argv) {
   }
   return Ok;
 }
+
+namespace {
+
+int runSchedules(const Backend &Emit) {
+  if (!RequestPath.empty() || !CollectiveOpt.empty())
+    return usage("--schedule reads a built schedule: it takes no request "
+                 "(--request, --collective)");
+  bool Mpi = StringRef(Emit.Name).startswith("mpi");
+  if (ScheduleFiles.size() > 1 && !Mpi)
+    return usage("several --schedule files go only to --emit mpi, mpi-header or mpi-preload");
+  // Without a machine, the schedules' data flow is verified (not their timing
+  // or ports, which belong to a machine).
+  Machine M;
+  M.Name = "unknown";
+  M.Ports = UINT32_MAX;
+  VerifyOptions VO;
+  VO.Timing = false;
+  if (!MachinePath.empty()) {
+    auto L = loadMachine(MachinePath);
+    if (!L) {
+      report(L.takeError());
+      return BadInput;
+    }
+    M = *L;
+    VO.Timing = true;
+  }
+  std::vector<Schedule> Schedules;
+  for (const std::string &Path : ScheduleFiles) {
+    auto Buf = MemoryBuffer::getFile(Path);
+    if (!Buf)
+      return usage("--schedule: cannot read '" + Path + "': " + Buf.getError().message());
+    auto S = readScheduleJson((*Buf)->getBuffer(), Path);
+    if (!S) {
+      report(S.takeError());
+      return BadInput;
+    }
+    auto Problems = verifySchedule(*S, M, VO);
+    if (!Problems.empty()) {
+      std::string Msg = Path + ": error: the schedule fails verification:";
+      for (const std::string &P : Problems)
+        Msg += "\n  " + P;
+      errs() << Msg << "\n";
+      return BadInput;
+    }
+    Schedules.push_back(std::move(*S));
+  }
+  std::string Text;
+  raw_string_ostream OS(Text);
+  if (Mpi) {
+    if (Error E = emitMpiKind(OS, Schedules, Emit.Name)) {
+      report(std::move(E));
+      return BadInput;
+    }
+  } else {
+    Emit.Emit(OS, Schedules[0], M);
+  }
+  OS.flush();
+  if (Error E = writeOutput(OutputPath, Text)) {
+    report(std::move(E));
+    return BadInput;
+  }
+  return Ok;
+}
+
+} // namespace

@@ -1,5 +1,7 @@
 #include "ir/Machine.h"
 
+#include "ir/Min.h"
+
 #include <cassert>
 
 namespace collc {
@@ -64,6 +66,8 @@ unsigned Topology::distance(int64_t A, int64_t B) const {
     }
     return D;
   }
+  case TopologyKind::Min:
+    return MinNetwork(*this).distance(A, B);
   default:
     return 1;
   }

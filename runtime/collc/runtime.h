@@ -1,0 +1,646 @@
+/// \file
+/// The collc MPI runtime: a small, header-only executor of schedule tables.
+///
+/// `collc --emit mpi` writes C++ that includes this header and defines
+/// functions with MPI's own signatures (collc_bcast_<name>, ...). Each such
+/// function holds one or more *variants*: a schedule compiled for one
+/// communicator size, one root and a band of message sizes, baked in as
+/// tables. This header picks the variant, checks the arguments, and runs it.
+///
+/// The tables. For every rank, its operations in schedule order:
+///   Op  {Step, Peer, Flags, Seg, NumSegs}: send to or receive from Peer in
+///       step Step; what travels is the concatenation of segments
+///       Segs[Seg .. Seg+NumSegs).
+///   Seg {Block, NumBlocks, ChunkLo, ChunkHi, Buf, Right}: chunks
+///       [ChunkLo, ChunkHi) of blocks [Block, Block+NumBlocks) of buffer Buf.
+/// Buffers: the user's send buffer, the user's receive buffer, a scratch area
+/// of whole blocks (data an intermediate rank forwards), and the reduction
+/// accumulator. A block is what MPI counts per rank (the broadcast buffer, one
+/// block of a gather/scatter/all-to-all, the reduced vector); it is split in
+/// NumChunks near-equal chunks (the first `size % NumChunks` one unit longer;
+/// the unit is a byte, or an element for reductions so that chunks never cut
+/// an element).
+///
+/// Execution on one rank: operations are grouped by step. Before a step that
+/// sends, every receive posted so far completes (what the step forwards has
+/// arrived); then the step's receives are posted, then its sends, all
+/// non-blocking. Nothing else waits, so a rank never waits for steps it takes
+/// no part in. Contiguous messages go straight to and from the user's
+/// buffers; others are packed in a staging area. A Combine receive is folded
+/// into the accumulator with MPI_Reduce_local once it arrived and the sends
+/// reading the accumulator completed; `Right` marks contributions of higher
+/// ranks (acc = acc op in), so non-commutative operators see their operands
+/// in rank order. Messages above INT_MAX bytes are split.
+///
+/// Messages travel on a duplicate of the user's communicator, made once and
+/// cached on it with an attribute, so they never match the user's traffic.
+/// Errors come back as MPI error codes (never an abort); lastError() says
+/// what was wrong.
+#ifndef COLLC_RUNTIME_H
+#define COLLC_RUNTIME_H
+
+// The deprecated C++ bindings of some MPI headers do not compile warning-free.
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+namespace collc {
+namespace rt {
+
+/// Collectives, as in the Schedule IR.
+enum Coll : int {
+  Bcast,
+  Multicast,
+  Reduce,
+  Allreduce,
+  Scan,
+  Exscan,
+  Gather,
+  Scatter,
+  Allgather,
+  Alltoall,
+  Barrier,
+};
+
+/// Buffers a segment addresses.
+enum Buf : uint8_t { SendBuf = 0, RecvBuf = 1, ScratchBuf = 2, AccBuf = 3 };
+
+/// Op flags.
+enum : uint8_t {
+  OpRecv = 1,    ///< Receive (else send).
+  OpCombine = 2, ///< Reduction: fold into the accumulator (else copy).
+  OpSignal = 4,  ///< No data: a zero-byte message.
+};
+
+struct Seg {
+  int64_t Block;
+  int64_t NumBlocks;
+  int32_t ChunkLo, ChunkHi;
+  uint8_t Buf;
+  uint8_t Right; ///< Combine: the incoming value is the right operand.
+};
+
+struct Op {
+  int32_t Step;
+  int32_t Peer;
+  uint8_t Flags;
+  int32_t Seg;
+  int32_t NumSegs;
+};
+
+/// One compiled schedule.
+struct Variant {
+  const char *Algorithm;
+  int Collective;
+  int32_t Ranks;
+  int32_t Root;
+  /// Message sizes (bytes per block, see above) this variant serves.
+  uint64_t MinBytes, MaxBytes;
+  int64_t NumChunks;
+  /// Whether the schedule relies on the operator being commutative.
+  bool NeedsCommutative;
+  /// Scratch blocks the busiest rank needs.
+  int64_t ScratchBlocks;
+  const int64_t *RankOps; ///< Ranks+1 offsets into Ops.
+  const Op *Ops;
+  const Seg *Segs;
+};
+
+// ---- errors -----------------------------------------------------------------
+
+inline char *lastErrorBuffer() {
+  static char Msg[512] = "";
+  return Msg;
+}
+
+/// What the last failing collc call was told (empty when none failed).
+inline const char *lastError() { return lastErrorBuffer(); }
+
+template <typename... A> int fail(int Code, const char *Fmt, A... Args) {
+  std::snprintf(lastErrorBuffer(), 512, Fmt, Args...);
+  return Code;
+}
+
+// ---- the cached communicator ------------------------------------------------
+
+/// What collc keeps per user communicator.
+struct CommState {
+  MPI_Comm Dup = MPI_COMM_NULL;
+  std::vector<char> Arena;
+  std::vector<MPI_Request> Reqs;
+};
+
+inline int &keyval() {
+  static int K = MPI_KEYVAL_INVALID;
+  return K;
+}
+
+inline int deleteState(MPI_Comm, int, void *Attr, void *) {
+  CommState *St = static_cast<CommState *>(Attr);
+  int Err = MPI_SUCCESS;
+  if (St->Dup != MPI_COMM_NULL)
+    Err = MPI_Comm_free(&St->Dup);
+  delete St;
+  return Err;
+}
+
+/// The state cached on \p Comm, made on first use.
+inline int commState(MPI_Comm Comm, CommState *&Out) {
+  int Err;
+  if (keyval() == MPI_KEYVAL_INVALID &&
+      (Err = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, deleteState,
+                                    &keyval(), nullptr)) != MPI_SUCCESS)
+    return fail(Err, "collc: cannot create the attribute keyval");
+  void *Attr = nullptr;
+  int Found = 0;
+  if ((Err = MPI_Comm_get_attr(Comm, keyval(), &Attr, &Found)) != MPI_SUCCESS)
+    return fail(Err, "collc: cannot read the communicator's attribute");
+  if (Found) {
+    Out = static_cast<CommState *>(Attr);
+    return MPI_SUCCESS;
+  }
+  CommState *St = new CommState;
+  if ((Err = MPI_Comm_dup(Comm, &St->Dup)) != MPI_SUCCESS) {
+    delete St;
+    return fail(Err, "collc: cannot duplicate the communicator");
+  }
+  MPI_Comm_set_errhandler(St->Dup, MPI_ERRORS_RETURN);
+  if ((Err = MPI_Comm_set_attr(Comm, keyval(), St)) != MPI_SUCCESS) {
+    MPI_Comm_free(&St->Dup);
+    delete St;
+    return fail(Err, "collc: cannot cache the duplicated communicator");
+  }
+  Out = St;
+  return MPI_SUCCESS;
+}
+
+// ---- the executor
+// -------------------------------------------------------------
+
+/// Where a call's data lives on this rank.
+struct Buffers {
+  const char *Send = nullptr;
+  char *Recv = nullptr;
+  char *Scratch = nullptr;
+  char *Acc = nullptr;
+  /// Bytes of one block, and the unit chunks are measured in.
+  uint64_t BlockBytes = 0;
+  uint64_t Unit = 1;
+  /// Reductions.
+  MPI_Datatype Type = MPI_BYTE;
+  MPI_Op Op = MPI_OP_NULL;
+};
+
+/// Byte offset of chunk \p C in a block.
+inline uint64_t chunkOffset(const Buffers &B, int64_t K, int64_t C) {
+  uint64_t Units = B.BlockBytes / B.Unit, Base = Units / K, Extra = Units % K;
+  uint64_t UC = static_cast<uint64_t>(C);
+  return (UC * Base + std::min<uint64_t>(UC, Extra)) * B.Unit;
+}
+
+inline char *bufferBase(const Buffers &B, uint8_t Which) {
+  switch (Which) {
+  case SendBuf:
+    return const_cast<char *>(B.Send);
+  case RecvBuf:
+    return B.Recv;
+  case ScratchBuf:
+    return B.Scratch;
+  default:
+    return B.Acc;
+  }
+}
+
+/// Calls \p F(Buf, Offset, Bytes, Seg) for each contiguous run of segment
+/// \p S, in message order.
+template <typename Fn>
+void forEachRun(const Buffers &B, int64_t K, const Seg &S, Fn &&F) {
+  if (S.ChunkLo == 0 && S.ChunkHi == K) {
+    F(S.Buf, S.Block * B.BlockBytes, S.NumBlocks * B.BlockBytes, S);
+    return;
+  }
+  uint64_t Lo = chunkOffset(B, K, S.ChunkLo), Hi = chunkOffset(B, K, S.ChunkHi);
+  for (int64_t Bl = S.Block; Bl < S.Block + S.NumBlocks; ++Bl)
+    F(S.Buf, Bl * B.BlockBytes + Lo, Hi - Lo, S);
+}
+
+/// Bytes an operation moves, and whether they form one contiguous run of
+/// one buffer (then \p Buf and \p Off say where).
+inline uint64_t opBytes(const Buffers &B, const Variant &V, const Op &O,
+                        bool &Contig, uint8_t &Buf, uint64_t &Off) {
+  uint64_t N = 0;
+  bool First = true;
+  Contig = true;
+  Buf = RecvBuf;
+  Off = 0;
+  for (int32_t I = 0; I < O.NumSegs; ++I)
+    forEachRun(B, V.NumChunks, V.Segs[O.Seg + I],
+               [&](uint8_t Bf, uint64_t At, uint64_t Len, const Seg &) {
+                 if (First) {
+                   Buf = Bf;
+                   Off = At;
+                   First = false;
+                 } else if (Bf != Buf || At != Off + N) {
+                   Contig = false;
+                 }
+                 N += Len;
+               });
+  return N;
+}
+
+/// Largest piece of a message given to one MPI call.
+constexpr uint64_t MaxPiece = uint64_t(1) << 30;
+
+inline int postPieces(bool Recv, char *P, uint64_t N, int Peer, MPI_Comm C,
+                      std::vector<MPI_Request> &Reqs) {
+  const int Tag = 7171;
+  do {
+    uint64_t Len = std::min(N, MaxPiece);
+    MPI_Request R;
+    int Err =
+        Recv ? MPI_Irecv(P, static_cast<int>(Len), MPI_BYTE, Peer, Tag, C, &R)
+             : MPI_Isend(P, static_cast<int>(Len), MPI_BYTE, Peer, Tag, C, &R);
+    if (Err != MPI_SUCCESS)
+      return fail(Err, "collc: posting a %s of %llu bytes %s rank %d failed",
+                  Recv ? "receive" : "send", (unsigned long long)Len,
+                  Recv ? "from" : "to", Peer);
+    Reqs.push_back(R);
+    P += Len;
+    N -= Len;
+  } while (N > 0);
+  return MPI_SUCCESS;
+}
+
+/// Runs the part of \p V that rank \p Rank plays; \p Staging has room for
+/// stagingBytes().
+class Executor {
+public:
+  Executor(const Variant &V, const Buffers &B, int Rank, CommState &St,
+           char *Staging)
+      : V(V), B(B), Rank(Rank), St(St), Staging(Staging) {}
+
+  int run() {
+    const Op *Begin = V.Ops + V.RankOps[Rank],
+             *End = V.Ops + V.RankOps[Rank + 1];
+    St.Reqs.clear();
+    for (const Op *I = Begin; I != End;) {
+      const Op *J = I;
+      bool Sends = false;
+      while (J != End && J->Step == I->Step) {
+        Sends |= !(J->Flags & OpRecv);
+        ++J;
+      }
+      int Err;
+      if (Sends && (Err = complete()) != MPI_SUCCESS)
+        return Err;
+      for (int Pass = 0; Pass < 2; ++Pass) // receives first, then sends
+        for (const Op *O = I; O != J; ++O)
+          if (((O->Flags & OpRecv) != 0) == (Pass == 0) &&
+              (Err = post(*O)) != MPI_SUCCESS)
+            return Err;
+      I = J;
+    }
+    int Err = complete();
+    if (Err == MPI_SUCCESS && !St.Reqs.empty())
+      Err = waitRange(0, St.Reqs.size());
+    St.Reqs.clear();
+    return Err;
+  }
+
+  /// Staging bytes rank \p Rank needs for one call.
+  static uint64_t stagingBytes(const Variant &V, const Buffers &B, int Rank) {
+    uint64_t N = 0;
+    for (int64_t I = V.RankOps[Rank]; I < V.RankOps[Rank + 1]; ++I) {
+      bool Contig;
+      uint8_t Buf;
+      uint64_t Off;
+      uint64_t Bytes = opBytes(B, V, V.Ops[I], Contig, Buf, Off);
+      if (!Contig || (V.Ops[I].Flags & OpRecv && isReduction(V.Collective)))
+        N += Bytes;
+    }
+    return N;
+  }
+
+  static bool isReduction(int C) {
+    return C == Reduce || C == Allreduce || C == Scan || C == Exscan;
+  }
+
+private:
+  struct Pending {
+    const Op *O;
+    char *Stage; ///< Null when received in place.
+    size_t FirstReq, NumReqs;
+  };
+
+  int post(const Op &O) {
+    bool Recv = O.Flags & OpRecv;
+    bool Contig = true;
+    uint8_t Buf = RecvBuf;
+    uint64_t Off = 0, N = 0;
+    if (!(O.Flags & OpSignal))
+      N = opBytes(B, V, O, Contig, Buf, Off);
+    char *Where = Staging; // signals: any valid address
+    char *Stage = nullptr;
+    if (!(O.Flags & OpSignal)) {
+      if (!Contig || (Recv && isReduction(V.Collective))) {
+        Stage = Where = Staging;
+        Staging += N;
+        if (!Recv) { // pack
+          char *To = Stage;
+          for (int32_t I = 0; I < O.NumSegs; ++I)
+            forEachRun(B, V.NumChunks, V.Segs[O.Seg + I],
+                       [&](uint8_t Bf, uint64_t At, uint64_t Len, const Seg &) {
+                         std::memcpy(To, bufferBase(B, Bf) + At, Len);
+                         To += Len;
+                       });
+        }
+      } else {
+        Where = bufferBase(B, Buf) + Off;
+      }
+    }
+    size_t First = St.Reqs.size();
+    if (int Err = postPieces(Recv, Where, N, O.Peer, St.Dup, St.Reqs))
+      return Err;
+    if (Recv)
+      Recvs.push_back({&O, Stage, First, St.Reqs.size() - First});
+    else
+      Sends.push_back({First, St.Reqs.size() - First});
+    return MPI_SUCCESS;
+  }
+
+  int waitRange(size_t First, size_t N) {
+    int Err = MPI_Waitall(static_cast<int>(N), St.Reqs.data() + First,
+                          MPI_STATUSES_IGNORE);
+    if (Err != MPI_SUCCESS)
+      return fail(Err, "collc: a transfer of the schedule failed");
+    return MPI_SUCCESS;
+  }
+
+  /// Completes every posted receive (and, when a receive writes into the
+  /// accumulator, every posted send), applying staged data in schedule order.
+  int complete() {
+    if (Recvs.empty() && (Sends.empty() || !isReduction(V.Collective)))
+      return MPI_SUCCESS;
+    int Err;
+    for (const Pending &P : Recvs)
+      if ((Err = waitRange(P.FirstReq, P.NumReqs)) != MPI_SUCCESS)
+        return Err;
+    if (isReduction(V.Collective)) {
+      for (const std::pair<size_t, size_t> &S : Sends)
+        if ((Err = waitRange(S.first, S.second)) != MPI_SUCCESS)
+          return Err;
+      Sends.clear();
+    }
+    for (const Pending &P : Recvs) {
+      if (!P.Stage)
+        continue;
+      char *In = P.Stage;
+      for (int32_t I = 0; I < P.O->NumSegs; ++I) {
+        int E2 = MPI_SUCCESS;
+        forEachRun(B, V.NumChunks, V.Segs[P.O->Seg + I],
+                   [&](uint8_t Bf, uint64_t At, uint64_t Len, const Seg &S) {
+                     if (E2 == MPI_SUCCESS)
+                       E2 = apply(*P.O, S, In, bufferBase(B, Bf) + At, Len);
+                     In += Len;
+                   });
+        if (E2 != MPI_SUCCESS)
+          return E2;
+      }
+    }
+    Recvs.clear();
+    if (Sends.empty())
+      St.Reqs.clear(); // nothing refers to the completed requests any more
+    return MPI_SUCCESS;
+  }
+
+  int apply(const Op &O, const Seg &S, char *In, char *Dst, uint64_t Len) {
+    if (!(O.Flags & OpCombine)) {
+      std::memcpy(Dst, In, Len);
+      return MPI_SUCCESS;
+    }
+    int Err = MPI_SUCCESS;
+    for (uint64_t Done = 0; Done < Len && Err == MPI_SUCCESS;) {
+      uint64_t Elems = std::min<uint64_t>((Len - Done) / B.Unit, INT_MAX);
+      if (S.Right) { // acc = acc op in
+        Err = MPI_Reduce_local(Dst + Done, In + Done, static_cast<int>(Elems),
+                               B.Type, B.Op);
+        std::memcpy(Dst + Done, In + Done, Elems * B.Unit);
+      } else { // acc = in op acc
+        Err = MPI_Reduce_local(In + Done, Dst + Done, static_cast<int>(Elems),
+                               B.Type, B.Op);
+      }
+      Done += Elems * B.Unit;
+    }
+    if (Err != MPI_SUCCESS)
+      return fail(Err, "collc: MPI_Reduce_local failed");
+    return MPI_SUCCESS;
+  }
+
+  const Variant &V;
+  const Buffers &B;
+  int Rank;
+  CommState &St;
+  char *Staging;
+  std::vector<Pending> Recvs;
+  std::vector<std::pair<size_t, size_t>> Sends;
+};
+
+// ---- argument checks and entry points
+// ----------------------------------------
+
+/// Whether \p T lays out \p Count elements as one contiguous run of bytes.
+inline bool contiguous(MPI_Datatype T, uint64_t &Size) {
+  int S = 0;
+  MPI_Aint Lb = 0, Ext = 0, TLb = 0, TExt = 0;
+  if (MPI_Type_size(T, &S) != MPI_SUCCESS ||
+      MPI_Type_get_extent(T, &Lb, &Ext) != MPI_SUCCESS ||
+      MPI_Type_get_true_extent(T, &TLb, &TExt) != MPI_SUCCESS)
+    return false;
+  Size = static_cast<uint64_t>(S);
+  return Lb == 0 && TLb == 0 && Ext == S && TExt == S;
+}
+
+/// What an entry point was called with.
+struct Call {
+  int Collective;
+  const void *Send; ///< May be MPI_IN_PLACE.
+  void *Recv;       ///< May be MPI_IN_PLACE (scatter root).
+  uint64_t BlockBytes;
+  uint64_t Unit;
+  MPI_Datatype Type;
+  MPI_Op Op;
+  int Root; ///< -1 for rootless collectives.
+  MPI_Comm Comm;
+};
+
+/// Sentinel: no variant fits; the caller falls back or reports \p Why.
+constexpr int NoVariant = -1;
+
+inline const char *collName(int C) {
+  static const char *Names[] = {"bcast",     "multicast", "reduce", "allreduce",
+                                "scan",      "exscan",    "gather", "scatter",
+                                "allgather", "alltoall",  "barrier"};
+  return C >= 0 && C <= Barrier ? Names[C] : "?";
+}
+
+/// Picks the variant for a call: communicator size, root, size band. Returns
+/// its index, or NoVariant with lastError() and \p Code set.
+inline int pickVariant(const Variant *Vs, int N, const Call &C, int Size,
+                       int &Code) {
+  bool SizeOk = false, RootOk = false;
+  for (int I = 0; I < N; ++I) {
+    if (Vs[I].Ranks != Size)
+      continue;
+    SizeOk = true;
+    if (C.Root >= 0 && Vs[I].Root != C.Root)
+      continue;
+    RootOk = true;
+    if (C.BlockBytes >= Vs[I].MinBytes && C.BlockBytes <= Vs[I].MaxBytes)
+      return I;
+  }
+  if (!SizeOk) {
+    Code = MPI_ERR_COMM;
+    fail(Code, "collc: no %s schedule for a communicator of %d ranks",
+         collName(C.Collective), Size);
+  } else if (!RootOk) {
+    Code = MPI_ERR_ROOT;
+    fail(Code, "collc: no %s schedule for %d ranks with root %d",
+         collName(C.Collective), Size, C.Root);
+  } else {
+    Code = MPI_ERR_COUNT;
+    fail(Code, "collc: no %s schedule for %d ranks and %llu bytes",
+         collName(C.Collective), Size, (unsigned long long)C.BlockBytes);
+  }
+  return NoVariant;
+}
+
+/// Runs variant \p V for call \p C on this rank.
+inline int execute(const Variant &V, const Call &C) {
+  CommState *St = nullptr;
+  int Err = commState(C.Comm, St);
+  if (Err != MPI_SUCCESS)
+    return Err;
+  int Rank = 0;
+  MPI_Comm_rank(C.Comm, &Rank);
+  if (V.NeedsCommutative && C.Op != MPI_OP_NULL) {
+    int Commute = 1;
+    MPI_Op_commutative(C.Op, &Commute);
+    if (!Commute)
+      return fail(MPI_ERR_OP,
+                  "collc: the %s schedule '%s' needs a commutative operator",
+                  collName(C.Collective), V.Algorithm);
+  }
+  Buffers B;
+  B.BlockBytes = C.BlockBytes;
+  B.Unit = C.Unit ? C.Unit : 1;
+  B.Type = C.Type;
+  B.Op = C.Op;
+  B.Send = static_cast<const char *>(C.Send);
+  B.Recv = static_cast<char *>(C.Recv);
+  const uint64_t Blk = C.BlockBytes;
+  const uint64_t P = static_cast<uint64_t>(V.Ranks);
+  bool Reduction = Executor::isReduction(C.Collective);
+  bool SendInPlace = C.Send == MPI_IN_PLACE,
+       RecvInPlace = C.Recv == MPI_IN_PLACE;
+
+  // Arena: [scratch blocks][accumulator][all-to-all in-place copy][staging].
+  uint64_t ScratchBytes = static_cast<uint64_t>(V.ScratchBlocks) * Blk;
+  bool OwnAcc = Reduction && !(C.Collective == Reduce && Rank == C.Root);
+  uint64_t AccBytes = OwnAcc && C.Collective == Reduce ? Blk : 0;
+  uint64_t CopyBytes = C.Collective == Alltoall && SendInPlace ? P * Blk : 0;
+  uint64_t Stage = Executor::stagingBytes(V, B, Rank);
+  uint64_t Need = ScratchBytes + AccBytes + CopyBytes + Stage + 1;
+  if (St->Arena.size() < Need)
+    St->Arena.resize(Need);
+  char *A = St->Arena.data();
+  B.Scratch = A;
+  char *AccArea = A + ScratchBytes;
+  char *CopyArea = AccArea + AccBytes;
+  char *StageArea = CopyArea + CopyBytes;
+
+  switch (C.Collective) {
+  case Reduce:
+  case Allreduce:
+  case Scan:
+  case Exscan:
+    // The accumulator: the receive buffer where the result goes, a scratch
+    // vector on the non-root ranks of a reduce.
+    B.Acc = (C.Collective == Reduce && Rank != C.Root) ? AccArea : B.Recv;
+    if (!SendInPlace && B.Acc != B.Send)
+      std::memcpy(B.Acc, B.Send, Blk);
+    break;
+  case Allgather:
+    if (!SendInPlace)
+      std::memcpy(B.Recv + Rank * Blk, B.Send, Blk);
+    break;
+  case Gather:
+    if (Rank == C.Root && !SendInPlace)
+      std::memcpy(B.Recv + Rank * Blk, B.Send, Blk);
+    break;
+  case Scatter:
+    if (Rank == C.Root && !RecvInPlace)
+      std::memcpy(B.Recv, B.Send + Rank * Blk, Blk);
+    break;
+  case Alltoall:
+    if (SendInPlace) {
+      std::memcpy(CopyArea, B.Recv, P * Blk);
+      B.Send = CopyArea;
+    }
+    std::memcpy(B.Recv + Rank * Blk, B.Send + Rank * Blk, Blk);
+    break;
+  default:
+    break;
+  }
+  Executor E(V, B, Rank, *St, StageArea);
+  return E.run();
+}
+
+/// The common path of every entry point: validates, picks a variant, runs it
+/// or reports NoVariant (then the generated code falls back or returns
+/// lastErrorCode()).
+inline int dispatch(const Variant *Vs, int N, const Call &C, int &Code) {
+  int Size = 0;
+  if (MPI_Comm_size(C.Comm, &Size) != MPI_SUCCESS) {
+    Code = fail(MPI_ERR_COMM, "collc: invalid communicator");
+    return NoVariant;
+  }
+  int I = pickVariant(Vs, N, C, Size, Code);
+  if (I == NoVariant)
+    return NoVariant;
+  Code = execute(Vs[I], C);
+  return I;
+}
+
+/// Size in bytes of \p Count elements of a contiguous \p T; false (with
+/// lastError) when \p T is not contiguous or the count is negative.
+inline bool blockBytes(int Count, MPI_Datatype T, uint64_t &Bytes,
+                       uint64_t &Unit, int &Code) {
+  if (Count < 0) {
+    Code = fail(MPI_ERR_COUNT, "collc: negative count %d", Count);
+    return false;
+  }
+  if (!contiguous(T, Unit)) {
+    Code = fail(MPI_ERR_TYPE,
+                "collc: the datatype is not contiguous (collc schedules move "
+                "contiguous buffers)");
+    return false;
+  }
+  Bytes = static_cast<uint64_t>(Count) * Unit;
+  return true;
+}
+
+} // namespace rt
+} // namespace collc
+
+#endif
