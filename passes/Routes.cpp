@@ -1,0 +1,134 @@
+#include "passes/Routes.h"
+
+namespace collc {
+
+namespace {
+
+/// Dimension-ordered route on a mesh, torus or hypercube: written dimension
+/// 0 (sigma_{n-1}) first. On a hypercube (every extent 2) this is e-cube
+/// routing in written order.
+void appendDimensionOrdered(const Topology &T, int64_t Src, int64_t Dst,
+                            std::vector<Channel> &Out) {
+  size_t N = T.Dims.size();
+  // Strides and coordinates of both ends, without allocating per call for
+  // the usual 1-4 dimensions.
+  int64_t Stride[16], From[16], To[16];
+  std::vector<int64_t> Big;
+  int64_t *S = Stride, *A = From, *B = To;
+  if (N > 16) {
+    Big.resize(3 * N);
+    S = Big.data();
+    A = S + N;
+    B = A + N;
+  }
+  int64_t X = Src, Y = Dst, Prod = 1;
+  for (size_t I = N; I-- > 0;) {
+    S[I] = Prod;
+    Prod *= T.Dims[I];
+    A[I] = X % T.Dims[I];
+    B[I] = Y % T.Dims[I];
+    X /= T.Dims[I];
+    Y /= T.Dims[I];
+  }
+  bool Torus = T.Kind == TopologyKind::Torus;
+  int64_t Cur = Src;
+  for (size_t I = 0; I < N; ++I) {
+    int64_t D = T.Dims[I], C = A[I], Target = B[I];
+    if (C == Target)
+      continue;
+    if (!Torus) {
+      int64_t Dir = Target > C ? 1 : -1;
+      for (; C != Target; C += Dir) {
+        int64_t Next = Cur + Dir * S[I];
+        Out.push_back({Cur, Next});
+        Cur = Next;
+      }
+      continue;
+    }
+    // Torus: the shorter way round; on a tie, the increasing direction.
+    int64_t Up = ((Target - C) % D + D) % D;
+    bool Increasing = Up <= D - Up;
+    int64_t Hops = Increasing ? Up : D - Up;
+    for (int64_t H = 0; H < Hops; ++H) {
+      int64_t NextC =
+          Increasing ? (C + 1 == D ? 0 : C + 1) : (C == 0 ? D - 1 : C - 1);
+      int64_t Next = Cur + (NextC - C) * S[I];
+      Out.push_back({Cur, Next});
+      Cur = Next;
+      C = NextC;
+    }
+  }
+}
+
+} // namespace
+
+bool isRouted(const Topology &T) {
+  switch (T.Kind) {
+  case TopologyKind::Full:
+  case TopologyKind::Mesh:
+  case TopologyKind::Torus:
+  case TopologyKind::Hypercube:
+    return true;
+  case TopologyKind::Star:
+  case TopologyKind::MacroStar:
+  case TopologyKind::Min:
+    return false;
+  }
+  return false;
+}
+
+llvm::Error appendRoute(const Topology &T, int64_t Src, int64_t Dst,
+                        std::vector<Channel> &Out) {
+  if (Src == Dst)
+    return llvm::Error::success();
+  switch (T.Kind) {
+  case TopologyKind::Full:
+    // A crossbar: a private link per ordered pair.
+    Out.push_back({Src, Dst});
+    return llvm::Error::success();
+  case TopologyKind::Mesh:
+  case TopologyKind::Torus:
+  case TopologyKind::Hypercube:
+    appendDimensionOrdered(T, Src, Dst, Out);
+    return llvm::Error::success();
+  // Dispatch point for the other topologies. Each plugs in here with a call
+  // to a routing function kept in a file of its own, and returns true from
+  // isRouted():
+  //  - min: the turnaround route of MinNetwork (ir/Min.h) as Channels, with
+  //    switch (l, s) numbered Nodes + switchId({l, s});
+  //  - star, macro-star: a call joins neighbours and uses one generator edge,
+  //    so the route is the single channel {Src, Dst} once adjacency is
+  //    checked against the generators.
+  case TopologyKind::Star:
+  case TopologyKind::MacroStar:
+  case TopologyKind::Min:
+    break;
+  }
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "no routing for topology '%s' yet",
+                                 topologyKindName(T.Kind));
+}
+
+llvm::Expected<std::vector<Channel>> route(const Topology &T, int64_t Src,
+                                           int64_t Dst) {
+  std::vector<Channel> Out;
+  if (llvm::Error E = appendRoute(T, Src, Dst, Out))
+    return std::move(E);
+  return Out;
+}
+
+std::string nodeName(const Topology &T, int64_t Node) {
+  if (!T.hasCoordinates() || Node < 0 || (T.Nodes && Node >= T.Nodes))
+    return std::to_string(Node);
+  std::string S = "(";
+  std::vector<int64_t> C = T.coordOf(Node);
+  for (size_t I = 0; I < C.size(); ++I)
+    S += (I ? "," : "") + std::to_string(C[I]);
+  return S + ")";
+}
+
+std::string channelName(const Topology &T, const Channel &C) {
+  return nodeName(T, C.From) + "->" + nodeName(T, C.To);
+}
+
+} // namespace collc
