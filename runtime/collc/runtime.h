@@ -52,6 +52,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -606,6 +607,13 @@ inline int execute(const Variant &V, const Call &C) {
   return E.run();
 }
 
+/// Whether COLLC_VERBOSE is set: then rank 0 says on stderr which schedule
+/// serves each call (or why none does).
+inline bool verbose() {
+  static const bool V = std::getenv("COLLC_VERBOSE") != nullptr;
+  return V;
+}
+
 /// The common path of every entry point: validates, picks a variant, runs it
 /// or reports NoVariant (then the generated code falls back or returns
 /// lastErrorCode()).
@@ -616,6 +624,18 @@ inline int dispatch(const Variant *Vs, int N, const Call &C, int &Code) {
     return NoVariant;
   }
   int I = pickVariant(Vs, N, C, Size, Code);
+  if (verbose()) {
+    int Rank = 0;
+    MPI_Comm_rank(C.Comm, &Rank);
+    if (Rank == 0) {
+      if (I == NoVariant)
+        std::fprintf(stderr, "%s\n", lastError());
+      else
+        std::fprintf(stderr, "collc: %s '%s' on %d ranks, %llu bytes\n",
+                     collName(C.Collective), Vs[I].Algorithm, Size,
+                     (unsigned long long)C.BlockBytes);
+    }
+  }
   if (I == NoVariant)
     return NoVariant;
   Code = execute(Vs[I], C);
