@@ -18,6 +18,11 @@ void emitSummary(llvm::raw_ostream &OS, const Schedule &S, const Machine &M);
 /// labelled with the sender's send order and the start-end times.
 void emitDot(llvm::raw_ostream &OS, const Schedule &S, const Machine &M);
 
+/// `--emit dot` on a mesh or torus (emitDot hands over to it): nodes at their
+/// grid positions for `neato -n`, transfers drawn hop by hop along their
+/// routes, coloured by send time.
+void emitMeshDot(llvm::raw_ostream &OS, const Schedule &S, const Machine &M);
+
 /// Longest chain of transfers, each depending on the previous one.
 int64_t scheduleDepth(const Schedule &S);
 

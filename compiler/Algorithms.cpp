@@ -1,6 +1,7 @@
 #include "compiler/Algorithms.h"
 
 #include "compiler/algorithms/Barriers.h"
+#include "compiler/algorithms/Mesh.h"
 #include "compiler/algorithms/Trees.h"
 
 #include <algorithm>
@@ -29,6 +30,17 @@ const std::vector<AlgorithmInfo> &algorithms() {
        "chain: each rank forwards to the next",
        {Collective::Bcast, Collective::Multicast},
        buildChain},
+      {"opt-mesh",
+       "OPT-tree on the dimension-ordered chain: optimal and contention-free on "
+       "wormhole meshes (paper 000, Algorithm 2)",
+       {Collective::Bcast, Collective::Multicast},
+       buildOptMesh,
+       meshApplies},
+      {"u-mesh",
+       "binomial split of the dimension-ordered chain (McKinley's U-mesh)",
+       {Collective::Bcast, Collective::Multicast},
+       buildUMesh,
+       meshApplies},
       {"dissemination",
        "dissemination barrier: ceil(log2 P) rounds, rank i signals i + 2^k",
        {Collective::Barrier},

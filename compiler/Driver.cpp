@@ -2,7 +2,9 @@
 
 #include "compiler/Algorithms.h"
 #include "ir/ScheduleJson.h"
+#include "passes/Contention.h"
 #include "passes/Cost.h"
+#include "passes/MergeSteps.h"
 #include "passes/Verify.h"
 
 #include "llvm/Support/Format.h"
@@ -74,6 +76,9 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
   std::optional<Schedule> Best;
   if (R.Algorithm == "auto") {
     std::string Considered;
+    bool SharedChannels =
+        isRouted(M.Topo) && M.Topo.Kind != TopologyKind::Full;
+    bool BestFree = false;
     for (const AlgorithmInfo &A : algorithms()) {
       std::string Why;
       if (!A.InAuto || !A.supports(R.Coll) || !A.applies(M, R, Why))
@@ -87,8 +92,16 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
         estimateCost(*S, M);
         return 0;
       });
-      if (!Best || S->Makespan < Best->Makespan)
+      // On a network with shared channels, a contention-free schedule beats
+      // any schedule with contention; then the lower makespan wins.
+      bool Free = P.run(std::string("contention ") + A.Name, [&] {
+        return !SharedChannels || checkContention(*S, M).clean();
+      });
+      if (!Best || (Free && !BestFree) ||
+          (Free == BestFree && S->Makespan < Best->Makespan)) {
         Best = std::move(*S);
+        BestFree = Free;
+      }
     }
     if (!Best)
       return llvm::createStringError(
@@ -113,6 +126,17 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
     Best = std::move(*S);
   }
   P.after("cost", *Best, M);
+  if (Opts.MergeSteps) {
+    MergeStats MS = P.run("merge-steps", [&] { return mergeSteps(*Best, M); });
+    P.run("cost", [&] {
+      estimateCost(*Best, M);
+      return 0;
+    });
+    if (Opts.Log)
+      *Opts.Log << "collc: note: merge-steps removed " << MS.removed()
+                << " of " << MS.StepsBefore << " steps\n";
+    P.after("merge-steps", *Best, M);
+  }
   llvm::Error E = P.run("verify", [&] { return verify(*Best, M); });
   if (E)
     return llvm::make_error<InternalError>(llvm::toString(std::move(E)));

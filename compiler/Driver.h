@@ -33,6 +33,9 @@ struct CompileOptions {
   bool PrintAfterAll = false;
   /// Print the wall time of every pass to Log.
   bool TimePasses = false;
+  /// Run the step-merging pass (passes/MergeSteps) after the build and note
+  /// on Log how many steps it removed.
+  bool MergeSteps = false;
   llvm::raw_ostream *Log = nullptr;
 };
 

@@ -12,6 +12,7 @@
 #include "compiler/Driver.h"
 #include "compiler/Spec.h"
 #include "ir/ScheduleJson.h"
+#include "passes/Contention.h"
 #include "passes/Verify.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -64,10 +65,14 @@ cl::opt<int64_t> SegmentsOpt("segments", cl::desc("Split the message into k segm
                              cl::value_desc("k"), cl::cat(Cat));
 cl::opt<std::string> EmitOpt("emit",
                              cl::desc("Output: summary (default), json, dot, mpi, "
-                                      "mpi-header, mpi-preload"),
+                                      "mpi-header, mpi-preload, contention"),
                              cl::value_desc("kind"), cl::init("summary"), cl::cat(Cat));
 cl::opt<std::string> OutputPath("o", cl::desc("Write the output to <file> (default: stdout)"),
                                 cl::value_desc("file"), cl::cat(Cat));
+cl::opt<bool> MergeStepsOpt("merge-steps",
+                            cl::desc("Merge adjacent steps that touch disjoint ports "
+                                     "and channels (prints how many it removed)"),
+                            cl::cat(Cat));
 cl::opt<bool> VerifyOpt("verify",
                         cl::desc("Exit with status 2 when a check fails (the "
                                  "verifier always runs; this makes its verdict "
@@ -166,6 +171,7 @@ const Backend Backends[] = {
     {"summary", emitSummary},
     {"json", emitJson},
     {"dot", emitDot},
+    {"contention", emitContention},
     {"mpi", emitMpiOne<MpiKind>},
     {"mpi-header", emitMpiOne<MpiHeaderKind>},
     {"mpi-preload", emitMpiOne<MpiPreloadKind>},
@@ -304,6 +310,7 @@ int main(int argc, char **argv) {
   CompileOptions CO;
   CO.PrintAfterAll = PrintAfterAll;
   CO.TimePasses = TimePasses;
+  CO.MergeSteps = MergeStepsOpt;
   CO.Log = &errs();
   auto S = compile(*M, *R, CO);
   if (!S) {
@@ -324,6 +331,18 @@ int main(int argc, char **argv) {
   if (Error E = writeOutput(OutputPath, Text)) {
     report(std::move(E));
     return BadInput;
+  }
+  // --verify: the contention checker's verdict is the exit status (the
+  // output above is written either way, for inspection).
+  if (VerifyOpt) {
+    ContentionReport CR = checkContention(*S, *M);
+    if (!CR.clean()) {
+      std::string Msg;
+      raw_string_ostream MS(Msg);
+      printContention(MS, *S, *M, CR);
+      WithColor::error(errs(), "collc") << "--verify: " << MS.str();
+      return CheckFailed;
+    }
   }
   return Ok;
 }

@@ -113,7 +113,7 @@ llvm::Expected<std::vector<Channel>> route(const Topology &T, int64_t Src,
                                            int64_t Dst) {
   std::vector<Channel> Out;
   if (llvm::Error E = appendRoute(T, Src, Dst, Out))
-    return std::move(E);
+    return E;
   return Out;
 }
 
