@@ -1,7 +1,12 @@
 #include "compiler/Algorithms.h"
 
 #include "compiler/algorithms/Barriers.h"
+#include "compiler/algorithms/Personalized.h"
+#include "compiler/algorithms/Reductions.h"
+#include "compiler/algorithms/SegmentedBcast.h"
+#include "compiler/algorithms/Star.h"
 #include "compiler/algorithms/Mesh.h"
+#include "compiler/algorithms/TorusAlltoall.h"
 #include "compiler/algorithms/Trees.h"
 
 #include <algorithm>
@@ -41,6 +46,31 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Bcast, Collective::Multicast},
        buildUMesh,
        meshApplies},
+      // Paper 002: star and macro-star graphs, unit-call model.
+      {"star-optimal",
+       "star graph S_k: recursive sub-star decomposition (Mendia-Sarkar), "
+       "O(k log k) steps (paper 002)",
+       {Collective::Bcast},
+       buildStarOptimal,
+       starOptimalApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/true},
+      {"macro-star",
+       "macro-star MS(l,n): generator sequences of Lemmas 1 and 2, then "
+       "star-optimal in every base module (paper 002)",
+       {Collective::Bcast},
+       buildMacroStar,
+       macroStarApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/true},
+      {"greedy",
+       "each step a maximum matching between informed ranks and their "
+       "uninformed neighbours (any topology; baseline)",
+       {Collective::Bcast},
+       buildGreedy,
+       greedyApplies,
+       /*InAuto=*/false,
+       /*OnStarGraphs=*/true},
       {"dissemination",
        "dissemination barrier: ceil(log2 P) rounds, rank i signals i + 2^k",
        {Collective::Barrier},
@@ -57,15 +87,111 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Barrier},
        buildGatherBroadcastBarrier,
        barrierApplies},
+      {"sem",
+       "complete exchange on a 2D torus: split into 2x2 cells, exchange among "
+       "the diagonal masters, merge (paper 004)",
+       {Collective::Alltoall},
+       buildSem,
+       semApplies},
+      {"torus-direct",
+       "complete exchange on a 2D torus: every pair directly, offset by offset "
+       "in channel-disjoint sub-steps",
+       {Collective::Alltoall},
+       buildTorusDirect,
+       torusAlltoallApplies},
+      {"torus-row-column",
+       "complete exchange on a 2D torus: store-and-forward along rows, then "
+       "columns, one hop per step",
+       {Collective::Alltoall},
+       buildTorusRowColumn,
+       torusAlltoallApplies},
+      // Paper 001: segmented and pipelined collectives (linear model).
+      {"edge-disjoint",
+       "log P parts along edge-disjoint spanning binomial trees (paper 001)",
+       {Collective::Bcast},
+       buildEdgeDisjoint,
+       segmentedBcastApplies},
+      {"k-segment",
+       "k segments (default P/2) scattered to group leaders, chained down the "
+       "groups, circulated in rings (paper 001)",
+       {Collective::Bcast},
+       buildKSegment,
+       segmentedBcastApplies},
+      {"pipeline",
+       "k segments pipelined down a chain, default k = sqrt((P-2)M/(B t_s)) "
+       "(paper 001)",
+       {Collective::Bcast},
+       buildPipeline,
+       segmentedBcastApplies},
+      {"two-path-pipeline",
+       "two chains of P/2 fed alternately by the root (paper 001)",
+       {Collective::Bcast},
+       buildTwoPathPipeline,
+       segmentedBcastApplies},
+      {"scatter-allgather",
+       "binomial scatter of P segments, then ring allgather",
+       {Collective::Bcast},
+       buildScatterAllgather,
+       segmentedBcastApplies},
+      {"binomial",
+       "binomial tree reduce (allreduce: then a binomial broadcast)",
+       {Collective::Reduce, Collective::Allreduce},
+       buildBinomialReduce},
+      {"reduce-scatter-allgather",
+       "recursive-halving reduce-scatter, then recursive-doubling allgather "
+       "(reduce: binomial gather); commutative operators (paper 001)",
+       {Collective::Reduce, Collective::Allreduce},
+       buildReduceScatterAllgather,
+       reduceScatterApplies},
+      {"linear",
+       "linear array: rank r combines what r-1 sends and passes it on",
+       {Collective::Scan, Collective::Exscan},
+       buildLinearScan},
+      {"pipelined",
+       "linear array with the message in k segments (paper 001)",
+       {Collective::Scan, Collective::Exscan},
+       buildPipelinedScan,
+       scanApplies},
+      {"brent-kung",
+       "Brent-Kung up-sweep and down-sweep, 2 log P - 1 steps (paper 001)",
+       {Collective::Scan, Collective::Exscan},
+       buildBrentKungScan},
+      {"rootp",
+       "blocks of 1, 2, 3, ... ranks: about 2 sqrt(2P) steps, even work "
+       "(paper 001)",
+       {Collective::Scan, Collective::Exscan},
+       buildRootPScan},
+      {"linear",
+       "the root exchanges one block with every rank in turn",
+       {Collective::Gather, Collective::Scatter},
+       buildLinearPersonalized},
+      {"binomial",
+       "binomial tree: a subtree's blocks travel together",
+       {Collective::Gather, Collective::Scatter},
+       buildBinomialPersonalized},
+      {"pairwise",
+       "direct exchange: in step s rank r sends its block to r + s",
+       {Collective::Alltoall},
+       buildPairwiseAlltoall},
+      {"bruck",
+       "Bruck: log P steps, blocks hop by powers of two",
+       {Collective::Alltoall},
+       buildBruckAlltoall},
   };
   return All;
 }
 
-const AlgorithmInfo *findAlgorithm(llvm::StringRef Name) {
+const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
+                                   std::optional<Collective> C) {
+  const AlgorithmInfo *First = nullptr;
   for (const AlgorithmInfo &A : algorithms())
-    if (Name == A.Name)
-      return &A;
-  return nullptr;
+    if (Name == A.Name) {
+      if (!C || A.supports(*C))
+        return &A;
+      if (!First)
+        First = &A;
+    }
+  return First;
 }
 
 Schedule scheduleSkeleton(const Machine &M, const Request &R,
