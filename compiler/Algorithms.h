@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,16 +32,28 @@ struct AlgorithmInfo {
   AppliesFn Applies = nullptr;
   /// Whether `--algorithm auto` considers it.
   bool InAuto = true;
+  /// Whether it calls only adjacent nodes of a star or macro-star graph (the
+  /// call model of paper 002); the others do not apply to those topologies.
+  bool OnStarGraphs = false;
 
   bool supports(Collective C) const;
   bool applies(const Machine &M, const Request &R, std::string &Why) const {
+    if (!OnStarGraphs && (M.Topo.Kind == TopologyKind::Star ||
+                          M.Topo.Kind == TopologyKind::MacroStar)) {
+      Why = "on a star or macro-star graph a call joins adjacent nodes; use "
+            "star-optimal, macro-star or greedy";
+      return false;
+    }
     return !Applies || Applies(M, R, Why);
   }
 };
 
 /// All algorithms, in the order `auto` prefers them on a tie.
 const std::vector<AlgorithmInfo> &algorithms();
-const AlgorithmInfo *findAlgorithm(llvm::StringRef Name);
+/// The algorithm called \p Name; several entries may share a name (e.g.
+/// binomial broadcast and binomial reduce): with \p C, the one serving C.
+const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
+                                   std::optional<Collective> C = std::nullopt);
 
 /// Fills what every builder's schedule shares from the request: collective,
 /// algorithm name, machine name, bytes, root, participants, reduction fields.

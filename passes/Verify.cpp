@@ -1,5 +1,6 @@
 #include "passes/Verify.h"
 
+#include "passes/CallModel.h"
 #include "passes/Cost.h"
 
 #include <algorithm>
@@ -108,6 +109,12 @@ public:
       post();
     if (O.Timing && !full())
       timing();
+    // Star and macro-star graphs: every call joins adjacent nodes, one call
+    // per node per step (paper 002's call model).
+    if (!full())
+      for (std::string &Pb :
+           checkCallModel(S, M, O.MaxProblems - Problems.size()))
+        problem(std::move(Pb));
     return Problems;
   }
 

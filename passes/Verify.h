@@ -23,6 +23,8 @@
 ///        or rank r (scan: ranks 0..r) holds the full result;
 ///      * signals (barrier): every rank ends knowing, through a chain of
 ///        signals, that every other rank arrived (happens-before);
+///  - on star and macro-star graphs, the call model (passes/CallModel.h):
+///    every transfer joins adjacent nodes, a node is in one call per step;
 ///  - timing, when the cost pass has run: a receive ends t_end after its send
 ///    starts, consecutive sends (and receives) of a port are at least t_hold
 ///    apart, and nothing is sent before it arrived.

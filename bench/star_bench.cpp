@@ -1,0 +1,197 @@
+// Benchmark and step-count table of the star and macro-star broadcasts
+// (paper 002) under the unit-call model.
+//
+//   bench-star [--table] [--time] [--runs N] [--greedy-max NODES]
+//
+// --table: steps of star-optimal (S_k) or macro-star (MS(l,n)) and of the
+//   greedy maximum-matching baseline against the lower bound ceil(log2 N), for
+//   S_4..S_10 and MS(2,2), MS(2,3), MS(3,2), MS(2,4), MS(3,3), MS(4,2).
+//   Greedy runs only up to --greedy-max nodes (default 362880 = 9!).
+// --time: build and verify times (medians of --runs, default 3) of the
+//   broadcast of MS(2,4) and S_10. Without options, both.
+
+#include "compiler/Algorithms.h"
+#include "compiler/Driver.h"
+#include "ir/StarGraph.h"
+#include "passes/Cost.h"
+#include "passes/Verify.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <sys/resource.h>
+#include <vector>
+
+using namespace collc;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds(Clock::time_point A, Clock::time_point B) {
+  return std::chrono::duration<double>(B - A).count();
+}
+
+double median(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+Machine unitCall(const StarGraph &G) {
+  Machine M;
+  M.Name = G.title();
+  M.M.Kind = ModelKind::UnitCall;
+  M.M.THold = M.M.TEnd = Affine{1, 0};
+  M.Topo.Kind = G.isStar() ? TopologyKind::Star : TopologyKind::MacroStar;
+  M.Topo.StarK = G.symbols();
+  M.Topo.MacroL = G.isStar() ? 0 : G.clusters();
+  M.Topo.MacroN = G.isStar() ? 0 : G.clusterSize();
+  M.Topo.Nodes = G.nodes();
+  return M;
+}
+
+Request bcast(const StarGraph &G, const char *Algorithm) {
+  Request R;
+  R.Coll = Collective::Bcast;
+  R.Nodes.resize(G.nodes());
+  std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
+  R.Bytes = 8;
+  R.Algorithm = Algorithm;
+  return R;
+}
+
+int64_t lowerBound(int64_t N) {
+  int64_t B = 0;
+  while ((int64_t(1) << B) < N)
+    ++B;
+  return B;
+}
+
+/// Build + cost + verify; exits on failure (a benchmark of a broken schedule
+/// means nothing).
+Schedule compileOrDie(const StarGraph &G, const char *Algorithm) {
+  auto S = compile(unitCall(G), bcast(G, Algorithm));
+  if (!S) {
+    llvm::errs() << "bench-star: " << G.title() << " " << Algorithm << ": "
+                 << llvm::toString(S.takeError()) << "\n";
+    std::exit(1);
+  }
+  return std::move(*S);
+}
+
+std::vector<StarGraph> graphs() {
+  std::vector<StarGraph> Gs;
+  for (int K = 4; K <= 10; ++K)
+    Gs.push_back(StarGraph::star(K));
+  for (auto [L, N] : {std::pair{2, 2}, {2, 3}, {3, 2}, {2, 4}, {3, 3}, {4, 2}})
+    Gs.push_back(StarGraph::macroStar(L, N));
+  return Gs;
+}
+
+void table(int64_t GreedyMax) {
+  llvm::outs()
+      << "| graph   |   nodes N | ceil(log2 N) | algorithm    | steps | "
+         "greedy |\n";
+  llvm::outs()
+      << "|---------|-----------|--------------|--------------|-------|"
+         "--------|\n";
+  for (const StarGraph &G : graphs()) {
+    const char *Alg = G.isStar() ? "star-optimal" : "macro-star";
+    Schedule S = compileOrDie(G, Alg);
+    std::string Greedy = "-";
+    if (G.nodes() <= GreedyMax)
+      Greedy = std::to_string(compileOrDie(G, "greedy").Steps.size());
+    char Line[200];
+    snprintf(Line, sizeof(Line),
+             "| %-7s | %9lld | %12lld | %-12s | %5zu | %6s |\n",
+             G.title().c_str(), static_cast<long long>(G.nodes()),
+             static_cast<long long>(lowerBound(G.nodes())), Alg, S.Steps.size(),
+             Greedy.c_str());
+    llvm::outs() << Line;
+    llvm::outs().flush();
+  }
+}
+
+void timing(int Runs) {
+  llvm::outs()
+      << "| graph   |   nodes N | algorithm    | build (s) | cost (s) | "
+         "verify (s) | total (s) | max RSS (MiB) |\n";
+  llvm::outs()
+      << "|---------|-----------|--------------|-----------|----------|"
+         "------------|-----------|---------------|\n";
+  for (StarGraph G : {StarGraph::macroStar(2, 4), StarGraph::star(10)}) {
+    const char *Alg = G.isStar() ? "star-optimal" : "macro-star";
+    Machine M = unitCall(G);
+    Request R = bcast(G, Alg);
+    std::vector<double> Build, Cost, Verify, Total;
+    for (int I = 0; I < Runs; ++I) {
+      auto T0 = Clock::now();
+      auto S = findAlgorithm(Alg, Collective::Bcast)->Build(M, R);
+      auto T1 = Clock::now();
+      if (!S) {
+        llvm::errs() << "bench-star: " << llvm::toString(S.takeError()) << "\n";
+        std::exit(1);
+      }
+      estimateCost(*S, M);
+      auto T2 = Clock::now();
+      if (llvm::Error E = verify(*S, M)) {
+        llvm::errs() << "bench-star: " << llvm::toString(std::move(E)) << "\n";
+        std::exit(1);
+      }
+      auto T3 = Clock::now();
+      Build.push_back(seconds(T0, T1));
+      Cost.push_back(seconds(T1, T2));
+      Verify.push_back(seconds(T2, T3));
+      Total.push_back(seconds(T0, T3));
+    }
+    struct rusage U;
+    getrusage(RUSAGE_SELF, &U);
+    char Line[240];
+    snprintf(
+        Line, sizeof(Line),
+        "| %-7s | %9lld | %-12s | %9.2f | %8.2f | %10.2f | %9.2f | %13.0f |\n",
+        G.title().c_str(), static_cast<long long>(G.nodes()), Alg,
+        median(Build), median(Cost), median(Verify), median(Total),
+        U.ru_maxrss / 1024.0);
+    llvm::outs() << Line;
+    llvm::outs().flush();
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool Table = false, Time = false;
+  int Runs = 3;
+  int64_t GreedyMax = 362880;
+  for (int I = 1; I < argc; ++I) {
+    if (!strcmp(argv[I], "--table"))
+      Table = true;
+    else if (!strcmp(argv[I], "--time"))
+      Time = true;
+    else if (!strcmp(argv[I], "--runs") && I + 1 < argc)
+      Runs = std::max(1, atoi(argv[++I]));
+    else if (!strcmp(argv[I], "--greedy-max") && I + 1 < argc)
+      GreedyMax = atoll(argv[++I]);
+    else {
+      llvm::errs() << "usage: bench-star [--table] [--time] [--runs N] "
+                      "[--greedy-max NODES]\n";
+      return 1;
+    }
+  }
+  if (!Table && !Time)
+    Table = Time = true;
+  if (Table)
+    table(GreedyMax);
+  if (Time) {
+    if (Table)
+      llvm::outs() << "\n";
+    timing(Runs);
+  }
+  return 0;
+}

@@ -1,0 +1,288 @@
+// Paper 002: star and macro-star graphs, their generators, the lemmas behind
+// the macro-star broadcast, and the broadcasts' step counts.
+#include "compiler/algorithms/Star.h"
+#include "compiler/Driver.h"
+#include "compiler/Spec.h"
+#include "ir/Permutation.h"
+#include "ir/StarGraph.h"
+#include "passes/CallModel.h"
+#include "passes/Verify.h"
+
+#include "../TestUtil.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <set>
+
+using namespace collc;
+
+namespace {
+
+int64_t node(const char *Perm, int K) {
+  std::string Why;
+  auto P = parsePermutation(Perm, K, Why);
+  REQUIRE_MESSAGE(P, Why);
+  return rankPermutation(*P);
+}
+
+Machine unitCall(const StarGraph &G) {
+  Machine M;
+  M.Name = G.title();
+  M.M.Kind = ModelKind::UnitCall;
+  M.M.THold = M.M.TEnd = Affine{1, 0};
+  if (G.isStar()) {
+    M.Topo.Kind = TopologyKind::Star;
+  } else {
+    M.Topo.Kind = TopologyKind::MacroStar;
+    M.Topo.MacroL = G.clusters();
+    M.Topo.MacroN = G.clusterSize();
+  }
+  M.Topo.StarK = G.symbols();
+  M.Topo.Nodes = G.nodes();
+  return M;
+}
+
+int64_t lowerBound(int64_t Nodes) {
+  int64_t B = 0;
+  while ((int64_t(1) << B) < Nodes)
+    ++B;
+  return B;
+}
+
+/// The nodes a generator sequence informs from \p Start (doubling).
+std::vector<int64_t> closure(const StarGraph &G, int64_t Start,
+                             const std::vector<Generator> &Seq,
+                             std::vector<uint8_t> &Informed) {
+  std::vector<int64_t> List{Start};
+  Informed[Start] = 1;
+  applySequence(G, Seq, Informed, List);
+  for (int64_t V : List)
+    Informed[V] = 0;
+  return List;
+}
+
+/// Compiles a broadcast (build, cost, verify with the call-model check).
+Schedule broadcast(const StarGraph &G, const char *Algorithm,
+                   int32_t Root = 0) {
+  Machine M = unitCall(G);
+  Request R = test::bcast(static_cast<int32_t>(G.nodes()), Root, 8, Algorithm);
+  auto S = compile(M, R);
+  REQUIRE_MESSAGE(S, llvm::toString(S.takeError()));
+  return std::move(*S);
+}
+
+} // namespace
+
+TEST_CASE("paper002.Generators: T_2(14523) = 41523, T_3(14523) = 54123, "
+          "S_2(41523) = 42315 in MS(2,2)") {
+  StarGraph G = StarGraph::macroStar(2, 2);
+  CHECK(G.symbols() == 5);
+  CHECK(G.nodes() == 120);
+  CHECK(G.generators().size() == 3); // degree n + l - 1
+  CHECK(G.name(G.neighbour(node("14523", 5), {Generator::T, 2})) == "41523");
+  CHECK(G.name(G.neighbour(node("14523", 5), {Generator::T, 3})) == "54123");
+  CHECK(G.name(G.neighbour(node("41523", 5), {Generator::S, 2})) == "42315");
+  // S_2(T_2(14523)) = 42315, and the edge check recovers the generators.
+  auto Gen = G.generatorBetween(node("41523", 5), node("42315", 5));
+  REQUIRE(Gen);
+  CHECK(Gen->name() == "S_2");
+  CHECK(!G.generatorBetween(node("14523", 5), node("42315", 5)));
+  // Node numbers are lexicographic ranks.
+  CHECK(node("12345", 5) == 0);
+  CHECK(node("54321", 5) == 119);
+  CHECK(G.name(0) == "12345");
+}
+
+TEST_CASE("paper002.Generators: every generator is an involution and S_k has "
+          "degree k-1") {
+  for (int K = 2; K <= 6; ++K) {
+    StarGraph G = StarGraph::star(K);
+    CHECK(static_cast<int>(G.generators().size()) == K - 1);
+    for (int64_t V = 0; V < G.nodes(); ++V)
+      for (Generator Gen : G.generators())
+        CHECK(G.neighbour(G.neighbour(V, Gen), Gen) == V);
+  }
+}
+
+TEST_CASE("paper002.Lemma1: <S_2..S_l, T_2..T_{n+1}, S_l> reaches every "
+          "super-cluster(l, p), from every node of MS(2,2), MS(2,3), MS(3,2)") {
+  for (auto [L, N] : {std::pair{2, 2}, {2, 3}, {3, 2}}) {
+    StarGraph G = StarGraph::macroStar(L, N);
+    CAPTURE(G.title());
+    const int K = G.symbols();
+    auto Seq = lemma1Sequence(G, L);
+    std::vector<uint8_t> Informed(G.nodes(), 0);
+    int64_t Failures = 0;
+    for (int64_t U = 0; U < G.nodes(); ++U) {
+      std::set<int> Last;
+      for (int64_t V : closure(G, U, Seq, Informed))
+        Last.insert(unrankPermutation(V, K).back());
+      Failures += static_cast<int>(Last.size()) != K;
+    }
+    CHECK(Failures == 0);
+  }
+}
+
+TEST_CASE("paper002.Lemma2: <..., S_l, T_{n-m+1}, S_l> reaches every "
+          "super-cluster(l, p p_1..p_m) from super-cluster(l, p_1..p_m), on "
+          "MS(2,2), MS(2,3), MS(3,2)") {
+  for (auto [L, N] : {std::pair{2, 2}, {2, 3}, {3, 2}}) {
+    StarGraph G = StarGraph::macroStar(L, N);
+    CAPTURE(G.title());
+    const int K = G.symbols();
+    std::vector<uint8_t> Informed(G.nodes(), 0);
+    int64_t Checked = 0, Failures = 0;
+    for (int M = 1; M < N; ++M) {
+      auto Seq = lemma2Sequence(G, L, M);
+      for (int64_t U = 0; U < G.nodes(); ++U) {
+        std::vector<int> PU = unrankPermutation(U, K);
+        std::vector<int> Tail(PU.end() - M, PU.end());
+        std::set<int> Got;
+        for (int64_t V : closure(G, U, Seq, Informed)) {
+          std::vector<int> PV = unrankPermutation(V, K);
+          if (std::equal(Tail.begin(), Tail.end(), PV.end() - M))
+            Got.insert(PV[K - M - 1]);
+        }
+        ++Checked;
+        Failures += static_cast<int>(Got.size()) != K - M;
+      }
+    }
+    CHECK(Checked == (N - 1) * G.nodes());
+    CHECK(Failures == 0);
+  }
+}
+
+TEST_CASE("paper002.Algorithm: steps 1-3 leave the message in every base "
+          "module S_{n+1}") {
+  for (auto [L, N] : {std::pair{2, 2}, {2, 3}, {3, 2}, {2, 4}}) {
+    StarGraph G = StarGraph::macroStar(L, N);
+    CAPTURE(G.title());
+    const int K = G.symbols();
+    std::vector<uint8_t> Informed(G.nodes(), 0);
+    std::set<std::vector<int>> Modules;
+    for (int64_t V : closure(G, 0, macroStarSequence(G), Informed)) {
+      std::vector<int> P = unrankPermutation(V, K);
+      Modules.insert(std::vector<int>(P.begin() + N + 1, P.end()));
+    }
+    CHECK(static_cast<int64_t>(Modules.size()) ==
+          G.nodes() / permutationCount(N + 1));
+  }
+}
+
+TEST_CASE(
+    "paper002.StepCounts: S_4..S_9 and MS(2,2), MS(2,3), MS(3,2), MS(2,4) "
+    "verify, stay within their bounds and are compared with greedy") {
+  for (int K = 4; K <= 9; ++K) {
+    StarGraph G = StarGraph::star(K);
+    CAPTURE(G.title());
+    Schedule S = broadcast(G, "star-optimal");
+    Schedule Gr = broadcast(G, "greedy");
+    int64_t Steps = static_cast<int64_t>(S.Steps.size());
+    CHECK(Steps >= lowerBound(G.nodes()));
+    // O(k log k): within twice the lower bound for these sizes.
+    CHECK(Steps <= 2 * lowerBound(G.nodes()));
+    CHECK(S.Makespan == doctest::Approx(Steps)); // one unit per step
+    CHECK(static_cast<int64_t>(Gr.Steps.size()) >= lowerBound(G.nodes()));
+    MESSAGE(G.title() << ": star-optimal " << Steps << ", greedy "
+                      << Gr.Steps.size() << ", lower bound "
+                      << lowerBound(G.nodes()));
+  }
+  for (auto [L, N] : {std::pair{2, 2}, {2, 3}, {3, 2}, {2, 4}}) {
+    StarGraph G = StarGraph::macroStar(L, N);
+    CAPTURE(G.title());
+    Schedule S = broadcast(G, "macro-star");
+    Schedule Gr = broadcast(G, "greedy");
+    int64_t Steps = static_cast<int64_t>(S.Steps.size());
+    CHECK(Steps >= lowerBound(G.nodes()));
+    // Never longer than the sequences plus a star-optimal broadcast of S_{n+1}.
+    int64_t Base = 0;
+    for (int M = 2; M <= N + 1; ++M)
+      Base += starLevelSteps(M);
+    CHECK(Steps <= static_cast<int64_t>(macroStarSequence(G).size()) + Base);
+    CHECK(static_cast<int64_t>(Gr.Steps.size()) >= lowerBound(G.nodes()));
+    MESSAGE(G.title() << ": macro-star " << Steps << ", greedy "
+                      << Gr.Steps.size() << ", lower bound "
+                      << lowerBound(G.nodes()));
+  }
+}
+
+TEST_CASE("star: broadcasts from a permutation root verify") {
+  StarGraph G = StarGraph::macroStar(2, 2);
+  int32_t Root = static_cast<int32_t>(node("14523", 5));
+  Schedule S = broadcast(G, "macro-star", Root);
+  CHECK(S.Root == Root);
+  Schedule T = broadcast(StarGraph::star(5), "star-optimal", Root);
+  CHECK(T.Root == Root);
+}
+
+TEST_CASE("star: the verifier rejects calls between non-adjacent nodes and "
+          "nodes in two calls of a step") {
+  StarGraph G = StarGraph::star(4);
+  Machine M = unitCall(G);
+  Schedule S = broadcast(G, "star-optimal");
+  // Redirect the first call to a node two generators away.
+  Schedule Bad = S;
+  Transfer &T = Bad.Steps[0].Transfers[0];
+  int64_t Far =
+      G.neighbour(G.neighbour(T.Src, {Generator::T, 2}), {Generator::T, 3});
+  T.Dst = static_cast<int32_t>(Far);
+  auto Problems = checkCallModel(Bad, M);
+  REQUIRE(Problems.size() == 1);
+  CHECK(Problems[0].find("are not adjacent in S_4") != std::string::npos);
+  CHECK(!verifySchedule(Bad, M).empty());
+  // Two calls of one node in one step (a sender that also receives).
+  Schedule Twice = S;
+  Transfer Extra = Twice.Steps[1].Transfers[0];
+  std::swap(Extra.Src, Extra.Dst);
+  int64_t Other = G.neighbour(Extra.Src, {Generator::T, 4});
+  Extra.Dst = static_cast<int32_t>(Other);
+  Twice.Steps[1].Transfers.push_back(Extra);
+  bool Second = false;
+  for (const std::string &P : checkCallModel(Twice, M))
+    Second |= P.find("second call in the same step") != std::string::npos;
+  CHECK(Second);
+}
+
+TEST_CASE("greedy: maximum matchings broadcast on meshes, tori, hypercubes "
+          "and crossbars") {
+  struct Case {
+    TopologyKind Kind;
+    std::vector<int64_t> Dims;
+    int64_t Nodes;
+    int64_t MaxSteps;
+  } Cases[] = {
+      {TopologyKind::Mesh, {4, 4}, 16, 6},  // diameter 6
+      {TopologyKind::Torus, {4, 4}, 16, 5}, // lower bound 4, diameter 4
+      {TopologyKind::Hypercube, {2, 2, 2, 2}, 16, 4},
+      {TopologyKind::Full, {}, 0, 4},
+      {TopologyKind::Mesh, {1, 7}, 7, 6}, // a line from rank 0
+  };
+  for (const Case &C : Cases) {
+    Machine M = test::parameterized(1, 1);
+    M.Topo.Kind = C.Kind;
+    M.Topo.Dims = C.Dims;
+    M.Topo.Nodes = C.Nodes;
+    int32_t P = static_cast<int32_t>(C.Nodes ? C.Nodes : 16);
+    CAPTURE(P);
+    auto S = compile(M, test::bcast(P, 0, 8, "greedy"));
+    REQUIRE_MESSAGE(S, llvm::toString(S.takeError()));
+    CHECK(static_cast<int64_t>(S->Steps.size()) <= C.MaxSteps);
+    CHECK(static_cast<int64_t>(S->Steps.size()) >= lowerBound(P));
+  }
+}
+
+TEST_CASE("star: tree builders do not apply to star graphs") {
+  Machine M = unitCall(StarGraph::star(4));
+  std::string Why;
+  const AlgorithmInfo *A = findAlgorithm("binomial", Collective::Bcast);
+  REQUIRE(A);
+  CHECK(!A->applies(M, test::bcast(24), Why));
+  CHECK(Why.find("adjacent") != std::string::npos);
+  CHECK(findAlgorithm("star-optimal", Collective::Bcast)
+            ->applies(M, test::bcast(24), Why));
+  // auto picks a builder that respects the graph.
+  auto S = compile(M, test::bcast(24));
+  REQUIRE(S);
+  CHECK(S->Algorithm == "star-optimal");
+}
