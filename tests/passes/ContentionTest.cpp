@@ -96,7 +96,7 @@ TEST_CASE("contention: without times, transfers of one step are in the "
   CHECK(R.NumConflicts == 1);
 }
 
-TEST_CASE("contention: a crossbar has no shared channels; unrouted "
+TEST_CASE("contention: a crossbar has no shared channels, unrouted "
           "topologies are reported as not checked") {
   Machine M = test::parameterized(20, 55);
   CHECK(checkContention(sched(3, {{xfer(0, 2, 0, 55), xfer(1, 2, 0, 55)}}), M)
