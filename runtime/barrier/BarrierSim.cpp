@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <deque>
-#include <queue>
-#include <unordered_map>
 
 namespace collc::barrier {
 
@@ -121,7 +118,10 @@ struct Node {
     int32_t From; ///< Child slot, or -1 for the parent.
     bool Corrupt;
   };
-  std::deque<Pending> Queue;
+  /// FIFO of the packets waiting for the unit: Queue[QHead..] (a vector
+  /// rather than a deque: most units never hold more than a few).
+  std::vector<Pending> Queue;
+  size_t QHead = 0;
   bool Busy = false;
   uint32_t TimerGen = 0;
   int64_t DoneTime = -1;
@@ -137,6 +137,26 @@ struct Node {
 
 enum class EvKind : uint8_t { Arrive, Packet, UnitDone, Timer };
 
+struct Event;
+
+/// The event list. Times are integers (assumption 1: a synchronous clock)
+/// and no event lies more than a timeout ahead of the present, so a ring of
+/// FIFO buckets, one per time unit, orders events by (time, creation) in
+/// O(1): the calendar queue of discrete-event simulators.
+class EventQueue {
+public:
+  void reset(int64_t MaxAhead);
+  void push(const Event &Ev, int64_t Time);
+  bool pop(Event &Ev);
+
+private:
+  std::vector<std::vector<Event>> Ring;
+  size_t Mask = 0;
+  int64_t Now = 0;
+  size_t Cursor = 0;
+  uint64_t Pending = 0;
+};
+
 struct Event {
   int64_t Time;
   uint64_t Seq;
@@ -151,14 +171,52 @@ struct Event {
   }
 };
 
+void EventQueue::reset(int64_t MaxAhead) {
+  size_t Size = 1;
+  while (Size < static_cast<size_t>(MaxAhead) + 2)
+    Size *= 2;
+  for (auto &B : Ring)
+    B.clear();
+  if (Ring.size() < Size)
+    Ring.resize(Size);
+  Mask = Ring.size() - 1;
+  Now = 0;
+  Cursor = 0;
+  Pending = 0;
+}
+
+void EventQueue::push(const Event &Ev, int64_t Time) {
+  assert(Time >= Now && Time - Now <= static_cast<int64_t>(Mask) &&
+         "an event beyond the ring");
+  Ring[static_cast<size_t>(Time) & Mask].push_back(Ev);
+  ++Pending;
+}
+
+bool EventQueue::pop(Event &Ev) {
+  while (Pending) {
+    std::vector<Event> &B = Ring[static_cast<size_t>(Now) & Mask];
+    if (Cursor < B.size()) {
+      Ev = B[Cursor++];
+      --Pending;
+      return true;
+    }
+    B.clear();
+    Cursor = 0;
+    ++Now;
+  }
+  return false;
+}
+
 class Run {
 public:
   Run(const SimParams &P, const MinNetwork &Net, const Episode &E, Rng &R,
-      std::vector<std::string> *Trace)
-      : P(P), Net(Net), E(E), R(R), Trace(Trace), C(P.unitCycles()),
+      std::vector<std::string> *Trace, EventQueue &Q)
+      : P(P), Net(Net), E(E), R(R), Trace(Trace), Q(Q), C(P.unitCycles()),
         Timeout(P.timeout()), Sivaram(P.S == Scheme::Sivaram) {}
 
   EpisodeResult go() {
+    Nodes.reserve(E.Nodes.size() +
+                  2 * static_cast<size_t>(Net.stages()) * E.Nodes.size());
     build();
     for (size_t J = 0; J < E.Nodes.size(); ++J)
       push({E.Arrival[J], 0, EvKind::Arrive, Phase::Reached, false,
@@ -166,9 +224,8 @@ public:
     // Guard against a protocol that never finishes (a bug, not a fault):
     // no correct episode comes near it.
     const int64_t Horizon = 1000000 + 1000 * Timeout;
-    while (!Q.empty()) {
-      Event Ev = Q.top();
-      Q.pop();
+    Event Ev;
+    while (Q.pop(Ev)) {
       ++Res.Events;
       if (Ev.Time > Horizon) {
         Res.Problem =
@@ -187,18 +244,18 @@ private:
   const Episode &E;
   Rng &R;
   std::vector<std::string> *Trace;
+  EventQueue &Q;
   const int64_t C, Timeout;
   const bool Sivaram;
   std::vector<Node> Nodes;
   size_t RootIdx = 0;
   std::vector<int32_t> ProcOf; ///< Tree node of participant j.
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> Q;
   uint64_t NextSeq = 0;
   EpisodeResult Res;
 
   void push(Event Ev) {
     Ev.Seq = NextSeq++;
-    Q.push(Ev);
+    Q.push(Ev, Ev.Time);
   }
 
   std::string nameOf(int32_t N) const {
@@ -224,17 +281,16 @@ private:
         Nodes[0].Arrival = E.Arrival[J];
         Nodes[0].Label = E.Root;
       }
-    std::unordered_map<int64_t, int32_t> SwitchNode;
+    std::vector<int32_t> SwitchNode(static_cast<size_t>(Net.numSwitches()), -1);
     auto SwitchIdx = [&](MinSwitch S) {
       int64_t Id = Net.switchId(S);
-      auto [It, New] =
-          SwitchNode.try_emplace(Id, static_cast<int32_t>(Nodes.size()));
-      if (New) {
+      if (SwitchNode[Id] < 0) {
+        SwitchNode[Id] = static_cast<int32_t>(Nodes.size());
         Nodes.emplace_back();
         Nodes.back().R = Role::Switch;
         Nodes.back().Label = Id;
       }
-      return It->second;
+      return SwitchNode[Id];
     };
     auto Link = [&](int32_t Child, int32_t Parent, int64_t Delay) {
       Node &Ch = Nodes[Child];
@@ -319,8 +375,11 @@ private:
         timer(Ev.Time, Ev.Node);
       return;
     case EvKind::UnitDone: {
-      Node::Pending Pk = N.Queue.front();
-      N.Queue.pop_front();
+      Node::Pending Pk = N.Queue[N.QHead++];
+      if (N.QHead == N.Queue.size()) {
+        N.Queue.clear();
+        N.QHead = 0;
+      }
       N.Busy = false;
       if (!Pk.Corrupt)
         handle(Ev.Time, Ev.Node, Pk.Ph, Pk.From);
@@ -363,10 +422,11 @@ private:
   /// on their links (assumption 2: no buffers) in arrival order.
   void startUnit(int64_t T, int32_t Id) {
     Node &N = Nodes[Id];
-    if (N.Busy || N.Queue.empty())
+    if (N.Busy || N.QHead == N.Queue.size())
       return;
     N.Busy = true;
-    int64_t Cycles = N.Queue.front().Corrupt ? std::min(P.CorruptCycles, C) : C;
+    int64_t Cycles =
+        N.Queue[N.QHead].Corrupt ? std::min(P.CorruptCycles, C) : C;
     push({T + Cycles, 0, EvKind::UnitDone, Phase::Reached, false, Id, -1, 0});
   }
 
@@ -649,7 +709,12 @@ EpisodeResult Simulator::run(const Episode &E, Rng &R) {
     Res.Completion = Res.LastArrival = Res.FirstRelease = E.Arrival[0];
     return Res;
   }
-  return Run(P, Net, E, R, Trace).go();
+  // One event ring per thread, reused across episodes.
+  thread_local EventQueue Q;
+  int64_t MaxAhead = std::max({P.timeout(), P.unitCycles(), P.CorruptCycles,
+                               P.StageCycle, P.ProcessorLink, P.ArrivalMax});
+  Q.reset(MaxAhead);
+  return Run(P, Net, E, R, Trace, Q).go();
 }
 
 SweepPoint sweep(const SimParams &P, int32_t Participants, int64_t Runs,
