@@ -58,7 +58,7 @@ private:
 
 llvm::Expected<Schedule> buildAndCost(const Machine &M, const Request &R,
                                       llvm::StringRef Algorithm) {
-  const AlgorithmInfo *A = findAlgorithm(Algorithm);
+  const AlgorithmInfo *A = findAlgorithm(Algorithm, R.Coll);
   if (!A || !A->supports(R.Coll))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "collc: error: no algorithm '%s' for %s",
@@ -95,7 +95,9 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
       // On a network with shared channels, a contention-free schedule beats
       // any schedule with contention; then the lower makespan wins.
       bool Free = P.run(std::string("contention ") + A.Name, [&] {
-        return !SharedChannels || checkContention(*S, M).clean();
+        ContentionOptions CO;
+        CO.StopAtFirst = true;
+        return !SharedChannels || checkContention(*S, M, CO).clean();
       });
       if (!Best || (Free && !BestFree) ||
           (Free == BestFree && S->Makespan < Best->Makespan)) {
@@ -110,7 +112,7 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
           collectiveName(R.Coll), M.Name.c_str());
     P.after("build (auto: " + Best->Algorithm + ")", *Best, M);
   } else {
-    const AlgorithmInfo *A = findAlgorithm(R.Algorithm);
+    const AlgorithmInfo *A = findAlgorithm(R.Algorithm, R.Coll);
     if (!A || !A->supports(R.Coll))
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "collc: error: unknown algorithm '%s' for %s",

@@ -351,8 +351,9 @@ bool parseModel(SpecFile &F, SNode *N, Model &M) {
   auto Allow = [&](ArrayRef<StringRef> Keys) {
     for (auto &[Key, V] : E)
       if (Key != "kind" && Key != "op_per_byte" && !is_contained(Keys, StringRef(Key)))
-        return F.error(V, "'" + Key + "' does not apply to a " + K +
-                              " model; expected: " + joined(Keys));
+        return F.error(V, "'" + Key + "' does not apply to a " + K + " model; " +
+                              (Keys.empty() ? std::string("it takes no parameters")
+                                            : "expected: " + joined(Keys)));
     return true;
   };
   auto Need = [&](StringRef Key) -> SNode * {
@@ -738,7 +739,7 @@ public:
       return F->takeError();
     }
     if (R.Algorithm != "auto") {
-      const AlgorithmInfo *A = findAlgorithm(R.Algorithm);
+      const AlgorithmInfo *A = findAlgorithm(R.Algorithm, R.Coll);
       if (!A || !A->supports(R.Coll)) {
         std::vector<StringRef> Names{"auto"};
         for (const AlgorithmInfo &X : algorithms())
@@ -835,10 +836,19 @@ private:
     StringRef T = StringRef(S).trim();
     bool Perm = M.Topo.Kind == TopologyKind::Star ||
                 M.Topo.Kind == TopologyKind::MacroStar;
-    if (Perm && (Quoted || T.size() > 1) && !T.empty() &&
-        !(T.startswith("(") || T.startswith("["))) {
+    // On a star graph a node is a permutation ("14523") or a node number. A
+    // number of S_k has fewer than k digits (k! - 1 < 10^(k-1)), so a text of
+    // k symbols, a quoted one or one with letters is a permutation.
+    int64_t AsNumber = 0;
+    bool Number = !Quoted && !T.getAsInteger(10, AsNumber);
+    if (Perm && !T.empty() && !(T.startswith("(") || T.startswith("[")) &&
+        (Quoted || !Number || static_cast<int64_t>(T.size()) == M.Topo.StarK)) {
       std::string Why;
       auto Node = permutationToNode(M.Topo, T, Why);
+      if (!Node && Number && AsNumber >= 0 && AsNumber < M.Topo.Nodes) {
+        Out = AsNumber; // S_1: "0" is its only node
+        return Error::success();
+      }
       if (!Node)
         return failAt(N, Opt, "expected a permutation of " +
                                   std::to_string(M.Topo.StarK) + " symbols for '" +

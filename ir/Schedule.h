@@ -92,6 +92,15 @@ struct Transfer {
   /// What travels. Empty for signals. Builders of replicated data may leave
   /// it empty too: it then means the whole message, see Schedule::wholeMessage.
   std::vector<Piece> Pieces;
+  /// Reductions keep two values per rank and chunk: value 0, the partial
+  /// result (it starts as the rank's own contribution), and value 1, the
+  /// result kept apart (it starts empty; exscan needs it, since rank r's
+  /// result 0..r-1 excludes its own contribution). From is the value the
+  /// sender reads; Into the values the receiver updates, bit v = value v
+  /// (a Combine into an empty value stores the pieces). The defaults are the
+  /// plain one-value reduction every other collective uses.
+  uint8_t From = 0;
+  uint8_t Into = 1;
   double Start = NAN; ///< Filled by the cost pass.
   double End = NAN;   ///< Filled by the cost pass: receive complete.
 };

@@ -87,6 +87,10 @@ void writeScheduleJson(llvm::raw_ostream &OS, const Schedule &S,
          << ", \"dst\": " << T.Dst << ", \"bytes\": " << T.Bytes;
       if (T.Kind != TransferKind::Copy)
         OS << ", \"kind\": \"" << transferKindName(T.Kind) << '"';
+      if (T.From != 0)
+        OS << ", \"from\": " << unsigned(T.From);
+      if (T.Into != 1)
+        OS << ", \"into\": " << unsigned(T.Into);
       bool Default = T.Kind != TransferKind::Signal &&
                      (T.Pieces.empty() ||
                       (T.Pieces.size() == 1 && T.Pieces[0] == Whole));
@@ -248,6 +252,13 @@ struct Reader {
           T.Kind = TransferKind::Signal;
         else
           return fail("unknown transfer kind '" + Kind + "'");
+        int64_t From = 0, Into = 1;
+        if (!getInt(TJ, "from", From, false) || !getInt(TJ, "into", Into, false))
+          return false;
+        if (From < 0 || From > 1 || Into < 1 || Into > 3)
+          return fail("'from' must be 0 or 1 and 'into' 1, 2 or 3");
+        T.From = static_cast<uint8_t>(From);
+        T.Into = static_cast<uint8_t>(Into);
         if (auto PJ = TJ.find("pieces"); PJ != TJ.end()) {
           if (!PJ->is_array())
             return fail("'pieces' must be an array");

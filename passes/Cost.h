@@ -18,6 +18,30 @@ namespace collc {
 
 void estimateCost(Schedule &S, const Machine &M);
 
+/// Linear model (paper 001): a node that both sends and receives in one step
+/// is slowed by Model::SendRecvFactor (the SP2's T_send/recv = 2 T_send).
+/// Per transfer, the factor of its t_hold (the sender's occupancy: slowed
+/// when the sender also receives in the step) and of its t_end (the
+/// delivery: slowed when either end overlaps a send with a receive).
+struct SendRecvFactor {
+  double Hold = 1, End = 1;
+};
+/// Fills \p Factors, one per transfer of \p St; all 1 under every model but
+/// the linear one. \p Scratch (one entry per rank) must be zero on entry and
+/// is zero again on return.
+void sendRecvFactors(const Step &St, const Machine &M,
+                     std::vector<uint8_t> &Scratch,
+                     std::vector<SendRecvFactor> &Factors);
+
+/// t_hold and t_end of one transfer: the model's, times the step's
+/// send/receive factors, and for a Combine the reduction work at the
+/// receiver (Model::OpPerByte per byte) added to t_end.
+struct TransferTime {
+  double Hold = 0, End = 0;
+};
+TransferTime transferTime(const Schedule &S, const Machine &M, const Transfer &T,
+                          SendRecvFactor F = {});
+
 /// t_end of one transfer on \p M (hops from the participants' nodes).
 double transferEnd(const Schedule &S, const Machine &M, const Transfer &T);
 

@@ -1,11 +1,13 @@
 #include "passes/Verify.h"
 
 #include "passes/CallModel.h"
+#include "passes/BlockFlow.h"
 #include "passes/Cost.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <unordered_map>
 
 namespace collc {
@@ -131,12 +133,16 @@ private:
   // When the atoms a rank can hold are few (a broadcast's chunks), a flat
   // array rank x atom (NaN = not held); otherwise a hash map per rank.
   std::vector<std::unordered_map<uint64_t, double>> Held;
+  // Large all-to-alls: dense block-exact tracking instead of Held.
+  std::unique_ptr<BlockFlow> Dense;
   std::vector<double> HeldFlat;
   uint64_t FlatAtoms = 0;
-  // Reductions: contributors folded into rank r's chunk c, and since when.
+  // Reductions: contributors folded into rank r's chunk c, and since when:
+  // Acc[0] the partial result (value 0), Acc[1] the result kept apart
+  // (value 1, see Transfer::From).
   std::vector<unsigned> Sends, Recvs;
-  std::vector<RankSet> Acc;
-  std::vector<double> AccTime;
+  std::vector<RankSet> Acc[2];
+  std::vector<double> AccTime[2];
   // Signals: who knows of whose arrival (bitsets), and since when.
   std::vector<std::vector<uint64_t>> Knows;
   std::vector<double> KnowTime;
@@ -186,19 +192,28 @@ private:
     if (Kind == DataKind::Replicated || Kind == DataKind::Personalized) {
       bool OneOrigin =
           S.Coll == Collective::Bcast || S.Coll == Collective::Multicast;
+      using BS = VerifyOptions::BlockState;
+      bool UseDense = S.Coll == Collective::Alltoall &&
+                      O.AlltoallBlocks != BS::PerRank &&
+                      BlockFlow::fits(P, K) &&
+                      (O.AlltoallBlocks == BS::Dense || P >= 1024);
       if (OneOrigin && static_cast<uint64_t>(P) * K <= (uint64_t(1) << 28)) {
         FlatAtoms = static_cast<uint64_t>(K);
         HeldFlat.assign(static_cast<uint64_t>(P) * K, NAN);
+      } else if (UseDense) {
+        Dense = std::make_unique<BlockFlow>(P, K);
       } else {
         Held.resize(P);
       }
     }
     if (Kind == DataKind::Reduction) {
-      Acc.resize(static_cast<size_t>(P) * K);
-      AccTime.assign(static_cast<size_t>(P) * K, 0.0);
+      for (int V = 0; V < 2; ++V) {
+        Acc[V].assign(static_cast<size_t>(P) * K, RankSet{});
+        AccTime[V].assign(static_cast<size_t>(P) * K, 0.0);
+      }
       for (int32_t R = 0; R < P; ++R)
         for (int64_t C = 0; C < K; ++C)
-          Acc[static_cast<size_t>(R) * K + C] = {{R, R + 1}};
+          Acc[0][static_cast<size_t>(R) * K + C] = {{R, R + 1}};
     }
     if (Kind == DataKind::Signal) {
       size_t Words = (static_cast<size_t>(P) + 63) / 64;
@@ -212,6 +227,13 @@ private:
   /// Bytes a transfer must carry for its pieces.
   uint64_t expectedBytes(const Transfer &T) const {
     uint64_t B = 0;
+    if (Kind == DataKind::Reduction) {
+      // Pieces of one chunk (a contributor set of several ranges) travel as
+      // one value: count each chunk once.
+      for (auto &[C, Set] : sentSets(T))
+        B += S.chunkBytes({C, C + 1});
+      return B;
+    }
     for (const Piece &Pc : T.Pieces) {
       uint64_t N = S.chunkBytes(Pc.Chunks);
       if (Kind == DataKind::Replicated || Kind == DataKind::Personalized)
@@ -254,6 +276,13 @@ private:
     }
     if (T.Kind == TransferKind::Combine && Kind != DataKind::Reduction) {
       problem(W + "combine transfer in a collective without reduction");
+      return false;
+    }
+    if ((T.From != 0 || T.Into != 1) &&
+        (Kind != DataKind::Reduction || T.From > 1 || T.Into < 1 || T.Into > 3)) {
+      problem(W + "reads value " + std::to_string(T.From) + " into values " +
+              std::to_string(T.Into) +
+              ": only reductions keep two values (from 0 or 1, into 1, 2 or 3)");
       return false;
     }
     if (T.Pieces.empty()) {
@@ -362,22 +391,29 @@ private:
       return;
     }
     if (Kind == DataKind::Reduction) {
+      const std::vector<RankSet> &Vals = Acc[T.From];
       for (auto &[C, Set] : sentSets(T)) {
         size_t Idx = static_cast<size_t>(T.Src) * K + C;
-        if (Set != Acc[Idx]) {
+        if (Set != Vals[Idx]) {
           problem(where(SI, T) + "sends chunk " + std::to_string(C) +
-                  " combined over ranks " + show(Set) + " but rank " +
-                  std::to_string(T.Src) + " holds it combined over " +
-                  show(Acc[Idx]));
+                  (T.From ? " of value 1" : "") + " combined over ranks " +
+                  show(Set) + " but rank " + std::to_string(T.Src) +
+                  " holds it combined over " + show(Vals[Idx]));
           return;
         }
-        if (O.Timing && !std::isnan(T.Start) && late(AccTime[Idx], T.Start)) {
+        if (O.Timing && !std::isnan(T.Start) &&
+            late(AccTime[T.From][Idx], T.Start)) {
           problem(where(SI, T) + "starts at " + fmt(T.Start) +
                   " before chunk " + std::to_string(C) + " is ready (" +
-                  fmt(AccTime[Idx]) + ")");
+                  fmt(AccTime[T.From][Idx]) + ")");
           return;
         }
       }
+      return;
+    }
+    if (Dense) {
+      if (!full())
+        Dense->checkSend(SI, T, O.Timing, Problems);
       return;
     }
     for (const Piece &Pc : T.Pieces)
@@ -425,6 +461,10 @@ private:
   }
 
   void deliverData(size_t SI, const Transfer &T) {
+    if (Dense) {
+      Dense->deliver(SI, T);
+      return;
+    }
     for (const Piece &Pc : T.Pieces)
       for (int64_t Or = Pc.Origins.Lo; Or < Pc.Origins.Hi; ++Or)
         for (int64_t De = Pc.Dests.Lo; De < Pc.Dests.Hi; ++De) {
@@ -447,13 +487,20 @@ private:
 
   void deliverReduction(size_t SI, const Transfer &T,
                         const std::map<int64_t, RankSet> &Sent) {
+    for (int V = 0; V < 2; ++V)
+      if (T.Into >> V & 1)
+        deliverReductionInto(SI, T, Sent, V);
+  }
+
+  void deliverReductionInto(size_t SI, const Transfer &T,
+                            const std::map<int64_t, RankSet> &Sent, int V) {
     for (auto &[C, Set] : Sent) {
       size_t Idx = static_cast<size_t>(T.Dst) * K + C;
-      RankSet &Mine = Acc[Idx];
+      RankSet &Mine = Acc[V][Idx];
       double When = std::isnan(T.End) ? 0 : T.End;
-      if (T.Kind == TransferKind::Copy) {
+      if (T.Kind == TransferKind::Copy || Mine.empty()) {
         Mine = Set;
-        AccTime[Idx] = When;
+        AccTime[V][Idx] = When;
         continue;
       }
       if (overlaps(Mine, Set)) {
@@ -476,7 +523,7 @@ private:
       RankSet U = Mine;
       U.insert(U.end(), Set.begin(), Set.end());
       Mine = normalize(U);
-      AccTime[Idx] = std::max(AccTime[Idx], When);
+      AccTime[V][Idx] = std::max(AccTime[V][Idx], When);
     }
   }
 
@@ -484,6 +531,10 @@ private:
     switch (Kind) {
     case DataKind::Replicated:
     case DataKind::Personalized: {
+      if (Dense) {
+        Dense->finish(O.MaxProblems, Problems);
+        return;
+      }
       // Only origins whose data exists: one for bcast, multicast and scatter.
       bool OneOrigin = S.Coll == Collective::Bcast ||
                        S.Coll == Collective::Multicast ||
@@ -506,6 +557,7 @@ private:
     case DataKind::Reduction:
       for (int32_t R = 0; R < P && !full(); ++R) {
         RankSet Want;
+        int V = 0;
         switch (S.Coll) {
         case Collective::Reduce:
           if (R != S.Root)
@@ -518,17 +570,26 @@ private:
         case Collective::Scan:
           Want = {{0, R + 1}};
           break;
+        case Collective::Exscan:
+          // Rank 0's result is undefined (as in MPI); rank r > 0 holds the
+          // combination of ranks 0..r-1 as its result, value 1.
+          if (R == 0)
+            continue;
+          Want = {{0, R}};
+          V = 1;
+          break;
         default:
           problem(std::string("verification of ") + collectiveName(S.Coll) +
                   " is not supported");
           return;
         }
         for (int64_t C = 0; C < K; ++C)
-          if (Acc[static_cast<size_t>(R) * K + C] != Want) {
+          if (Acc[V][static_cast<size_t>(R) * K + C] != Want) {
             problem("at the end rank " + std::to_string(R) + " holds chunk " +
-                    std::to_string(C) + " combined over " +
-                    show(Acc[static_cast<size_t>(R) * K + C]) + ", expected " +
-                    show(Want));
+                    std::to_string(C) + (V ? " of its result" : "") +
+                    " combined over " +
+                    show(Acc[V][static_cast<size_t>(R) * K + C]) +
+                    ", expected " + show(Want));
             break;
           }
       }
@@ -557,38 +618,47 @@ private:
       }
     };
     std::vector<Event> SendStarts, RecvEnds;
-    for (size_t SI = 0; SI < S.Steps.size(); ++SI)
-      for (const Transfer &T : S.Steps[SI].Transfers) {
+    std::vector<uint8_t> Scratch(P, 0);
+    std::vector<SendRecvFactor> Factors;
+    for (size_t SI = 0; SI < S.Steps.size(); ++SI) {
+      sendRecvFactors(S.Steps[SI], M, Scratch, Factors);
+      for (size_t TI = 0; TI < S.Steps[SI].Transfers.size(); ++TI) {
+        const Transfer &T = S.Steps[SI].Transfers[TI];
         if (std::isnan(T.Start) || std::isnan(T.End))
           continue;
-        double Want = transferEnd(S, M, T);
+        TransferTime TT = transferTime(S, M, T, Factors[TI]);
+        double Want = TT.End;
         if (std::fabs(T.End - T.Start - Want) > 1e-9 * std::max(1.0, Want)) {
           problem(where(SI, T) + "ends at " + fmt(T.End) + ", expected start " +
                   fmt(T.Start) + " + t_end " + fmt(Want));
           if (full())
             return;
         }
-        double Hold = M.M.tHold(T.Bytes);
+        double Hold = TT.Hold;
         SendStarts.push_back({T.Src, T.Start, Hold});
         RecvEnds.push_back({T.Dst, T.End, Hold});
       }
-    auto Gaps = [&](std::vector<Event> &V, const char *What) {
+    }
+    // Sends are spaced by the earlier send's t_hold, receives by the later
+    // receive's (as the cost pass schedules them).
+    auto Gaps = [&](std::vector<Event> &V, const char *What, bool LaterHold) {
       std::sort(V.begin(), V.end());
       int32_t Reported = -1;
       for (size_t I = Ports; I < V.size() && !full(); ++I) {
         const Event &A = V[I - Ports], &B = V[I];
         if (A.Rank != B.Rank || B.Rank == Reported)
           continue;
-        if (B.Time - A.Time < A.Hold - 1e-9 * std::max(1.0, A.Hold)) {
+        double Hold = LaterHold ? B.Hold : A.Hold;
+        if (B.Time - A.Time < Hold - 1e-9 * std::max(1.0, Hold)) {
           problem("rank " + std::to_string(B.Rank) + " " + What + " at " +
                   fmt(A.Time) + " and " + fmt(B.Time) +
-                  ", less than t_hold = " + fmt(A.Hold) + " apart");
+                  ", less than t_hold = " + fmt(Hold) + " apart");
           Reported = B.Rank;
         }
       }
     };
-    Gaps(SendStarts, "starts sends");
-    Gaps(RecvEnds, "completes receives");
+    Gaps(SendStarts, "starts sends", false);
+    Gaps(RecvEnds, "completes receives", true);
   }
 
   const Schedule &S;

@@ -20,7 +20,9 @@
 ///        current partial result, every contribution is combined exactly
 ///        once, non-commutative operators combine only adjacent rank ranges
 ///        in order, and at the end the root (reduce), every rank (allreduce)
-///        or rank r (scan: ranks 0..r) holds the full result;
+///        or rank r (scan: ranks 0..r) holds the full result; exscan keeps
+///        its result apart (Transfer::From/Into, value 1), and rank r > 0
+///        ends holding ranks 0..r-1 there;
 ///      * signals (barrier): every rank ends knowing, through a chain of
 ///        signals, that every other rank arrived (happens-before);
 ///  - on star and macro-star graphs, the call model (passes/CallModel.h):
@@ -46,6 +48,11 @@ struct VerifyOptions {
   bool Timing = true;
   /// Stop after this many problems.
   size_t MaxProblems = 20;
+  /// How an all-to-all's blocks are tracked: Auto uses the dense
+  /// block-exact tracker (passes/BlockFlow.h) from 1024 ranks on, the
+  /// per-rank hash maps below; Dense and PerRank force one or the other.
+  enum class BlockState { Auto, PerRank, Dense };
+  BlockState AlltoallBlocks = BlockState::Auto;
 };
 
 /// Every problem found, one sentence each; empty when the schedule is correct.

@@ -1,0 +1,113 @@
+#include "compiler/algorithms/Personalized.h"
+
+#include "compiler/algorithms/Placement.h"
+
+namespace collc {
+
+namespace {
+
+/// Blocks of origins x dests (each a list of rank intervals).
+Transfer blocks(const Schedule &S, int32_t Src, int32_t Dst,
+                const std::vector<Interval> &Origins,
+                const std::vector<Interval> &Dests) {
+  Transfer T;
+  T.Src = Src;
+  T.Dst = Dst;
+  for (const Interval &O : Origins)
+    for (const Interval &D : Dests) {
+      T.Pieces.push_back({O, D, {0, S.NumChunks}});
+      T.Bytes += S.Bytes * static_cast<uint64_t>(O.size() * D.size());
+    }
+  return T;
+}
+
+std::vector<Interval> one(int32_t R) { return {{R, R + 1}}; }
+
+} // namespace
+
+llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M, const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "linear");
+  const int32_t P = S.size();
+  std::vector<Transfer> Ts;
+  for (int64_t I = 1; I < P; ++I) {
+    int32_t X = relRank(I, S.Root, P);
+    if (R.Coll == Collective::Scatter)
+      Ts.push_back(blocks(S, S.Root, X, one(S.Root), one(X)));
+    else
+      Ts.push_back(blocks(S, X, S.Root, one(X), one(S.Root)));
+  }
+  S.Steps = orderedRounds(Ts, P);
+  return S;
+}
+
+llvm::Expected<Schedule> buildBinomialPersonalized(const Machine &M,
+                                                   const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "binomial");
+  const int32_t P = S.size();
+  std::vector<Transfer> Ts;
+  auto Rel = [&](int64_t I) { return relRank(I, S.Root, P); };
+  if (R.Coll == Collective::Scatter) {
+    int64_t Top = 1;
+    while (Top < P)
+      Top <<= 1;
+    // Relative rank i (a multiple of 2m) sends the blocks of [i+m, i+2m).
+    for (int64_t Mask = Top / 2; Mask >= 1; Mask >>= 1)
+      for (int64_t I = 0; I + Mask < P; I += 2 * Mask)
+        Ts.push_back(blocks(S, Rel(I), Rel(I + Mask), one(S.Root),
+                            relIntervals(I + Mask, std::min<int64_t>(I + 2 * Mask, P),
+                                         S.Root, P)));
+  } else {
+    // Relative rank i (i mod 2m = m) sends the blocks of [i, i+m) to i - m.
+    for (int64_t Mask = 1; Mask < P; Mask <<= 1)
+      for (int64_t I = Mask; I < P; I += 2 * Mask)
+        Ts.push_back(blocks(S, Rel(I), Rel(I - Mask),
+                            relIntervals(I, std::min<int64_t>(I + Mask, P), S.Root, P),
+                            one(S.Root)));
+  }
+  S.Steps = orderedRounds(Ts, P);
+  return S;
+}
+
+llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M, const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "pairwise");
+  const int32_t P = S.size();
+  for (int32_t St = 1; St < P; ++St) {
+    Step Stp;
+    for (int32_t Rk = 0; Rk < P; ++Rk) {
+      int32_t To = (Rk + St) % P;
+      Stp.Transfers.push_back(blocks(S, Rk, To, one(Rk), one(To)));
+    }
+    S.Steps.push_back(std::move(Stp));
+  }
+  return S;
+}
+
+llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M, const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "bruck");
+  const int32_t P = S.size();
+  // Block M[a][b] sits at rank a + (the bits of (b - a) mod P below k).
+  for (int64_t Bit = 1; Bit < P; Bit <<= 1) {
+    Step Stp;
+    for (int32_t Rk = 0; Rk < P; ++Rk) {
+      int32_t To = static_cast<int32_t>((Rk + Bit) % P);
+      Transfer T;
+      T.Src = Rk;
+      T.Dst = To;
+      // Distances d with bit k set; the block at Rk with distance d has
+      // origin a = Rk - (d mod Bit), dest b = a + d.
+      for (int64_t D = Bit; D < P; ++D) {
+        if (!(D & Bit))
+          continue;
+        int32_t A = static_cast<int32_t>(((Rk - D % Bit) % P + P) % P);
+        int32_t B = static_cast<int32_t>((A + D) % P);
+        T.Pieces.push_back({{A, A + 1}, {B, B + 1}, {0, S.NumChunks}});
+        T.Bytes += S.Bytes;
+      }
+      Stp.Transfers.push_back(std::move(T));
+    }
+    S.Steps.push_back(std::move(Stp));
+  }
+  return S;
+}
+
+} // namespace collc

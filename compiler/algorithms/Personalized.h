@@ -1,0 +1,28 @@
+/// \file
+/// Personalized collectives (paper 001 finds no algorithmic gain for them,
+/// only the choice of point-to-point calls): gather and scatter, linear and
+/// binomial; all-to-all by direct pairwise exchange and by Bruck's
+/// algorithm. A block M[a][b] is the atom (origin a, dest b); the message
+/// size is one block.
+#ifndef COLLC_COMPILER_ALGORITHMS_PERSONALIZED_H
+#define COLLC_COMPILER_ALGORITHMS_PERSONALIZED_H
+
+#include "compiler/Algorithms.h"
+
+namespace collc {
+
+/// The root exchanges one block with every other rank in turn.
+llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M, const Request &R);
+/// Binomial tree over ranks relative to the root: a subtree's blocks travel
+/// together (ceil(log2 P) steps, larger messages).
+llvm::Expected<Schedule> buildBinomialPersonalized(const Machine &M,
+                                                   const Request &R);
+/// P - 1 steps; in step s rank r sends M[r][r+s] to rank r + s (mod P).
+llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M, const Request &R);
+/// Bruck: ceil(log2 P) steps; in step k rank r sends to r + 2^k every block
+/// whose remaining distance has bit k set.
+llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M, const Request &R);
+
+} // namespace collc
+
+#endif

@@ -1,0 +1,128 @@
+#include "compiler/algorithms/Placement.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace collc {
+
+std::vector<Step> placeInSteps(std::vector<std::pair<int64_t, Transfer>> Tagged) {
+  std::stable_sort(Tagged.begin(), Tagged.end(),
+                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  std::vector<Step> Steps;
+  int64_t Last = -1;
+  for (auto &[StepNo, T] : Tagged) {
+    if (Steps.empty() || StepNo != Last)
+      Steps.emplace_back();
+    Last = StepNo;
+    Steps.back().Transfers.push_back(std::move(T));
+  }
+  return Steps;
+}
+
+std::vector<Step> orderedRounds(const std::vector<Transfer> &Transfers,
+                                int32_t Ranks, const std::vector<int64_t> *Groups) {
+  std::vector<int64_t> LastRecv(Ranks, -1), LastSend(Ranks, -1);
+  std::vector<std::pair<int64_t, Transfer>> Tagged;
+  Tagged.reserve(Transfers.size());
+  for (size_t I = 0; I < Transfers.size();) {
+    size_t E = I + 1;
+    if (Groups && (*Groups)[I] >= 0)
+      while (E < Transfers.size() && (*Groups)[E] == (*Groups)[I])
+        ++E;
+    int64_t S = 0;
+    for (size_t X = I; X < E; ++X) {
+      const Transfer &T = Transfers[X];
+      S = std::max({S, LastRecv[T.Src] + 1, LastSend[T.Src] + 1,
+                    LastRecv[T.Dst] + 1, LastSend[T.Dst]});
+    }
+    for (size_t X = I; X < E; ++X) {
+      const Transfer &T = Transfers[X];
+      LastSend[T.Src] = S;
+      LastRecv[T.Dst] = S;
+      Tagged.push_back({S, T});
+    }
+    I = E;
+  }
+  return placeInSteps(std::move(Tagged));
+}
+
+std::vector<Interval> relIntervals(int64_t Lo, int64_t Hi, int32_t Root,
+                                   int32_t P) {
+  std::vector<Interval> Out;
+  if (Hi <= Lo)
+    return Out;
+  int64_t A = (Lo + Root) % P, Len = Hi - Lo;
+  if (A + Len <= P) {
+    Out.push_back({A, A + Len});
+  } else {
+    Out.push_back({A, P});
+    Out.push_back({0, A + Len - P});
+  }
+  return Out;
+}
+
+int64_t pickSegments(const Request &R, double Optimum, int64_t Max) {
+  Max = std::max<int64_t>(1, Max);
+  if (R.Segments > 0)
+    return std::min(R.Segments, Max);
+  if (!(Optimum >= 1))
+    return 1;
+  // A derived optimum is capped: beyond MaxDerivedSegments the start-up
+  // costs dominate on every machine collc models.
+  return std::min<int64_t>({Max, MaxDerivedSegments, std::llround(std::min(Optimum, 1e9))});
+}
+
+uint64_t elementBytes(const Request &R) {
+  if (R.Datatype == "int64" || R.Datatype == "double")
+    return 8;
+  if (R.Datatype == "int32" || R.Datatype == "float")
+    return 4;
+  return 1;
+}
+
+void completeBroadcast(Schedule &S, std::vector<std::vector<bool>> Held) {
+  const int32_t P = S.size();
+  const int64_t K = S.NumChunks;
+  struct Need {
+    int32_t Rank;
+    int64_t Chunk;
+  };
+  std::vector<Need> Missing;
+  for (int32_t R = 0; R < P; ++R)
+    for (int64_t C = 0; C < K; ++C)
+      if (!Held[R][C])
+        Missing.push_back({R, C});
+  while (!Missing.empty()) {
+    Step St;
+    std::vector<bool> Sending(P, false), Receiving(P, false);
+    std::vector<Need> Later;
+    std::vector<std::pair<int32_t, int64_t>> Got;
+    for (const Need &N : Missing) {
+      int32_t From = -1;
+      if (!Receiving[N.Rank])
+        for (int32_t D = 1; D < P && From < 0; ++D) {
+          int32_t X = (N.Rank + P - D) % P;
+          if (Held[X][N.Chunk] && !Sending[X])
+            From = X;
+        }
+      if (From < 0) {
+        Later.push_back(N);
+        continue;
+      }
+      Sending[From] = Receiving[N.Rank] = true;
+      Transfer T;
+      T.Src = From;
+      T.Dst = N.Rank;
+      T.Bytes = S.chunkBytes({N.Chunk, N.Chunk + 1});
+      T.Pieces.push_back({{S.Root, S.Root + 1}, {0, P}, {N.Chunk, N.Chunk + 1}});
+      St.Transfers.push_back(std::move(T));
+      Got.push_back({N.Rank, N.Chunk});
+    }
+    for (auto &[R, C] : Got)
+      Held[R][C] = true;
+    S.Steps.push_back(std::move(St));
+    Missing = std::move(Later);
+  }
+}
+
+} // namespace collc

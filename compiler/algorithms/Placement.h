@@ -1,0 +1,61 @@
+/// \file
+/// Helpers shared by the builders of paper 001's collectives: placing
+/// transfers into steps, and the segment counts the report derives.
+#ifndef COLLC_COMPILER_ALGORITHMS_PLACEMENT_H
+#define COLLC_COMPILER_ALGORITHMS_PLACEMENT_H
+
+#include "compiler/Request.h"
+#include "ir/Machine.h"
+#include "ir/Schedule.h"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace collc {
+
+/// Steps from transfers tagged with an explicit step number (gaps dropped).
+std::vector<Step> placeInSteps(std::vector<std::pair<int64_t, Transfer>> Tagged);
+
+/// Steps from transfers listed in an order that is causal for every rank
+/// (what a rank sends reflects exactly the transfers into it listed before):
+/// each transfer goes in the earliest step after its sender's earlier sends
+/// and receives and its receiver's earlier receives, and not before its
+/// receiver's earlier sends (a step's sends read the values before the
+/// step's receives). Unlike stepsByRounds, a receive never moves ahead of a
+/// send listed before it, which reductions need. With \p Groups, transfers
+/// listed consecutively with the same group id >= 0 are simultaneous (an
+/// exchange: each reads the values before the group) and share one step.
+std::vector<Step> orderedRounds(const std::vector<Transfer> &Transfers,
+                                int32_t Ranks,
+                                const std::vector<int64_t> *Groups = nullptr);
+
+/// Rank of relative index \p I in a tree or chain rooted at \p Root.
+inline int32_t relRank(int64_t I, int32_t Root, int32_t P) {
+  return static_cast<int32_t>((I + Root) % P);
+}
+
+/// Rank intervals of relative indices [Lo, Hi) (at most two: they may wrap).
+std::vector<Interval> relIntervals(int64_t Lo, int64_t Hi, int32_t Root,
+                                   int32_t P);
+
+/// Upper bound on a segment count the builders derive themselves.
+constexpr int64_t MaxDerivedSegments = 1024;
+
+/// Segments for a request: its `segments` when given (capped at \p Max), else
+/// \p Optimum rounded and clamped to [1, Max].
+int64_t pickSegments(const Request &R, double Optimum, int64_t Max);
+
+/// Bytes of one element of the request's datatype (1 when not a reduction).
+uint64_t elementBytes(const Request &R);
+
+/// For broadcasts that leave some rank without some chunk (a spanning tree
+/// cut by a process count that is not a power of two), appends steps in
+/// which ranks holding a missing chunk send it on, one-port, until every rank
+/// holds every chunk. \p Held[r][c]: whether rank r holds chunk c after the
+/// existing steps.
+void completeBroadcast(Schedule &S, std::vector<std::vector<bool>> Held);
+
+} // namespace collc
+
+#endif

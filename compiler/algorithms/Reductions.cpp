@@ -1,0 +1,382 @@
+#include "compiler/algorithms/Reductions.h"
+
+#include "compiler/algorithms/Placement.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace collc {
+
+namespace {
+
+using RankSet = std::vector<Interval>;
+
+RankSet unite(RankSet A, const RankSet &B) {
+  A.insert(A.end(), B.begin(), B.end());
+  std::sort(A.begin(), A.end(),
+            [](const Interval &X, const Interval &Y) { return X.Lo < Y.Lo; });
+  RankSet Out;
+  for (const Interval &I : A) {
+    if (!Out.empty() && I.Lo <= Out.back().Hi)
+      Out.back().Hi = std::max(Out.back().Hi, I.Hi);
+    else
+      Out.push_back(I);
+  }
+  return Out;
+}
+
+/// Tracks, as the builder lists transfers, which contributors every rank's
+/// two values (Transfer::From) hold per chunk, and emits transfers whose
+/// pieces say exactly that. Transfers listed between begin() and end() of a
+/// batch read the values before the batch (an exchange in one step).
+class Reducer {
+public:
+  explicit Reducer(Schedule &S) : S(S), P(S.size()), K(S.NumChunks) {
+    for (int V = 0; V < 2; ++V)
+      Acc[V].assign(static_cast<size_t>(P) * K, RankSet{});
+    for (int32_t R = 0; R < P; ++R)
+      for (int64_t C = 0; C < K; ++C)
+        at(0, R, C) = {{R, R + 1}};
+  }
+
+  void begin() {
+    Batching = true;
+    ++Batch;
+  }
+  void end() {
+    Batching = false;
+    for (auto &U : Pending)
+      apply(U);
+    Pending.clear();
+  }
+
+  /// Chunks [C0, C1) of value \p From of \p Src go to \p Dst's values \p Into.
+  void send(int32_t Src, int32_t Dst, int64_t C0, int64_t C1,
+            TransferKind Kind = TransferKind::Combine, uint8_t From = 0,
+            uint8_t Into = 1, int64_t Tag = -1) {
+    Transfer T;
+    T.Src = Src;
+    T.Dst = Dst;
+    T.Kind = Kind;
+    T.From = From;
+    T.Into = Into;
+    T.Bytes = S.chunkBytes({C0, C1});
+    Update U{Dst, Kind, Into, {}};
+    for (int64_t C = C0; C < C1;) {
+      const RankSet &Set = at(From, Src, C);
+      int64_t E = C + 1;
+      while (E < C1 && at(From, Src, E) == Set)
+        ++E;
+      for (const Interval &I : Set)
+        T.Pieces.push_back({I, {0, P}, {C, E}});
+      U.Runs.push_back({C, E, Set});
+      C = E;
+    }
+    Ts.push_back(std::move(T));
+    Tags.push_back(Tag);
+    Groups.push_back(Batching ? Batch : -1);
+    if (Batching)
+      Pending.push_back(std::move(U));
+    else
+      apply(U);
+  }
+
+  std::vector<Transfer> Ts;
+  std::vector<int64_t> Tags;
+  /// Batch of each transfer (-1 outside batches), for orderedRounds.
+  std::vector<int64_t> Groups;
+
+private:
+  struct Run {
+    int64_t C0, C1;
+    RankSet Set;
+  };
+  struct Update {
+    int32_t Dst;
+    TransferKind Kind;
+    uint8_t Into;
+    std::vector<Run> Runs;
+  };
+
+  RankSet &at(int V, int32_t R, int64_t C) {
+    return Acc[V][static_cast<size_t>(R) * K + C];
+  }
+  void apply(const Update &U) {
+    for (int V = 0; V < 2; ++V)
+      if (U.Into >> V & 1)
+        for (const Run &Rn : U.Runs)
+          for (int64_t C = Rn.C0; C < Rn.C1; ++C) {
+            RankSet &Mine = at(V, U.Dst, C);
+            Mine = U.Kind == TransferKind::Copy ? Rn.Set : unite(Mine, Rn.Set);
+          }
+  }
+
+  Schedule &S;
+  int32_t P;
+  int64_t K;
+  std::vector<RankSet> Acc[2];
+  bool Batching = false;
+  int64_t Batch = -1;
+  std::vector<Update> Pending;
+};
+
+int64_t floorPow2(int64_t P) {
+  int64_t X = 1;
+  while (X * 2 <= P)
+    X *= 2;
+  return X;
+}
+
+uint64_t elementCount(const Request &R) { return R.Bytes / elementBytes(R); }
+
+/// The divisor of \p Count nearest to \p Want (1 when Count is 0).
+int64_t nearestDivisor(uint64_t Count, double Want) {
+  if (Count == 0)
+    return 1;
+  int64_t Best = 1;
+  double BestD = std::fabs(Want - 1);
+  for (uint64_t D = 1; D * D <= Count; ++D) {
+    if (Count % D)
+      continue;
+    for (uint64_t X : {D, Count / D}) {
+      double Dist = std::fabs(Want - static_cast<double>(X));
+      if (Dist < BestD) {
+        Best = static_cast<int64_t>(X);
+        BestD = Dist;
+      }
+    }
+  }
+  return Best;
+}
+
+/// The binomial reduce of ranks Rank(0..N-1) to Rank(0): at level m, the
+/// relative rank i with i mod 2m = m combines its subtree into i - m.
+template <typename RankFn> void binomialReduceTree(Reducer &Rd, int64_t N, RankFn Rank) {
+  for (int64_t Mask = 1; Mask < N; Mask <<= 1)
+    for (int64_t I = Mask; I < N; I += 2 * Mask)
+      Rd.send(Rank(I), Rank(I - Mask), 0, 1);
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildBinomialReduce(const Machine &M, const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "binomial");
+  const int32_t P = S.size();
+  Reducer Rd(S);
+  // Commutative operators reduce along a tree rooted at the root; otherwise
+  // along the tree of ranks in order rooted at rank 0, whose subtrees are
+  // adjacent rank ranges.
+  int32_t TreeRoot = R.Commutative ? S.Root : 0;
+  binomialReduceTree(Rd, P, [&](int64_t I) { return relRank(I, TreeRoot, P); });
+  if (R.Coll == Collective::Reduce && TreeRoot != S.Root)
+    Rd.send(TreeRoot, S.Root, 0, 1, TransferKind::Copy);
+  if (R.Coll == Collective::Allreduce) {
+    int64_t Top = 1;
+    while (Top < P)
+      Top <<= 1;
+    for (int64_t Mask = Top / 2; Mask >= 1; Mask >>= 1)
+      for (int64_t I = 0; I + Mask < P; I += 2 * Mask)
+        Rd.send(relRank(I, TreeRoot, P), relRank(I + Mask, TreeRoot, P), 0, 1,
+                TransferKind::Copy);
+  }
+  S.Steps = orderedRounds(Rd.Ts, P);
+  return S;
+}
+
+bool reduceScatterApplies(const Machine &, const Request &R, std::string &Why) {
+  if (!R.Commutative) {
+    Why = "the reduce-scatter combines contributions out of rank order; it "
+          "needs a commutative operator (the request says commutative: false)";
+    return false;
+  }
+  int64_t Core = floorPow2(std::max(1, R.size()));
+  if (elementCount(R) % Core) {
+    Why = "the element count (" + std::to_string(elementCount(R)) +
+          ") must be a multiple of " + std::to_string(Core) +
+          " (the largest power of two <= the process count)";
+    return false;
+  }
+  return true;
+}
+
+llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
+                                                     const Request &R) {
+  std::string Why;
+  if (!reduceScatterApplies(M, R, Why))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "collc: error: reduce-scatter-allgather: %s",
+                                   Why.c_str());
+  Schedule S = scheduleSkeleton(M, R, "reduce-scatter-allgather");
+  const int32_t P = S.size();
+  const int64_t Core = floorPow2(P), Extra = P - Core;
+  S.NumChunks = Core;
+  Reducer Rd(S);
+  auto Rel = [&](int64_t I) { return relRank(I, S.Root, P); };
+  // Core index c: relative rank 2c for c < Extra (its odd neighbour folds
+  // into it), c + Extra after.
+  auto CoreRank = [&](int64_t C) { return Rel(C < Extra ? 2 * C : C + Extra); };
+  for (int64_t I = 0; I < Extra; ++I)
+    Rd.send(Rel(2 * I + 1), Rel(2 * I), 0, Core);
+  // Recursive halving: core c keeps the half of its range on its side of
+  // bit m and sends the other half to c ^ m, which combines it.
+  std::vector<int64_t> Lo(Core, 0), Hi(Core, Core);
+  for (int64_t Mask = Core / 2; Mask >= 1; Mask >>= 1) {
+    Rd.begin();
+    for (int64_t C = 0; C < Core; ++C) {
+      int64_t Mid = (Lo[C] + Hi[C]) / 2;
+      if (C & Mask)
+        Rd.send(CoreRank(C), CoreRank(C ^ Mask), Lo[C], Mid);
+      else
+        Rd.send(CoreRank(C), CoreRank(C ^ Mask), Mid, Hi[C]);
+    }
+    Rd.end();
+    for (int64_t C = 0; C < Core; ++C) {
+      int64_t Mid = (Lo[C] + Hi[C]) / 2;
+      (C & Mask ? Lo[C] : Hi[C]) = Mid;
+    }
+  }
+  // Core c now holds chunk c reduced over every rank.
+  if (R.Coll == Collective::Allreduce) {
+    for (int64_t Mask = 1; Mask < Core; Mask <<= 1) {
+      Rd.begin();
+      for (int64_t C = 0; C < Core; ++C)
+        Rd.send(CoreRank(C), CoreRank(C ^ Mask), Lo[C], Hi[C], TransferKind::Copy);
+      Rd.end();
+      for (int64_t C = 0; C < Core; ++C) {
+        int64_t Size = Hi[C] - Lo[C];
+        Lo[C] = C / (2 * Size) * (2 * Size);
+        Hi[C] = Lo[C] + 2 * Size;
+      }
+    }
+    for (int64_t I = 0; I < Extra; ++I)
+      Rd.send(Rel(2 * I), Rel(2 * I + 1), 0, Core, TransferKind::Copy);
+  } else {
+    // Binomial gather of the reduced chunks to core 0, the root.
+    for (int64_t Mask = 1; Mask < Core; Mask <<= 1)
+      for (int64_t C = Mask; C < Core; C += 2 * Mask)
+        Rd.send(CoreRank(C), CoreRank(C - Mask), C, C + Mask, TransferKind::Copy);
+  }
+  S.Steps = orderedRounds(Rd.Ts, P, &Rd.Groups);
+  return S;
+}
+
+bool scanApplies(const Machine &, const Request &R, std::string &Why) {
+  uint64_t Count = elementCount(R);
+  if (R.Segments > 0 && Count > 0 &&
+      (Count % static_cast<uint64_t>(R.Segments) != 0)) {
+    Why = "segments (" + std::to_string(R.Segments) +
+          ") must divide the element count (" + std::to_string(Count) + ")";
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+/// Exscan by an inclusive scan over ranks 0..P-2 followed by one shift:
+/// rank r copies its prefix into rank r+1's result.
+void shiftIntoResult(Reducer &Rd, int32_t P, int64_t K) {
+  for (int32_t Rk = 0; Rk + 1 < P; ++Rk)
+    Rd.send(Rk, Rk + 1, 0, K, TransferKind::Copy, 0, 2);
+}
+
+Schedule chainScan(const Machine &M, const Request &R, llvm::StringRef Name,
+                   int64_t K) {
+  Schedule S = scheduleSkeleton(M, R, Name);
+  const int32_t P = S.size();
+  S.NumChunks = K;
+  Reducer Rd(S);
+  // Exscan: the value passed on also becomes the receiver's result.
+  uint8_t Into = R.Coll == Collective::Exscan ? 3 : 1;
+  for (int64_t C = 0; C < K; ++C)
+    for (int32_t I = 0; I + 1 < P; ++I)
+      Rd.send(I, I + 1, C, C + 1, TransferKind::Combine, 0, Into, I + C);
+  std::vector<std::pair<int64_t, Transfer>> Tagged;
+  for (size_t I = 0; I < Rd.Ts.size(); ++I)
+    Tagged.push_back({Rd.Tags[I], std::move(Rd.Ts[I])});
+  S.Steps = placeInSteps(std::move(Tagged));
+  return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildLinearScan(const Machine &M, const Request &R) {
+  return chainScan(M, R, "linear", 1);
+}
+
+llvm::Expected<Schedule> buildPipelinedScan(const Machine &M, const Request &R) {
+  std::string Why;
+  if (!scanApplies(M, R, Why))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "collc: error: pipelined: %s", Why.c_str());
+  uint64_t Count = elementCount(R);
+  int64_t K;
+  if (R.Segments > 0) {
+    K = Count ? R.Segments : 1;
+  } else {
+    // (k + P)(2 T_send(M/k) + t_op M/k) is least at
+    // k = sqrt(P M (2/B + t_op) / (2 t_s)).
+    double Ts = M.M.THold.Base;
+    double PerByte = 2 * M.M.THold.PerByte + M.M.OpPerByte;
+    double Want = Ts > 0 ? std::sqrt(R.size() * static_cast<double>(R.Bytes) *
+                                     PerByte / (2 * Ts))
+                         : static_cast<double>(Count);
+    K = nearestDivisor(Count, std::max(1.0, Want));
+  }
+  return chainScan(M, R, "pipelined", K);
+}
+
+llvm::Expected<Schedule> buildBrentKungScan(const Machine &M, const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "brent-kung");
+  const int32_t P = S.size();
+  Reducer Rd(S);
+  bool Ex = R.Coll == Collective::Exscan;
+  const int64_t N = Ex ? P - 1 : P;
+  std::vector<int64_t> Levels;
+  for (int64_t D = 1; D < N; D *= 2) {
+    Levels.push_back(D);
+    for (int64_t I = 2 * D - 1; I < N; I += 2 * D)
+      Rd.send(static_cast<int32_t>(I - D), static_cast<int32_t>(I), 0, 1);
+  }
+  for (auto It = Levels.rbegin(); It != Levels.rend(); ++It) {
+    int64_t D = *It;
+    for (int64_t I = 2 * D - 1; I + D < N; I += 2 * D)
+      Rd.send(static_cast<int32_t>(I), static_cast<int32_t>(I + D), 0, 1);
+  }
+  if (Ex)
+    shiftIntoResult(Rd, P, 1);
+  S.Steps = orderedRounds(Rd.Ts, P);
+  return S;
+}
+
+llvm::Expected<Schedule> buildRootPScan(const Machine &M, const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "rootp");
+  const int32_t P = S.size();
+  Reducer Rd(S);
+  bool Ex = R.Coll == Collective::Exscan;
+  const int32_t N = Ex ? P - 1 : P;
+  // Blocks of 1, 2, 3, ... ranks; the last one is cut at N.
+  std::vector<int32_t> First{0};
+  for (int32_t Size = 1; First.back() < N; ++Size)
+    First.push_back(std::min(N, First.back() + Size));
+  const size_t Blocks = First.size() - 1;
+  // Local scans along each block.
+  for (size_t B = 0; B < Blocks; ++B)
+    for (int32_t I = First[B] + 1; I < First[B + 1]; ++I)
+      Rd.send(I - 1, I, 0, 1);
+  // The end of block b-1 holds the prefix through it: it passes it first to
+  // the end of block b (the chain of block totals), then to block b's
+  // other ranks.
+  for (size_t B = 1; B < Blocks; ++B) {
+    int32_t From = First[B] - 1, Last = First[B + 1] - 1;
+    Rd.send(From, Last, 0, 1);
+    for (int32_t I = First[B]; I < Last; ++I)
+      Rd.send(From, I, 0, 1);
+  }
+  if (Ex)
+    shiftIntoResult(Rd, P, 1);
+  S.Steps = orderedRounds(Rd.Ts, P);
+  return S;
+}
+
+} // namespace collc
