@@ -117,9 +117,15 @@ ContentionReport checkContention(const Schedule &S, const Machine &M,
         if (!Seen.insert(Key).second)
           continue;
         Found.push_back({FA.Ref, FU.Ref, U.C, From, To});
+        if (Opts.StopAtFirst)
+          break;
       }
+      if (Opts.StopAtFirst && !Found.empty())
+        break;
       Active.push_back(&U);
     }
+    if (Opts.StopAtFirst && !Found.empty())
+      break;
     I = J;
   }
   R.NumConflicts = Found.size();

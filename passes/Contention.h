@@ -78,6 +78,9 @@ struct ContentionReport {
 struct ContentionOptions {
   /// Keep at most this many conflicts in the report (all are counted).
   size_t MaxConflicts = 100;
+  /// Stop at the first conflict (NumConflicts is then 0 or 1): enough for a
+  /// verdict, and fast even when a schedule has millions of conflicts.
+  bool StopAtFirst = false;
 };
 
 ContentionReport checkContention(const Schedule &S, const Machine &M,

@@ -128,3 +128,17 @@ TEST_CASE("contention: many transfers on one long line are checked by "
   CHECK(R.NumConflicts == 200 * 199 / 2);
   CHECK(R.Conflicts.size() == ContentionOptions().MaxConflicts);
 }
+
+TEST_CASE("contention: StopAtFirst gives the verdict after one conflict") {
+  Machine Wide = lineMesh(50);
+  Wide.Ports = 50;
+  std::vector<Transfer> Ts;
+  for (int32_t I = 0; I < 50; ++I)
+    Ts.push_back(xfer(0, 49, 0, 55));
+  ContentionOptions O;
+  O.StopAtFirst = true;
+  ContentionReport R = checkContention(sched(50, {Ts}), Wide, O);
+  CHECK(R.NumConflicts == 1);
+  CHECK(!R.clean());
+  CHECK(checkContention(sched(50, {Ts}), Wide).NumConflicts == 50 * 49 / 2);
+}
