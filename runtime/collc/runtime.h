@@ -23,14 +23,16 @@
 ///
 /// Execution on one rank: operations are grouped by step. Before a step that
 /// sends, every receive posted so far completes (what the step forwards has
-/// arrived); then the step's receives are posted, then its sends, all
-/// non-blocking. Nothing else waits, so a rank never waits for steps it takes
-/// no part in. Contiguous messages go straight to and from the user's
-/// buffers; others are packed in a staging area. A Combine receive is folded
-/// into the accumulator with MPI_Reduce_local once it arrived and the sends
-/// reading the accumulator completed; `Right` marks contributions of higher
-/// ranks (acc = acc op in), so non-commutative operators see their operands
-/// in rank order. Messages above INT_MAX bytes are split.
+/// arrived), and so do the rank's earlier sends (its messages leave one step
+/// after the other, as the model times them); then the step's receives are
+/// posted, then its sends, all non-blocking. Nothing else waits, so a rank
+/// never waits for steps it takes no part in. Contiguous messages go straight
+/// to and from the user's buffers; others are packed in a staging area. A
+/// Combine receive is folded into the accumulator with MPI_Reduce_local once it
+/// arrived and the sends reading the accumulator completed; `Right` marks
+/// contributions of higher ranks (acc = acc op in), so non-commutative
+/// operators see their operands in rank order. Messages above INT_MAX bytes are
+/// split.
 ///
 /// Messages travel on a duplicate of the user's communicator, made once and
 /// cached on it with an attribute, so they never match the user's traffic.
@@ -118,18 +120,37 @@ struct Variant {
   const Seg *Segs;
 };
 
+// ---- process-wide state
+// ------------------------------------------------------
+//
+// Shared by every translation unit that includes this header as weak
+// definitions of ordinary globals (not function-local statics, which GCC makes
+// "unique" symbols that simulators such as SMPI cannot privatize per rank).
+
+} // namespace rt
+} // namespace collc
+
+extern "C" {
+/// The attribute keyval under which collc caches its state on communicators.
+__attribute__((weak)) int collc_rt_keyval = MPI_KEYVAL_INVALID;
+/// The message of the last failing call.
+__attribute__((weak)) char collc_rt_last_error[512] = "";
+/// COLLC_VERBOSE: -1 not read yet, 0 unset, 1 set.
+__attribute__((weak)) int collc_rt_verbose = -1;
+}
+
+namespace collc {
+namespace rt {
+
 // ---- errors -----------------------------------------------------------------
 
-inline char *lastErrorBuffer() {
-  static char Msg[512] = "";
-  return Msg;
-}
+inline char *lastErrorBuffer() { return collc_rt_last_error; }
 
 /// What the last failing collc call was told (empty when none failed).
 inline const char *lastError() { return lastErrorBuffer(); }
 
 template <typename... A> int fail(int Code, const char *Fmt, A... Args) {
-  std::snprintf(lastErrorBuffer(), 512, Fmt, Args...);
+  std::snprintf(lastErrorBuffer(), sizeof collc_rt_last_error, Fmt, Args...);
   return Code;
 }
 
@@ -142,10 +163,7 @@ struct CommState {
   std::vector<MPI_Request> Reqs;
 };
 
-inline int &keyval() {
-  static int K = MPI_KEYVAL_INVALID;
-  return K;
-}
+inline int &keyval() { return collc_rt_keyval; }
 
 inline int deleteState(MPI_Comm, int, void *Attr, void *) {
   CommState *St = static_cast<CommState *>(Attr);
@@ -303,7 +321,10 @@ public:
         ++J;
       }
       int Err;
-      if (Sends && (Err = complete()) != MPI_SUCCESS)
+      // A step that sends waits for what it forwards (the receives so far)
+      // and for this rank's earlier sends: one message at a time leaves a
+      // port, in schedule order, as the model times it.
+      if (Sends && (Err = complete(true)) != MPI_SUCCESS)
         return Err;
       for (int Pass = 0; Pass < 2; ++Pass) // receives first, then sends
         for (const Op *O = I; O != J; ++O)
@@ -388,16 +409,18 @@ private:
     return MPI_SUCCESS;
   }
 
-  /// Completes every posted receive (and, when a receive writes into the
-  /// accumulator, every posted send), applying staged data in schedule order.
-  int complete() {
-    if (Recvs.empty() && (Sends.empty() || !isReduction(V.Collective)))
+  /// Completes every posted receive (and, with \p AndSends or when receives
+  /// write into the accumulator, every posted send), applying staged data in
+  /// schedule order.
+  int complete(bool AndSends = false) {
+    AndSends |= isReduction(V.Collective);
+    if (Recvs.empty() && (Sends.empty() || !AndSends))
       return MPI_SUCCESS;
     int Err;
     for (const Pending &P : Recvs)
       if ((Err = waitRange(P.FirstReq, P.NumReqs)) != MPI_SUCCESS)
         return Err;
-    if (isReduction(V.Collective)) {
+    if (AndSends) {
       for (const std::pair<size_t, size_t> &S : Sends)
         if ((Err = waitRange(S.first, S.second)) != MPI_SUCCESS)
           return Err;
@@ -610,8 +633,9 @@ inline int execute(const Variant &V, const Call &C) {
 /// Whether COLLC_VERBOSE is set: then rank 0 says on stderr which schedule
 /// serves each call (or why none does).
 inline bool verbose() {
-  static const bool V = std::getenv("COLLC_VERBOSE") != nullptr;
-  return V;
+  if (collc_rt_verbose < 0)
+    collc_rt_verbose = std::getenv("COLLC_VERBOSE") != nullptr;
+  return collc_rt_verbose == 1;
 }
 
 /// The common path of every entry point: validates, picks a variant, runs it

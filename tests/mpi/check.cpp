@@ -368,6 +368,16 @@ int main(int argc, char **argv) {
   }
   MPI_Comm_free(&Comm);
   Comm = MPI_COMM_WORLD;
+  // MPI_COMM_WORLD itself (its cached state lives until MPI_Finalize).
+  if (1000 <= Cap) {
+    std::vector<unsigned char> Data = randomBytes(1000, 4242), Mine(1000, 0);
+    if (Rank == 0)
+      Mine = Data;
+    int Rc =
+        collc_bcast_binomial(Mine.data(), 1000, MPI_BYTE, 0, MPI_COMM_WORLD);
+    expect(Rc == MPI_SUCCESS && Mine == Data,
+           "binomial bytes=1000 on MPI_COMM_WORLD");
+  }
   long Failed = 0;
   MPI_Allreduce(&Failures, &Failed, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (Rank == 0) {

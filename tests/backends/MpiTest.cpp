@@ -1,0 +1,204 @@
+// The MPI backend's tables and entry points (the generated code runs under
+// real MPI in tests/mpi/).
+#include "backends/Mpi.h"
+#include "compiler/Driver.h"
+#include "tests/TestUtil.h"
+
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+using namespace collc;
+
+namespace {
+
+std::string emit(const std::vector<Schedule> &Ss,
+                 MpiSizes Sizes = MpiSizes::Exact, bool Preload = false) {
+  auto V = mpiSizeBands(Ss, Sizes);
+  REQUIRE(static_cast<bool>(V));
+  MpiOptions O;
+  O.Name = "t";
+  O.Preload = Preload;
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  llvm::Error E = emitMpi(OS, *V, O);
+  REQUIRE(!E);
+  return OS.str();
+}
+
+Schedule skeleton(Collective C, int32_t P) {
+  Schedule S;
+  S.Coll = C;
+  S.Algorithm = "hand";
+  S.Bytes = 8;
+  for (int32_t R = 0; R < P; ++R)
+    S.Participants.push_back({R});
+  return S;
+}
+
+size_t count(const std::string &Text, const std::string &What) {
+  size_t N = 0;
+  for (size_t At = Text.find(What); At != std::string::npos;
+       At = Text.find(What, At + 1))
+    ++N;
+  return N;
+}
+
+} // namespace
+
+TEST_CASE(
+    "mpi: a 4096-rank broadcast stays a table of a few hundred kilobytes") {
+  Machine M = test::parameterized(2, 3);
+  auto S = compile(M, test::bcast(4096, 0, 1000, "binomial"));
+  REQUIRE(static_cast<bool>(S));
+  std::string Text = emit({*S});
+  // 4095 transfers: one send and one receive each, and one shared segment.
+  CHECK(Text.find("8190 operations") != std::string::npos);
+  CHECK(count(Text, "{0,1,0,1,1,0}") == 1);
+  CHECK(Text.size() < 200 * 1024);
+  CHECK(Text.find("int collc_bcast_t(void *buf, int count, MPI_Datatype type, "
+                  "int root, "
+                  "MPI_Comm comm)") != std::string::npos);
+}
+
+TEST_CASE("mpi: size bands split at the geometric mean and cover every size") {
+  Machine M = test::parameterized(2, 3);
+  std::vector<Schedule> Ss;
+  for (uint64_t B : {uint64_t(1000), uint64_t(0), uint64_t(1048576)}) {
+    auto S = compile(M, test::bcast(8, 0, B, "binomial"));
+    REQUIRE(static_cast<bool>(S));
+    Ss.push_back(*S);
+  }
+  auto Exact = mpiSizeBands(Ss, MpiSizes::Exact);
+  REQUIRE(static_cast<bool>(Exact));
+  for (const MpiVariant &V : *Exact)
+    CHECK((V.MinBytes == V.S->Bytes && V.MaxBytes == V.S->Bytes));
+  auto Any = mpiSizeBands(Ss, MpiSizes::Any);
+  REQUIRE(static_cast<bool>(Any));
+  REQUIRE(Any->size() == 3);
+  CHECK((*Any)[0].MinBytes == 0);
+  // sqrt(1 * 1001) - 1 = 30.6: 31 bytes and up go to the 1000-byte schedule.
+  CHECK((*Any)[0].MaxBytes == 30);
+  CHECK((*Any)[1].MinBytes == 31);
+  // sqrt(1001 * 1048577) - 1 = 32396.3.
+  CHECK((*Any)[1].MaxBytes == 32396);
+  CHECK((*Any)[2].MinBytes == 32397);
+  CHECK((*Any)[2].MaxBytes == UINT64_MAX);
+  for (const MpiVariant &V : *Any)
+    CHECK((V.MinBytes <= V.S->Bytes && V.S->Bytes <= V.MaxBytes));
+}
+
+TEST_CASE("mpi: two schedules for the same call are refused") {
+  Machine M = test::parameterized(2, 3);
+  auto A = compile(M, test::bcast(8, 0, 1000, "binomial"));
+  auto B = compile(M, test::bcast(8, 0, 1000, "chain"));
+  REQUIRE((A && B));
+  std::vector<Schedule> Ss = {*A, *B};
+  auto V = mpiSizeBands(Ss, MpiSizes::Exact);
+  REQUIRE(!V);
+  CHECK(llvm::toString(V.takeError()) ==
+        "two bcast schedules for 8 ranks, root 0 and 1000 bytes ('binomial' "
+        "and 'chain'): a "
+        "call could not choose between them");
+}
+
+TEST_CASE("mpi: reductions record operand order and whether they need "
+          "commutativity") {
+  // Linear scan: rank r folds ranks 0..r-1 from the left, in order.
+  Schedule Scan = skeleton(Collective::Scan, 4);
+  for (int32_t R = 0; R + 1 < 4; ++R) {
+    Transfer T;
+    T.Src = R;
+    T.Dst = R + 1;
+    T.Kind = TransferKind::Combine;
+    T.Bytes = 8;
+    T.Pieces = {{{0, R + 1}, {0, 4}, {0, 1}}};
+    Scan.Steps.push_back({{T}});
+  }
+  std::string Text = emit({Scan});
+  CHECK(Text.find("collc::rt::Scan, 4, 0, 8u, 8u, 1, false,") !=
+        std::string::npos);
+  // Receives are combines (flags 3) whose incoming value is the left operand.
+  CHECK(count(Text, ",3,0,1}") == 3);
+  CHECK(Text.find("{0,1,0,1,3,0}") != std::string::npos);
+
+  // Rank 0 folds rank 2, then rank 1: out of order, needs commutativity; and
+  // rank 1's value comes from the right of {0}.
+  Schedule Red = skeleton(Collective::Reduce, 3);
+  Transfer T1{2, 0, 8, TransferKind::Combine, {{{2, 3}, {0, 3}, {0, 1}}}};
+  Transfer T2{1, 0, 8, TransferKind::Combine, {{{1, 2}, {0, 3}, {0, 1}}}};
+  Red.Steps = {{{T1}}, {{T2}}};
+  Text = emit({Red});
+  CHECK(Text.find("collc::rt::Reduce, 3, 0, 8u, 8u, 1, true,") !=
+        std::string::npos);
+  CHECK(Text.find("{0,1,0,1,3,1}") != std::string::npos); // right operand
+}
+
+TEST_CASE(
+    "mpi: personalized data goes to MPI's buffer layouts, relays use scratch") {
+  // Alltoall on 3 ranks: M[0][2] travels 0 -> 1 -> 2 with M[0][1].
+  Schedule S = skeleton(Collective::Alltoall, 3);
+  auto Block = [](int64_t O, int64_t D) {
+    return Piece{{O, O + 1}, {D, D + 1}, {0, 1}};
+  };
+  std::vector<Transfer> Step0 = {
+      {0, 1, 16, TransferKind::Copy, {Block(0, 1), Block(0, 2)}},
+      {1, 2, 8, TransferKind::Copy, {Block(1, 2)}},
+      {2, 0, 16, TransferKind::Copy, {Block(2, 0), Block(2, 1)}},
+  };
+  std::vector<Transfer> Step1 = {
+      {1, 2, 8, TransferKind::Copy, {Block(0, 2)}},
+      {0, 1, 8, TransferKind::Copy, {Block(2, 1)}},
+      {2, 0, 8, TransferKind::Copy, {Block(1, 0)}},
+  };
+  // M[1][0] must reach rank 2 first: put it in the first step's message.
+  Step0[1].Pieces = {Block(1, 0), Block(1, 2)};
+  Step0[1].Bytes = 16;
+  S.Steps = {{Step0}, {Step1}};
+  std::string Text = emit({S});
+  // Rank 0 sends send-buffer blocks 1 and 2 as one run {1,2,...,buffer 0}.
+  CHECK(Text.find("{1,2,0,1,0,0}") != std::string::npos);
+  // Rank 1 receives M[0][1] into receive block 0 and M[0][2] into scratch 0.
+  CHECK(Text.find("{0,1,0,1,1,0},") != std::string::npos);
+  CHECK(Text.find("{0,1,0,1,2,0},") != std::string::npos);
+  // One scratch block per rank at most.
+  CHECK(Text.find("collc::rt::Alltoall, 3, 0, 8u, 8u, 1, false, 1,") !=
+        std::string::npos);
+}
+
+TEST_CASE("mpi: every collective has an entry point with MPI's signature") {
+  struct Case {
+    Collective C;
+    const char *Decl;
+  } Cases[] = {
+      {Collective::Reduce,
+       "int collc_reduce_t(const void *sendbuf, void *recvbuf, int count, "
+       "MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)"},
+      {Collective::Allreduce,
+       "int collc_allreduce_t(const void *sendbuf, void *recvbuf, int "
+       "count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)"},
+      {Collective::Exscan,
+       "int collc_exscan_t(const void *sendbuf, void *recvbuf, int count, "
+       "MPI_Datatype type, MPI_Op op, MPI_Comm comm)"},
+      {Collective::Gather, "int collc_gather_t(const void *sendbuf, int "
+                           "sendcount, MPI_Datatype sendtype, void "
+                           "*recvbuf, int recvcount, MPI_Datatype recvtype, "
+                           "int root, MPI_Comm comm)"},
+      {Collective::Alltoall,
+       "int collc_alltoall_t(const void *sendbuf, int sendcount, MPI_Datatype "
+       "sendtype, void "
+       "*recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)"},
+      {Collective::Barrier, "int collc_barrier_t(MPI_Comm comm)"},
+      {Collective::Multicast,
+       "int collc_bcast_t(void *buf, int count, MPI_Datatype type, int "
+       "root, MPI_Comm comm)"},
+  };
+  for (const Case &K : Cases) {
+    Schedule S = skeleton(K.C, 1);
+    std::string Text = emit({S}, MpiSizes::Exact, /*Preload=*/true);
+    INFO(collectiveName(K.C));
+    CHECK(Text.find(std::string("extern \"C\" ") + K.Decl) !=
+          std::string::npos);
+    CHECK(Text.find("return PMPI_") != std::string::npos);
+  }
+}
