@@ -14,6 +14,7 @@ test -f "$work/prefix/lib/cmake/collc/collcConfig.cmake"
 test -f "$work/prefix/include/collc/runtime.h"
 cp -r "$src/examples/embed" "$work/embed"
 cmake -S "$work/embed" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DMPI_C_COMPILER=mpicc.openmpi -DMPI_CXX_COMPILER=mpicxx.openmpi \
   -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" > "$work/configure.log"
 cmake --build "$work/build" > "$work/build.log"
 grep -q "built for 65536 bytes" "$work/build/collc/bcast8.cpp"
