@@ -1,5 +1,6 @@
 #include "backends/Emit.h"
 #include "ir/ScheduleJson.h"
+#include "ir/StarGraph.h"
 
 namespace collc {
 
@@ -17,6 +18,9 @@ void emitDot(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
   OS << "  node [shape=circle, fontname=\"Helvetica\"];\n";
   OS << "  edge [fontname=\"Helvetica\", fontsize=10];\n";
   bool Coords = M.Topo.hasCoordinates();
+  // Star and macro-star graphs: nodes are labelled by their permutation and
+  // calls by the generator they use.
+  auto Graph = StarGraph::of(M.Topo);
   for (int32_t R = 0; R < S.size(); ++R) {
     OS << "  r" << R << " [label=\"" << R;
     if (Coords) {
@@ -25,6 +29,8 @@ void emitDot(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
       for (size_t I = 0; I < C.size(); ++I)
         OS << (I ? "," : "") << C[I];
       OS << ")";
+    } else if (Graph) {
+      OS << "\\n" << Graph->name(S.Participants[R].Node);
     } else if (S.Participants[R].Node != R) {
       OS << "\\nnode " << S.Participants[R].Node;
     }
@@ -37,7 +43,12 @@ void emitDot(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
   for (const Step &St : S.Steps)
     for (const Transfer &T : St.Transfers) {
       int64_t N = ++SendCount[T.Src];
-      OS << "  r" << T.Src << " -> r" << T.Dst << " [label=\"#" << N << " "
+      OS << "  r" << T.Src << " -> r" << T.Dst << " [label=\"";
+      if (Graph)
+        if (auto G = Graph->generatorBetween(S.Participants[T.Src].Node,
+                                             S.Participants[T.Dst].Node))
+          OS << G->name() << " ";
+      OS << "#" << N << " "
          << formatNumber(T.Start) << "-" << formatNumber(T.End) << "\"";
       if (T.Kind == TransferKind::Signal)
         OS << ", style=dashed";

@@ -8,6 +8,7 @@
 
 #include "backends/Emit.h"
 #include "backends/Mpi.h"
+#include "backends/StarDot.h"
 #include "compiler/Algorithms.h"
 #include "compiler/Driver.h"
 #include "compiler/Spec.h"
@@ -64,7 +65,7 @@ cl::opt<std::string> DatatypeOpt("datatype",
 cl::opt<int64_t> SegmentsOpt("segments", cl::desc("Split the message into k segments"),
                              cl::value_desc("k"), cl::cat(Cat));
 cl::opt<std::string> EmitOpt("emit",
-                             cl::desc("Output: summary (default), json, dot, mpi, "
+                             cl::desc("Output: summary (default), json, dot, dot-graph, mpi, "
                                       "mpi-header, mpi-preload, contention"),
                              cl::value_desc("kind"), cl::init("summary"), cl::cat(Cat));
 cl::opt<std::string> OutputPath("o", cl::desc("Write the output to <file> (default: stdout)"),
@@ -171,6 +172,7 @@ const Backend Backends[] = {
     {"summary", emitSummary},
     {"json", emitJson},
     {"dot", emitDot},
+    {"dot-graph", emitStarGraphDot},
     {"contention", emitContention},
     {"mpi", emitMpiOne<MpiKind>},
     {"mpi-header", emitMpiOne<MpiHeaderKind>},
@@ -287,6 +289,14 @@ int main(int argc, char **argv) {
     report(M.takeError());
     return BadInput;
   }
+  if (EmitOpt == "dot-graph" &&
+      ((M->Topo.Kind != TopologyKind::Star && M->Topo.Kind != TopologyKind::MacroStar) ||
+       M->Topo.Nodes > MaxDotGraphNodes))
+    return usage("--emit dot-graph: draws star and macro-star graphs of at most " +
+                 std::to_string(MaxDotGraphNodes) + " nodes; machine '" + M->Name +
+                 "' has a " + topologyKindName(M->Topo.Kind) + " topology" +
+                 (M->Topo.Nodes ? " of " + std::to_string(M->Topo.Nodes) + " nodes"
+                                : std::string()));
   RequestOverrides O;
   auto Set = [](auto &Opt, auto &Dest) {
     if (Opt.getNumOccurrences())
