@@ -9,12 +9,16 @@
 #include "backends/Emit.h"
 #include "backends/Mpi.h"
 #include "backends/StarDot.h"
+#include "backends/Traces.h"
 #include "compiler/Algorithms.h"
 #include "compiler/Driver.h"
+#include "compiler/Select.h"
 #include "compiler/Spec.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Contention.h"
+#include "passes/MergeSteps.h"
 #include "passes/Verify.h"
+#include "runtime/sim/ScheduleSim.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -66,8 +70,15 @@ cl::opt<int64_t> SegmentsOpt("segments", cl::desc("Split the message into k segm
                              cl::value_desc("k"), cl::cat(Cat));
 cl::opt<std::string> EmitOpt("emit",
                              cl::desc("Output: summary (default), json, dot, dot-graph, mpi, "
-                                      "mpi-header, mpi-preload, contention"),
+                                      "mpi-header, mpi-preload, sim, chrome-trace, "
+                                      "chrome-trace-sim, goal, ti-trace, contention, "
+                                      "select, ompi-rules"),
                              cl::value_desc("kind"), cl::init("summary"), cl::cat(Cat));
+cl::opt<std::string> BytesRangeOpt(
+    "bytes-range",
+    cl::desc("--emit select / ompi-rules: message sizes LO:HI (bytes, inclusive; "
+             "default 1:1048576) to choose an algorithm for"),
+    cl::value_desc("lo:hi"), cl::cat(Cat));
 cl::opt<std::string> OutputPath("o", cl::desc("Write the output to <file> (default: stdout)"),
                                 cl::value_desc("file"), cl::cat(Cat));
 cl::opt<bool> MergeStepsOpt("merge-steps",
@@ -177,10 +188,39 @@ const Backend Backends[] = {
     {"mpi", emitMpiOne<MpiKind>},
     {"mpi-header", emitMpiOne<MpiHeaderKind>},
     {"mpi-preload", emitMpiOne<MpiPreloadKind>},
+    {"sim", emitSimReport},
+    {"chrome-trace", emitChromeTrace},
+    {"chrome-trace-sim", emitChromeTraceSim},
+    {"goal", emitGoal},
+    {"ti-trace", emitTiTrace},
 };
+
+/// Output kinds that run the wormhole simulator need a machine it can run.
+Error checkEmitMachine(StringRef Kind, const Machine &M) {
+  if (Kind != "sim" && Kind != "chrome-trace-sim")
+    return Error::success();
+  if (Error E = checkSimulatable(M))
+    return createStringError(inconvertibleErrorCode(), "collc: error: --emit %s: %s",
+                             Kind.str().c_str(), toString(std::move(E)).c_str());
+  return Error::success();
+}
+
+Error writeOutput(StringRef Path, StringRef Text);
+
+/// `--emit ti-trace -o PATH` writes the index PATH and one trace per rank
+/// beside it (see tiTraceFiles); without -o the actions go to stdout.
+Error writeTiTrace(const Schedule &S) {
+  for (auto &[Path, Text] : tiTraceFiles(S, OutputPath))
+    if (Error E = writeOutput(Path, Text))
+      return E;
+  return Error::success();
+}
 
 /// `--schedule`: reads, verifies and emits schedules written by --emit json.
 int runSchedules(const Backend &Emit);
+
+/// `--emit select` / `--emit ompi-rules` over the sizes of `--bytes-range`.
+int runSelect(const Machine &M, const Request &R, std::pair<uint64_t, uint64_t> Range);
 
 /// Writes \p Text to \p Path atomically: nothing appears unless all of it does.
 Error writeOutput(StringRef Path, StringRef Text) {
@@ -262,10 +302,14 @@ int main(int argc, char **argv) {
   for (const Backend &B : Backends)
     if (EmitOpt == B.Name)
       Emit = &B;
-  if (!Emit) {
+  // select and ompi-rules choose among algorithms over a range of sizes
+  // instead of emitting one schedule (compiler/Select.h).
+  const bool Selecting = EmitOpt == "select" || EmitOpt == "ompi-rules";
+  if (!Emit && !Selecting) {
     std::string Names;
     for (const Backend &B : Backends)
       Names += (Names.empty() ? "" : ", ") + std::string(B.Name);
+    Names += ", select, ompi-rules";
     return usage("--emit: unknown output kind '" + EmitOpt + "'; expected one of: " + Names);
   }
   CommandLine = "collc";
@@ -276,8 +320,22 @@ int main(int argc, char **argv) {
                  "digits, _)");
   if (MpiSizesOpt != "exact" && MpiSizesOpt != "any")
     return usage("--mpi-sizes: '" + MpiSizesOpt + "'; expected exact or any");
-  if (!ScheduleFiles.empty())
+  if (BytesRangeOpt.getNumOccurrences() && !Selecting)
+    return usage("--bytes-range applies only to --emit select and ompi-rules");
+  std::pair<uint64_t, uint64_t> Range{1, 1 << 20};
+  if (BytesRangeOpt.getNumOccurrences()) {
+    auto Parsed = parseBytesRange(BytesRangeOpt);
+    if (!Parsed) {
+      report(Parsed.takeError());
+      return BadInput;
+    }
+    Range = *Parsed;
+  }
+  if (!ScheduleFiles.empty()) {
+    if (Selecting)
+      return usage("--emit " + EmitOpt + " builds its own schedules: it takes no --schedule");
     return runSchedules(*Emit);
+  }
   if (MachinePath.empty())
     return usage("--machine <file> is required (see --help)");
   if (RequestPath.empty() && CollectiveOpt.empty())
@@ -311,9 +369,17 @@ int main(int argc, char **argv) {
   Set(RanksOpt, O.Ranks);
   Set(SegmentsOpt, O.Segments);
   Set(BytesOpt, O.Bytes);
+  if (Selecting && !O.Bytes)
+    O.Bytes = std::to_string(Range.first - Range.first % 8); // replaced by the range
   auto R = loadRequest(RequestPath, O, *M);
   if (!R) {
     report(R.takeError());
+    return BadInput;
+  }
+  if (Selecting)
+    return runSelect(*M, *R, Range);
+  if (Error E = checkEmitMachine(EmitOpt, *M)) {
+    report(std::move(E));
     return BadInput;
   }
 
@@ -334,6 +400,13 @@ int main(int argc, char **argv) {
     return Code;
   }
 
+  if (EmitOpt == "ti-trace" && !OutputPath.empty() && OutputPath != "-") {
+    if (Error E = writeTiTrace(*S)) {
+      report(std::move(E));
+      return BadInput;
+    }
+    return Ok;
+  }
   std::string Text;
   raw_string_ostream OS(Text);
   Emit->Emit(OS, *S, *M);
@@ -382,6 +455,13 @@ int runSchedules(const Backend &Emit) {
     M = *L;
     VO.Timing = true;
   }
+  if (MachinePath.empty() && StringRef(Emit.Name).contains("sim"))
+    return usage(std::string("--emit ") + Emit.Name +
+                 ": the simulator needs --machine <file>");
+  if (Error E = checkEmitMachine(Emit.Name, M)) {
+    report(std::move(E));
+    return BadInput;
+  }
   std::vector<Schedule> Schedules;
   for (const std::string &Path : ScheduleFiles) {
     auto Buf = MemoryBuffer::getFile(Path);
@@ -400,6 +480,13 @@ int runSchedules(const Backend &Emit) {
       errs() << Msg << "\n";
       return BadInput;
     }
+    // Merging joins only steps with disjoint ranks, so every transfer keeps
+    // its time: no cost pass needed afterwards.
+    if (MergeStepsOpt && !MachinePath.empty()) {
+      MergeStats MS = mergeSteps(*S, M);
+      errs() << "collc: note: merge-steps removed " << MS.removed() << " of "
+             << MS.StepsBefore << " steps\n";
+    }
     Schedules.push_back(std::move(*S));
   }
   std::string Text;
@@ -409,8 +496,55 @@ int runSchedules(const Backend &Emit) {
       report(std::move(E));
       return BadInput;
     }
+  } else if (StringRef(Emit.Name) == "ti-trace" && !OutputPath.empty() &&
+             OutputPath != "-") {
+    if (Error E = writeTiTrace(Schedules[0])) {
+      report(std::move(E));
+      return BadInput;
+    }
+    return Ok;
   } else {
     Emit.Emit(OS, Schedules[0], M);
+  }
+  OS.flush();
+  if (Error E = writeOutput(OutputPath, Text)) {
+    report(std::move(E));
+    return BadInput;
+  }
+  // --verify with a machine: the contention verdict is the exit status.
+  if (VerifyOpt && !MachinePath.empty())
+    for (const Schedule &S : Schedules) {
+      ContentionReport CR = checkContention(S, M);
+      if (!CR.clean()) {
+        std::string Msg;
+        raw_string_ostream MS(Msg);
+        printContention(MS, S, M, CR);
+        WithColor::error(errs(), "collc") << "--verify: " << MS.str();
+        return CheckFailed;
+      }
+    }
+  return Ok;
+}
+
+int runSelect(const Machine &M, const Request &R, std::pair<uint64_t, uint64_t> Range) {
+  bool Rules = EmitOpt == "ompi-rules";
+  if (Rules && ompiCollectiveId(R.Coll) < 0)
+    return usage("--emit ompi-rules: Open MPI has no " + std::string(collectiveName(R.Coll)) +
+                 " collective");
+  auto Bands = selectBands(M, R, Range.first, Range.second, Rules);
+  if (!Bands) {
+    report(Bands.takeError());
+    return BadInput;
+  }
+  std::string Text;
+  raw_string_ostream OS(Text);
+  if (Rules) {
+    if (Error E = emitOmpiRules(OS, M, R, *Bands)) {
+      report(std::move(E));
+      return BadInput;
+    }
+  } else {
+    emitSelect(OS, M, R, *Bands);
   }
   OS.flush();
   if (Error E = writeOutput(OutputPath, Text)) {
