@@ -10,33 +10,46 @@
 
 namespace collc {
 
-llvm::Expected<std::pair<uint64_t, uint64_t>> parseBytesRange(llvm::StringRef Text) {
+llvm::Expected<std::pair<uint64_t, uint64_t>>
+parseBytesRange(llvm::StringRef Text) {
   auto [L, H] = Text.split(':');
   uint64_t Lo = 0, Hi = 0;
   if (!Text.contains(':') || L.trim().getAsInteger(10, Lo) ||
       H.trim().getAsInteger(10, Hi) || Lo > Hi || Hi > MaxBytes)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "collc: error: --bytes-range: expected LO:HI with 0 <= LO <= HI <= %llu, "
-        "got '%s'",
-        static_cast<unsigned long long>(MaxBytes), Text.str().c_str());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "collc: error: --bytes-range: expected "
+                                   "LO:HI with 0 <= LO <= HI <= %llu, "
+                                   "got '%s'",
+                                   static_cast<unsigned long long>(MaxBytes),
+                                   Text.str().c_str());
   return std::make_pair(Lo, Hi);
 }
 
 int ompiCollectiveId(Collective C) {
   // coll_base_functions.h, COLLTYPE_T.
   switch (C) {
-  case Collective::Allgather: return 0;
-  case Collective::Allreduce: return 2;
-  case Collective::Alltoall: return 3;
-  case Collective::Barrier: return 6;
-  case Collective::Bcast: return 7;
-  case Collective::Exscan: return 8;
-  case Collective::Gather: return 9;
-  case Collective::Reduce: return 11;
-  case Collective::Scan: return 14;
-  case Collective::Scatter: return 15;
-  case Collective::Multicast: return -1;
+  case Collective::Allgather:
+    return 0;
+  case Collective::Allreduce:
+    return 2;
+  case Collective::Alltoall:
+    return 3;
+  case Collective::Barrier:
+    return 6;
+  case Collective::Bcast:
+    return 7;
+  case Collective::Exscan:
+    return 8;
+  case Collective::Gather:
+    return 9;
+  case Collective::Reduce:
+    return 11;
+  case Collective::Scan:
+    return 14;
+  case Collective::Scatter:
+    return 15;
+  case Collective::Multicast:
+    return -1;
   }
   return -1;
 }
@@ -144,7 +157,8 @@ llvm::Expected<std::vector<SizeBand>> selectBands(const Machine &M,
         "collc: error: --bytes-range: no multiple of %llu (the size of %s) in "
         "[%llu, %llu]",
         static_cast<unsigned long long>(Unit), Base.Datatype.c_str(),
-        static_cast<unsigned long long>(Lo), static_cast<unsigned long long>(Hi));
+        static_cast<unsigned long long>(Lo),
+        static_cast<unsigned long long>(Hi));
   Selector Sel(M, Base, OmpiOnly);
   std::vector<uint64_t> Samples{ULo};
   for (uint64_t X = 1; X <= UHi && X < (uint64_t(1) << 62); X *= 2)
@@ -214,22 +228,25 @@ void emitSelect(llvm::raw_ostream &OS, const Machine &M, const Request &Base,
                                  std::to_string(B.SegmentsAtHi);
     OS << llvm::format("  %12llu %12llu  %-26s %9s %14.6g %14.6g\n",
                        static_cast<unsigned long long>(B.Lo),
-                       static_cast<unsigned long long>(B.Hi), B.Algorithm.c_str(),
-                       Segs.c_str(), B.TimeAtLo, B.TimeAtHi);
+                       static_cast<unsigned long long>(B.Hi),
+                       B.Algorithm.c_str(), Segs.c_str(), B.TimeAtLo,
+                       B.TimeAtHi);
   }
 }
 
 llvm::Error emitOmpiRules(llvm::raw_ostream &OS, const Machine &M,
-                          const Request &Base, const std::vector<SizeBand> &Bands) {
+                          const Request &Base,
+                          const std::vector<SizeBand> &Bands) {
   int Id = ompiCollectiveId(Base.Coll);
   if (Id < 0)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "collc: error: --emit ompi-rules: Open MPI has "
-                                   "no %s collective",
-                                   collectiveName(Base.Coll));
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "collc: error: --emit ompi-rules: Open MPI has "
+        "no %s collective",
+        collectiveName(Base.Coll));
   OS << "# Open MPI coll/tuned dynamic rules written by collc: "
-     << collectiveName(Base.Coll) << " on " << Base.size() << " ranks, machine '"
-     << M.Name << "'.\n"
+     << collectiveName(Base.Coll) << " on " << Base.size()
+     << " ranks, machine '" << M.Name << "'.\n"
      << "# Use: mpirun --mca coll_tuned_use_dynamic_rules 1 \\\n"
      << "#        --mca coll_tuned_dynamic_rules_filename <this file> ...\n"
      << "# Each rule: from this message size on (bytes), algorithm, fan-in/out "
@@ -247,9 +264,10 @@ llvm::Error emitOmpiRules(llvm::raw_ostream &OS, const Machine &M,
     uint64_t SegSize = 0;
     if (B.Algorithm == "pipeline" && B.SegmentsAtLo > 1)
       SegSize = (B.Lo + B.SegmentsAtLo - 1) / B.SegmentsAtLo;
-    OS << From << ' ' << ompiAlgorithm(Base.Coll, B.Algorithm) << " 0 " << SegSize
-       << " # " << B.Algorithm << ", " << B.Lo << ".." << B.Hi
-       << llvm::format(" bytes, model time %.6g..%.6g\n", B.TimeAtLo, B.TimeAtHi);
+    OS << From << ' ' << ompiAlgorithm(Base.Coll, B.Algorithm) << " 0 "
+       << SegSize << " # " << B.Algorithm << ", " << B.Lo << ".." << B.Hi
+       << llvm::format(" bytes, model time %.6g..%.6g\n", B.TimeAtLo,
+                       B.TimeAtHi);
   }
   return llvm::Error::success();
 }

@@ -26,7 +26,8 @@ struct SizeBand {
 };
 
 /// Parses `--bytes-range LO:HI` (0 <= LO <= HI <= MaxBytes).
-llvm::Expected<std::pair<uint64_t, uint64_t>> parseBytesRange(llvm::StringRef Text);
+llvm::Expected<std::pair<uint64_t, uint64_t>>
+parseBytesRange(llvm::StringRef Text);
 
 /// The cheapest algorithm per size band over [Lo, Hi] for \p Base (its
 /// collective, ranks, root, operator; its bytes are ignored). Sizes are
@@ -49,7 +50,8 @@ void emitSelect(llvm::raw_ostream &OS, const Machine &M, const Request &Base,
 /// A coll/tuned dynamic rules file (format version 1, read by Open MPI 4.x
 /// and 5.x) with one rule per band; comments name collc's choice.
 llvm::Error emitOmpiRules(llvm::raw_ostream &OS, const Machine &M,
-                          const Request &Base, const std::vector<SizeBand> &Bands);
+                          const Request &Base,
+                          const std::vector<SizeBand> &Bands);
 
 } // namespace collc
 

@@ -25,7 +25,8 @@ std::vector<Interval> one(int32_t R) { return {{R, R + 1}}; }
 
 } // namespace
 
-llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M, const Request &R) {
+llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M,
+                                                 const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "linear");
   const int32_t P = S.size();
   std::vector<Transfer> Ts;
@@ -53,22 +54,25 @@ llvm::Expected<Schedule> buildBinomialPersonalized(const Machine &M,
     // Relative rank i (a multiple of 2m) sends the blocks of [i+m, i+2m).
     for (int64_t Mask = Top / 2; Mask >= 1; Mask >>= 1)
       for (int64_t I = 0; I + Mask < P; I += 2 * Mask)
-        Ts.push_back(blocks(S, Rel(I), Rel(I + Mask), one(S.Root),
-                            relIntervals(I + Mask, std::min<int64_t>(I + 2 * Mask, P),
-                                         S.Root, P)));
+        Ts.push_back(
+            blocks(S, Rel(I), Rel(I + Mask), one(S.Root),
+                   relIntervals(I + Mask, std::min<int64_t>(I + 2 * Mask, P),
+                                S.Root, P)));
   } else {
     // Relative rank i (i mod 2m = m) sends the blocks of [i, i+m) to i - m.
     for (int64_t Mask = 1; Mask < P; Mask <<= 1)
       for (int64_t I = Mask; I < P; I += 2 * Mask)
-        Ts.push_back(blocks(S, Rel(I), Rel(I - Mask),
-                            relIntervals(I, std::min<int64_t>(I + Mask, P), S.Root, P),
-                            one(S.Root)));
+        Ts.push_back(
+            blocks(S, Rel(I), Rel(I - Mask),
+                   relIntervals(I, std::min<int64_t>(I + Mask, P), S.Root, P),
+                   one(S.Root)));
   }
   S.Steps = orderedRounds(Ts, P);
   return S;
 }
 
-llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M, const Request &R) {
+llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M,
+                                               const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "pairwise");
   const int32_t P = S.size();
   for (int32_t St = 1; St < P; ++St) {
@@ -82,7 +86,8 @@ llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M, const Request &
   return S;
 }
 
-llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M, const Request &R) {
+llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M,
+                                            const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "bruck");
   const int32_t P = S.size();
   // Block M[a][b] sits at rank a + (the bits of (b - a) mod P below k).

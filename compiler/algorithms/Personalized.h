@@ -12,13 +12,15 @@
 namespace collc {
 
 /// The root exchanges one block with every other rank in turn.
-llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M,
+                                                 const Request &R);
 /// Binomial tree over ranks relative to the root: a subtree's blocks travel
 /// together (ceil(log2 P) steps, larger messages).
 llvm::Expected<Schedule> buildBinomialPersonalized(const Machine &M,
                                                    const Request &R);
 /// P - 1 steps; in step s rank r sends M[r][r+s] to rank r + s (mod P).
-llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M,
+                                               const Request &R);
 /// Bruck: ceil(log2 P) steps; in step k rank r sends to r + 2^k every block
 /// whose remaining distance has bit k set.
 llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M, const Request &R);

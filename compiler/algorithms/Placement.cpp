@@ -5,9 +5,11 @@
 
 namespace collc {
 
-std::vector<Step> placeInSteps(std::vector<std::pair<int64_t, Transfer>> Tagged) {
-  std::stable_sort(Tagged.begin(), Tagged.end(),
-                   [](const auto &A, const auto &B) { return A.first < B.first; });
+std::vector<Step>
+placeInSteps(std::vector<std::pair<int64_t, Transfer>> Tagged) {
+  std::stable_sort(
+      Tagged.begin(), Tagged.end(),
+      [](const auto &A, const auto &B) { return A.first < B.first; });
   std::vector<Step> Steps;
   int64_t Last = -1;
   for (auto &[StepNo, T] : Tagged) {
@@ -20,7 +22,8 @@ std::vector<Step> placeInSteps(std::vector<std::pair<int64_t, Transfer>> Tagged)
 }
 
 std::vector<Step> orderedRounds(const std::vector<Transfer> &Transfers,
-                                int32_t Ranks, const std::vector<int64_t> *Groups) {
+                                int32_t Ranks,
+                                const std::vector<int64_t> *Groups) {
   std::vector<int64_t> LastRecv(Ranks, -1), LastSend(Ranks, -1);
   std::vector<std::pair<int64_t, Transfer>> Tagged;
   Tagged.reserve(Transfers.size());
@@ -69,7 +72,8 @@ int64_t pickSegments(const Request &R, double Optimum, int64_t Max) {
     return 1;
   // A derived optimum is capped: beyond MaxDerivedSegments the start-up
   // costs dominate on every machine collc models.
-  return std::min<int64_t>({Max, MaxDerivedSegments, std::llround(std::min(Optimum, 1e9))});
+  return std::min<int64_t>(
+      {Max, MaxDerivedSegments, std::llround(std::min(Optimum, 1e9))});
 }
 
 uint64_t elementBytes(const Request &R) {
@@ -114,7 +118,8 @@ void completeBroadcast(Schedule &S, std::vector<std::vector<bool>> Held) {
       T.Src = From;
       T.Dst = N.Rank;
       T.Bytes = S.chunkBytes({N.Chunk, N.Chunk + 1});
-      T.Pieces.push_back({{S.Root, S.Root + 1}, {0, P}, {N.Chunk, N.Chunk + 1}});
+      T.Pieces.push_back(
+          {{S.Root, S.Root + 1}, {0, P}, {N.Chunk, N.Chunk + 1}});
       St.Transfers.push_back(std::move(T));
       Got.push_back({N.Rank, N.Chunk});
     }

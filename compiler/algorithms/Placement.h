@@ -15,7 +15,8 @@
 namespace collc {
 
 /// Steps from transfers tagged with an explicit step number (gaps dropped).
-std::vector<Step> placeInSteps(std::vector<std::pair<int64_t, Transfer>> Tagged);
+std::vector<Step>
+placeInSteps(std::vector<std::pair<int64_t, Transfer>> Tagged);
 
 /// Steps from transfers listed in an order that is causal for every rank
 /// (what a rank sends reflects exactly the transfers into it listed before):

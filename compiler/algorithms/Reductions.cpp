@@ -151,7 +151,8 @@ int64_t nearestDivisor(uint64_t Count, double Want) {
 
 /// The binomial reduce of ranks Rank(0..N-1) to Rank(0): at level m, the
 /// relative rank i with i mod 2m = m combines its subtree into i - m.
-template <typename RankFn> void binomialReduceTree(Reducer &Rd, int64_t N, RankFn Rank) {
+template <typename RankFn>
+void binomialReduceTree(Reducer &Rd, int64_t N, RankFn Rank) {
   for (int64_t Mask = 1; Mask < N; Mask <<= 1)
     for (int64_t I = Mask; I < N; I += 2 * Mask)
       Rd.send(Rank(I), Rank(I - Mask), 0, 1);
@@ -159,7 +160,8 @@ template <typename RankFn> void binomialReduceTree(Reducer &Rd, int64_t N, RankF
 
 } // namespace
 
-llvm::Expected<Schedule> buildBinomialReduce(const Machine &M, const Request &R) {
+llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
+                                             const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "binomial");
   const int32_t P = S.size();
   Reducer Rd(S);
@@ -240,7 +242,8 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
     for (int64_t Mask = 1; Mask < Core; Mask <<= 1) {
       Rd.begin();
       for (int64_t C = 0; C < Core; ++C)
-        Rd.send(CoreRank(C), CoreRank(C ^ Mask), Lo[C], Hi[C], TransferKind::Copy);
+        Rd.send(CoreRank(C), CoreRank(C ^ Mask), Lo[C], Hi[C],
+                TransferKind::Copy);
       Rd.end();
       for (int64_t C = 0; C < Core; ++C) {
         int64_t Size = Hi[C] - Lo[C];
@@ -254,7 +257,8 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
     // Binomial gather of the reduced chunks to core 0, the root.
     for (int64_t Mask = 1; Mask < Core; Mask <<= 1)
       for (int64_t C = Mask; C < Core; C += 2 * Mask)
-        Rd.send(CoreRank(C), CoreRank(C - Mask), C, C + Mask, TransferKind::Copy);
+        Rd.send(CoreRank(C), CoreRank(C - Mask), C, C + Mask,
+                TransferKind::Copy);
   }
   S.Steps = orderedRounds(Rd.Ts, P, &Rd.Groups);
   return S;
@@ -304,7 +308,8 @@ llvm::Expected<Schedule> buildLinearScan(const Machine &M, const Request &R) {
   return chainScan(M, R, "linear", 1);
 }
 
-llvm::Expected<Schedule> buildPipelinedScan(const Machine &M, const Request &R) {
+llvm::Expected<Schedule> buildPipelinedScan(const Machine &M,
+                                            const Request &R) {
   std::string Why;
   if (!scanApplies(M, R, Why))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -326,7 +331,8 @@ llvm::Expected<Schedule> buildPipelinedScan(const Machine &M, const Request &R) 
   return chainScan(M, R, "pipelined", K);
 }
 
-llvm::Expected<Schedule> buildBrentKungScan(const Machine &M, const Request &R) {
+llvm::Expected<Schedule> buildBrentKungScan(const Machine &M,
+                                            const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "brent-kung");
   const int32_t P = S.size();
   Reducer Rd(S);

@@ -15,7 +15,8 @@ namespace collc {
 /// broadcast of the result back (Allreduce). With a non-commutative operator
 /// the tree is on ranks in order (subtrees are adjacent rank ranges) and the
 /// result, reduced at rank 0, is copied to the root.
-llvm::Expected<Schedule> buildBinomialReduce(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
+                                             const Request &R);
 
 /// Recursive-halving reduce-scatter, then recursive-doubling allgather
 /// (Allreduce) or a binomial gather to the root (Reduce); segments = the

@@ -34,7 +34,8 @@ int64_t maxSegments(const Request &R) {
 
 } // namespace
 
-bool segmentedBcastApplies(const Machine &M, const Request &R, std::string &Why) {
+bool segmentedBcastApplies(const Machine &M, const Request &R,
+                           std::string &Why) {
   if (R.Algorithm == "auto" && M.M.Kind != ModelKind::Linear) {
     Why = "auto picks segmented broadcasts only under the linear model";
     return false;
@@ -103,8 +104,9 @@ llvm::Expected<Schedule> buildEdgeDisjoint(const Machine &M, const Request &R) {
   Held[S.Root].assign(Parts, true);
   // Keep only transfers whose sender really holds the part (a part that went
   // through a missing node is not forwarded from there).
-  std::stable_sort(Tagged.begin(), Tagged.end(),
-                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  std::stable_sort(
+      Tagged.begin(), Tagged.end(),
+      [](const auto &A, const auto &B) { return A.first < B.first; });
   std::vector<std::pair<int64_t, Transfer>> Kept;
   for (size_t I = 0; I < Tagged.size();) {
     size_t E = I;
@@ -140,7 +142,9 @@ llvm::Expected<Schedule> buildKSegment(const Machine &M, const Request &R) {
   std::vector<int64_t> First(K + 1);
   for (int64_t G = 0; G <= K; ++G)
     First[G] = G * P / K;
-  auto Rank = [&](int64_t G, int64_t I) { return relRank(First[G] + I, S.Root, P); };
+  auto Rank = [&](int64_t G, int64_t I) {
+    return relRank(First[G] + I, S.Root, P);
+  };
   std::vector<Transfer> Ts;
   // 1. The root sends segment g to the leader of group g.
   for (int64_t G = 1; G < K; ++G)
@@ -204,7 +208,8 @@ llvm::Expected<Schedule> buildPipeline(const Machine &M, const Request &R) {
   return S;
 }
 
-llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M, const Request &R) {
+llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M,
+                                              const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "two-path-pipeline");
   const int32_t P = S.size();
   if (P < 2)
@@ -212,8 +217,8 @@ llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M, const Request &R
   // Chains: relative ranks 1..H and H+1..P-1.
   const int64_t H = P / 2;
   const int64_t Len = std::max<int64_t>(H, P - 1 - H);
-  S.NumChunks = pickSegments(
-      R, pipelineOptimalSegments(M, 2 * Len, R.Bytes), maxSegments(R));
+  S.NumChunks = pickSegments(R, pipelineOptimalSegments(M, 2 * Len, R.Bytes),
+                             maxSegments(R));
   std::vector<std::pair<int64_t, Transfer>> Tagged;
   // The root sends chunk c to path 0 in step 2c and to path 1 in step
   // 2c + 1; each path forwards it one link per step.
@@ -232,7 +237,8 @@ llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M, const Request &R
   return S;
 }
 
-llvm::Expected<Schedule> buildScatterAllgather(const Machine &M, const Request &R) {
+llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
+                                               const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "scatter-allgather");
   const int32_t P = S.size();
   if (P < 2)
@@ -254,7 +260,8 @@ llvm::Expected<Schedule> buildScatterAllgather(const Machine &M, const Request &
       int64_t Mid = Rg.L + (Rg.R - Rg.L + 1 + 1) / 2;
       if (Own(Mid) < Own(Rg.R + 1))
         Ts.push_back(chunkCopy(S, relRank(Rg.L, S.Root, P),
-                               relRank(Mid, S.Root, P), Own(Mid), Own(Rg.R + 1)));
+                               relRank(Mid, S.Root, P), Own(Mid),
+                               Own(Rg.R + 1)));
       Work.push_back({Mid, Rg.R});
       Rg.R = Mid - 1;
     }

@@ -32,16 +32,19 @@ llvm::Expected<Schedule> buildPipeline(const Machine &M, const Request &R);
 
 /// Two chains of about P/2 ranks, fed alternately by the root; default k
 /// minimizes the report's (k + P/2 - 2) 2 T_send(M/k).
-llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M,
+                                              const Request &R);
 
 /// Binomial scatter of P segments, then a ring allgather (the large-message
 /// broadcast of MPICH and Open MPI).
-llvm::Expected<Schedule> buildScatterAllgather(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
+                                               const Request &R);
 
 /// Explicit requests run on any model; `auto` considers these broadcasts
 /// only under the linear model they were designed for (elsewhere OPT-tree is
 /// optimal among one-message trees and segmenting is not modelled).
-bool segmentedBcastApplies(const Machine &M, const Request &R, std::string &Why);
+bool segmentedBcastApplies(const Machine &M, const Request &R,
+                           std::string &Why);
 
 /// The report's optimal segment count for the pipeline on \p M.
 double pipelineOptimalSegments(const Machine &M, int64_t P, uint64_t Bytes);

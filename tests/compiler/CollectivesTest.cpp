@@ -97,11 +97,12 @@ const Case Cases[] = {
 
 } // namespace
 
-TEST_CASE("collectives: every paper-001 builder verifies for P = 1..20, 33, 64 (every root up to 12)") {
+TEST_CASE("collectives: every paper-001 builder verifies for P = 1..20, 33, 64 "
+          "(every root up to 12)") {
   Machine M = sp2();
   for (const Case &C : Cases)
-    for (int32_t P : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
-                      18, 19, 20, 33, 64}) {
+    for (int32_t P : {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                      12, 13, 14, 15, 16, 17, 18, 19, 20, 33, 64}) {
       int32_t Roots = hasRoot(C.C) && P <= 12 ? P : 1;
       for (int32_t Root = 0; Root < Roots; ++Root)
         for (uint64_t Bytes : {uint64_t(0), uint64_t(4) * 64 * 3}) {
@@ -160,12 +161,14 @@ TEST_CASE("collectives: non-commutative operators") {
       findAlgorithm("reduce-scatter-allgather", Collective::Allreduce);
   REQUIRE(A);
   std::string Why;
-  CHECK_FALSE(A->applies(M, request(Collective::Allreduce, 8, 0, 64,
-                                    "reduce-scatter-allgather", false),
+  CHECK_FALSE(A->applies(M,
+                         request(Collective::Allreduce, 8, 0, 64,
+                                 "reduce-scatter-allgather", false),
                          Why));
   CHECK(Why.find("commutative") != std::string::npos);
   // auto never picks it then, and picks something that verifies.
-  auto S = compile(M, request(Collective::Allreduce, 8, 0, 1 << 16, "auto", false));
+  auto S =
+      compile(M, request(Collective::Allreduce, 8, 0, 1 << 16, "auto", false));
   REQUIRE(S);
   CHECK(S->Algorithm == "binomial");
 }

@@ -10,7 +10,8 @@ static int Rank, Size, Bad;
 
 static void check(int Ok, const char *What, int N) {
   if (!Ok && !Bad) {
-    fprintf(stderr, "rank %d: %s of %d elements: wrong result\n", Rank, What, N);
+    fprintf(stderr, "rank %d: %s of %d elements: wrong result\n", Rank, What,
+            N);
     Bad = 1;
   }
 }
@@ -35,14 +36,16 @@ int main(int argc, char **argv) {
   const int Sizes[] = {1, 100, 4096, 65536};
   for (int S = 0; S < 4; ++S) {
     int N = Sizes[S];
-    int *In = malloc(sizeof(int) * N * Size), *Out = malloc(sizeof(int) * N * Size);
+    int *In = malloc(sizeof(int) * N * Size),
+        *Out = malloc(sizeof(int) * N * Size);
     for (int I = 0; I < N * Size; ++I)
       In[I] = Rank * 1000 + I, Out[I] = -1;
     if (!strcmp(C, "bcast")) {
       MPI_Bcast(In, N, MPI_INT, 0, MPI_COMM_WORLD);
       for (int I = 0; I < N; ++I)
         check(In[I] == I, C, N);
-    } else if (!strcmp(C, "reduce") || !strcmp(C, "allreduce") || !strcmp(C, "scan")) {
+    } else if (!strcmp(C, "reduce") || !strcmp(C, "allreduce") ||
+               !strcmp(C, "scan")) {
       if (!strcmp(C, "reduce"))
         MPI_Reduce(In, Out, N, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
       else if (!strcmp(C, "allreduce"))

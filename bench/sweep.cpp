@@ -1,0 +1,196 @@
+//===- bench-sweep: paper 001's figures under collc's model ---------------===//
+//
+// Model time against message size for every broadcast, allreduce and scan
+// algorithm of paper 001 on the SP2, T3E and PC-cluster machines at P = 8,
+// 16 and 32 (the PC cluster has 16 PCs: P = 8 and 16 only), as the report's
+// Figures 4.3-4.27 plot measurements. Writes OUT/sweep.csv and one SVG per
+// machine and collective (OUT/<machine>-<collective>.svg, one panel per P),
+// and prints the speedup of each algorithm over binomial at 1 MiB.
+//
+//   bench-sweep [SOURCE_DIR [OUT_DIR]]
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Algorithms.h"
+#include "compiler/Driver.h"
+#include "compiler/Spec.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <map>
+#include <numeric>
+
+using namespace collc;
+
+namespace {
+
+struct Series {
+  std::string Algorithm;
+  std::vector<std::pair<uint64_t, double>> Points; // bytes, time
+};
+
+const char *Colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                        "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+
+/// One SVG, one log-log panel per process count.
+void writeSvg(
+    llvm::raw_ostream &OS, const std::string &Title,
+    const std::vector<std::pair<int32_t, std::vector<Series>>> &Panels) {
+  const double PW = 360, PH = 280, ML = 70, MT = 40, MB = 50, Gap = 30;
+  double W = ML + Panels.size() * (PW + Gap), H = MT + PH + MB + 20;
+  OS << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W
+     << "\" height=\"" << H
+     << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+     << "<text x=\"" << W / 2
+     << "\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">" << Title
+     << "</text>\n";
+  for (size_t PI = 0; PI < Panels.size(); ++PI) {
+    const auto &[P, Ss] = Panels[PI];
+    double X0 = ML + PI * (PW + Gap), Y0 = MT;
+    double XMin = 1e300, XMax = 0, YMin = 1e300, YMax = 0;
+    for (const Series &S : Ss)
+      for (auto [B, T] : S.Points) {
+        XMin = std::min(XMin, double(B));
+        XMax = std::max(XMax, double(B));
+        YMin = std::min(YMin, T);
+        YMax = std::max(YMax, T);
+      }
+    double LX0 = std::floor(std::log10(XMin)),
+           LX1 = std::ceil(std::log10(XMax));
+    double LY0 = std::floor(std::log10(YMin)),
+           LY1 = std::ceil(std::log10(YMax));
+    auto X = [&](double B) {
+      return X0 + PW * (std::log10(B) - LX0) / (LX1 - LX0);
+    };
+    auto Y = [&](double T) {
+      return Y0 + PH - PH * (std::log10(T) - LY0) / (LY1 - LY0);
+    };
+    OS << "<rect x=\"" << X0 << "\" y=\"" << Y0 << "\" width=\"" << PW
+       << "\" height=\"" << PH << "\" fill=\"none\" stroke=\"black\"/>\n";
+    for (double L = LX0; L <= LX1; ++L)
+      OS << "<line x1=\"" << X(std::pow(10, L)) << "\" y1=\"" << Y0
+         << "\" x2=\"" << X(std::pow(10, L)) << "\" y2=\"" << Y0 + PH
+         << "\" stroke=\"#ddd\"/><text x=\"" << X(std::pow(10, L)) << "\" y=\""
+         << Y0 + PH + 14 << "\" text-anchor=\"middle\">1e" << int(L)
+         << "</text>\n";
+    for (double L = LY0; L <= LY1; ++L)
+      OS << "<line x1=\"" << X0 << "\" y1=\"" << Y(std::pow(10, L))
+         << "\" x2=\"" << X0 + PW << "\" y2=\"" << Y(std::pow(10, L))
+         << "\" stroke=\"#ddd\"/><text x=\"" << X0 - 4 << "\" y=\""
+         << Y(std::pow(10, L)) + 4 << "\" text-anchor=\"end\">1e" << int(L)
+         << "</text>\n";
+    OS << "<text x=\"" << X0 + PW / 2 << "\" y=\"" << Y0 + PH + 30
+       << "\" text-anchor=\"middle\">message size (bytes), P = " << P
+       << "</text>\n";
+    if (PI == 0)
+      OS << "<text transform=\"translate(" << X0 - 50 << "," << Y0 + PH / 2
+         << ") rotate(-90)\" text-anchor=\"middle\">model time (us)</text>\n";
+    for (size_t SI = 0; SI < Ss.size(); ++SI) {
+      const char *Col = Colors[SI % 8];
+      OS << "<polyline fill=\"none\" stroke=\"" << Col
+         << "\" stroke-width=\"1.5\" points=\"";
+      for (auto [B, T] : Ss[SI].Points)
+        OS << llvm::format("%.1f,%.1f ", X(double(B)), Y(T));
+      OS << "\"/>\n<text x=\"" << X0 + 8 << "\" y=\"" << Y0 + 14 + 13 * SI
+         << "\" fill=\"" << Col << "\">" << Ss[SI].Algorithm << "</text>\n";
+    }
+  }
+  OS << "</svg>\n";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string Src = argc > 1 ? argv[1] : ".";
+  std::string Out = argc > 2 ? argv[2] : "sweep-out";
+  llvm::sys::fs::create_directories(Out);
+  const char *Machines[] = {"sp2", "t3e", "pc-cluster"};
+  struct Coll {
+    Collective C;
+    std::vector<const char *> Algs;
+  } Colls[] = {
+      {Collective::Bcast,
+       {"binomial", "edge-disjoint", "k-segment", "pipeline",
+        "two-path-pipeline", "scatter-allgather"}},
+      {Collective::Allreduce, {"binomial", "reduce-scatter-allgather"}},
+      {Collective::Scan, {"linear", "pipelined", "brent-kung", "rootp"}},
+  };
+  std::error_code EC;
+  llvm::raw_fd_ostream Csv(Out + "/sweep.csv", EC);
+  if (EC) {
+    llvm::errs() << "bench-sweep: cannot write " << Out << "/sweep.csv\n";
+    return 1;
+  }
+  Csv << "machine,collective,ranks,algorithm,bytes,segments,model_time_us\n";
+  llvm::outs()
+      << "Speedup over binomial (bcast, allreduce) or linear (scan) at 1 MiB, "
+         "model time:\n";
+  for (const char *MN : Machines) {
+    auto M = loadMachine(Src + "/examples/machines/" + MN + ".yaml");
+    if (!M) {
+      llvm::errs() << llvm::toString(M.takeError()) << "\n";
+      return 1;
+    }
+    for (const Coll &C : Colls) {
+      std::vector<std::pair<int32_t, std::vector<Series>>> Panels;
+      for (int32_t P : {8, 16, 32}) {
+        if (M->Topo.Nodes && P > M->Topo.Nodes)
+          continue; // more processes than the machine has
+        std::vector<Series> Ss;
+        for (const char *A : C.Algs) {
+          Series S{A, {}};
+          for (uint64_t B = 4; B <= (uint64_t(1) << 20); B *= 2) {
+            Request R;
+            R.Coll = C.C;
+            R.Nodes.resize(P);
+            std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
+            R.Bytes = B;
+            R.Algorithm = A;
+            if (C.C != Collective::Bcast) {
+              R.Op = "sum";
+              R.Datatype = "int32";
+            }
+            std::string Why;
+            if (!findAlgorithm(A, C.C)->applies(*M, R, Why))
+              continue; // e.g. fewer elements than the reduce-scatter needs
+            auto Sch = compile(*M, R);
+            if (!Sch) {
+              llvm::errs() << "bench-sweep: " << llvm::toString(Sch.takeError())
+                           << "\n";
+              return 1;
+            }
+            S.Points.push_back({B, Sch->Makespan});
+            Csv << MN << ',' << collectiveName(C.C) << ',' << P << ',' << A
+                << ',' << B << ',' << Sch->NumChunks << ','
+                << llvm::format("%.3f", Sch->Makespan) << '\n';
+          }
+          Ss.push_back(std::move(S));
+        }
+        llvm::outs() << llvm::format("  %-10s %-9s P=%-3d", MN,
+                                     collectiveName(C.C), P);
+        for (const Series &S : Ss)
+          llvm::outs() << llvm::format(" %s %.2fx", S.Algorithm.c_str(),
+                                       Ss[0].Points.back().second /
+                                           S.Points.back().second);
+        llvm::outs() << "\n";
+        Panels.push_back({P, std::move(Ss)});
+      }
+      std::string Name = Out + "/" + MN + "-" + collectiveName(C.C) + ".svg";
+      llvm::raw_fd_ostream Svg(Name, EC);
+      if (EC) {
+        llvm::errs() << "bench-sweep: cannot write " << Name << "\n";
+        return 1;
+      }
+      writeSvg(Svg,
+               std::string(collectiveName(C.C)) + " on " + MN +
+                   " (linear model, collc cost pass)",
+               Panels);
+    }
+  }
+  llvm::outs() << "Wrote " << Out << "/sweep.csv and " << Out << "/*.svg\n";
+  return 0;
+}
