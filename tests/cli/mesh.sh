@@ -49,6 +49,17 @@ grep -q 'contention-free' "$tmp/c.txt" || die "--emit contention lacks the verdi
 grep -q '^collc: note: merge-steps removed [0-9]* of [0-9]* steps$' "$tmp/merge.err" \
   || die "merge-steps did not report: $(cat "$tmp/merge.err")"; ok
 
+# A hand-written schedule of three one-transfer steps on a 2x2 corner of the
+# mesh: the second and third touch disjoint ranks and channels and merge.
+"$collc" --schedule tests/inputs/mesh/three-steps.json --machine $mesh \
+  --merge-steps --emit json -o "$tmp/merged.json" 2> "$tmp/merged.err" \
+  || die "--schedule --merge-steps failed: $(cat "$tmp/merged.err")"
+grep -q '^collc: note: merge-steps removed 1 of 3 steps$' "$tmp/merged.err" \
+  || die "expected one step removed: $(cat "$tmp/merged.err")"; ok
+[ "$(grep -c '"transfers"' "$tmp/merged.json")" -eq 2 ] || die "merged schedule has not 2 steps"; ok
+"$collc" --schedule "$tmp/merged.json" --machine $mesh --emit contention --verify \
+  > "$tmp/merged.txt" || die "merged schedule fails verification or contention"; ok
+
 # The drawing: grid positions, paths hop by hop, renders with neato -n.
 "$collc" --machine $mesh --request examples/requests/multicast-6x6.yaml \
   --emit dot -o "$tmp/m.dot" || die "--emit dot failed"
