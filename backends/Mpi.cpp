@@ -234,6 +234,12 @@ public:
           add(T.Dst, {int32_t(SI), T.Src, uint8_t(Kind | OpRecv), 0, 0}, {});
           continue;
         }
+        if (T.From != 0 || T.Into != 1)
+          return createStringError(
+              inconvertibleErrorCode(),
+              "transfer %d -> %d of step %zu keeps a result apart (from %u, "
+              "into %u): the MPI backend executes one value per rank only",
+              T.Src, T.Dst, SI, unsigned(T.From), unsigned(T.Into));
         if (isReduction(C)) {
           std::map<int64_t, RankSet> Sets;
           for (const Piece &Pc : Pieces)
