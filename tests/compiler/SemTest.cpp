@@ -5,6 +5,7 @@
 #include "compiler/Driver.h"
 #include "compiler/algorithms/TorusAlltoall.h"
 #include "passes/Contention.h"
+#include "passes/Cost.h"
 #include "passes/MergeSteps.h"
 #include "passes/Verify.h"
 
@@ -239,4 +240,21 @@ TEST_CASE("sem: auto picks sem over the baselines for small blocks on 8x8") {
   auto S = compile(torus(8), alltoall(8, "auto", 16));
   REQUIRE(S);
   CHECK(S->Algorithm == "sem");
+}
+
+TEST_CASE("sem: step merging finds no step to fold (one port, every master "
+          "busy in every stage-2 step) and keeps it contention-free") {
+  for (int64_t N : {8, 32}) {
+    CAPTURE(N);
+    Machine M = torus(N);
+    auto S = buildAndCost(M, alltoall(N, "sem", 64), "sem");
+    REQUIRE(S);
+    double Before = S->Makespan;
+    MergeStats St = mergeSteps(*S, M);
+    estimateCost(*S, M);
+    CHECK(St.StepsBefore == St.StepsAfter);
+    CHECK(S->Makespan == Before);
+    CHECK(checkContention(*S, M).clean());
+    CHECK(verifySchedule(*S, M).empty());
+  }
 }
