@@ -1,0 +1,61 @@
+/// \file
+/// Runs a Schedule on the wormhole simulator (runtime/sim/Wormhole.h): each
+/// transfer becomes a message along its dimension-ordered route
+/// (passes/Routes.h), waiting for what its sender must hold first.
+///
+/// A transfer may start when its sender holds what it carries: every transfer
+/// into the sender from an earlier step whose pieces meet its own has been
+/// received (for a signal: every earlier transfer into it). This is the rule
+/// of passes/Cost.cpp. A rank's sends start in schedule order, one per port
+/// at a time; ports belong to ranks, channels to the nodes the ranks run on.
+#ifndef COLLC_RUNTIME_SIM_SCHEDULESIM_H
+#define COLLC_RUNTIME_SIM_SCHEDULESIM_H
+
+#include "ir/Machine.h"
+#include "ir/Schedule.h"
+#include "passes/Routes.h"
+#include "runtime/sim/Wormhole.h"
+
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace collc {
+
+/// A simulated schedule. Messages are the transfers in schedule order (step
+/// by step, then as listed in the step).
+struct ScheduleSim {
+  sim::SimInput Input;
+  sim::SimResult Result;
+  std::vector<Channel> Channels; ///< Channel number -> its two vertices.
+  std::vector<unsigned> Hops;    ///< Per message: channels on its route.
+  std::vector<uint64_t> Bytes;   ///< Per message: the transfer's size.
+  /// Per message: the model's end time of the same transfer alone on the
+  /// network (start + Model::tEnd(bytes, hops)), for comparison.
+  std::vector<double> ModelEnd;
+};
+
+/// Whether the simulator can run schedules for \p M: a wormhole model and a
+/// topology with routes (mesh, torus, hypercube, full).
+llvm::Error checkSimulatable(const Machine &M);
+
+/// The simulator's parameters from a wormhole model.
+sim::WormTiming wormTiming(const Model &M);
+
+/// Per transfer (numbered in schedule order), the transfers it must wait
+/// for: those into its sender from earlier steps whose pieces meet its own
+/// (for signals: all of them), as passes/Cost.cpp rules. Needs no machine;
+/// the trace backends use it.
+std::vector<std::vector<uint32_t>> transferDependencies(const Schedule &S);
+
+/// Builds the simulator input for \p S on \p M.
+llvm::Expected<ScheduleSim> prepareSimulation(const Schedule &S,
+                                              const Machine &M);
+
+/// Builds and runs it.
+llvm::Expected<ScheduleSim> simulateSchedule(const Schedule &S,
+                                             const Machine &M);
+
+} // namespace collc
+
+#endif
