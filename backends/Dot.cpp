@@ -13,7 +13,7 @@ void emitDot(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
   OS << "digraph schedule {\n";
   OS << "  graph [label=\"" << collectiveName(S.Coll) << " " << S.Algorithm
      << " on " << S.MachineName << ": " << S.size() << " ranks, " << S.Bytes
-     << " bytes, makespan " << formatNumber(S.Makespan)
+     << " bytes, makespan " << formatRounded(S.Makespan)
      << "\", labelloc=t, fontname=\"Helvetica\"];\n";
   OS << "  node [shape=circle, fontname=\"Helvetica\"];\n";
   OS << "  edge [fontname=\"Helvetica\", fontsize=10];\n";
@@ -49,7 +49,7 @@ void emitDot(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
                                              S.Participants[T.Dst].Node))
           OS << G->name() << " ";
       OS << "#" << N << " "
-         << formatNumber(T.Start) << "-" << formatNumber(T.End) << "\"";
+         << formatRounded(T.Start) << "-" << formatRounded(T.End) << "\"";
       if (T.Kind == TransferKind::Signal)
         OS << ", style=dashed";
       OS << "];\n";

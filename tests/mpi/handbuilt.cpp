@@ -49,13 +49,22 @@ Transfer xfer(const Schedule &S, int32_t Src, int32_t Dst, TransferKind K,
   T.Src = Src;
   T.Dst = Dst;
   T.Kind = K;
-  for (const Piece &Pc : Pieces) {
+  bool Reduction = S.Coll == Collective::Reduce ||
+                   S.Coll == Collective::Allreduce ||
+                   S.Coll == Collective::Scan;
+  for (size_t I = 0; I < Pieces.size(); ++I) {
+    const Piece &Pc = Pieces[I];
     uint64_t N = S.chunkBytes(Pc.Chunks);
     if (S.Coll == Collective::Gather || S.Coll == Collective::Scatter ||
         S.Coll == Collective::Alltoall)
       N *= Pc.Origins.size() * Pc.Dests.size();
     else if (S.Coll == Collective::Allgather || S.Coll == Collective::Bcast)
       N *= Pc.Origins.size();
+    // A reduction carries one partial result per chunk, however many
+    // origin ranges it folds: pieces of one chunk count once.
+    if (Reduction && I > 0 && Pieces[I - 1].Chunks.Lo == Pc.Chunks.Lo &&
+        Pieces[I - 1].Chunks.Hi == Pc.Chunks.Hi)
+      N = 0;
     T.Bytes += N;
   }
   T.Pieces = std::move(Pieces);

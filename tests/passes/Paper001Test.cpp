@@ -102,10 +102,18 @@ TEST_CASE("paper001.Bcast: k-segment optimum k = P/2 gives t_s(3P/2 - 2) + "
     CHECK(S.NumChunks == std::max(1, P / 2));
     CHECK(close(S.Makespan,
                 Ts * (1.5 * P - 2) + PerByte * Bytes * (3 - 4.0 / P)));
-    // And it is the best k <= P/2 (the formula's range).
+    // k = P/2 minimizes the per-byte term (3 + P/k^2 - 4/k) M/B over
+    // k <= P/2, which is what the report optimizes; the start-up term
+    // (3k + P/k - 4) t_s grows with k, so for moderate M a smaller k wins
+    // (docs/collectives.md). Compare the slopes in M.
+    auto Slope = [&](int64_t K) {
+      return compiled(Collective::Bcast, P, 2 * Bytes, "k-segment", K)
+                 .Makespan -
+             compiled(Collective::Bcast, P, Bytes, "k-segment", K).Makespan;
+    };
+    double Best = Slope(std::max(1, P / 2));
     for (int64_t K = 1; K <= P / 2; K *= 2)
-      CHECK(compiled(Collective::Bcast, P, Bytes, "k-segment", K).Makespan >=
-            S.Makespan - 1e-6);
+      CHECK(Slope(K) >= Best - 1e-6);
   }
 }
 
