@@ -1,5 +1,7 @@
 #include "passes/Routes.h"
 
+#include "ir/Min.h"
+
 namespace collc {
 
 namespace {
@@ -68,10 +70,10 @@ bool isRouted(const Topology &T) {
   case TopologyKind::Mesh:
   case TopologyKind::Torus:
   case TopologyKind::Hypercube:
+  case TopologyKind::Min:
     return true;
   case TopologyKind::Star:
   case TopologyKind::MacroStar:
-  case TopologyKind::Min:
     return false;
   }
   return false;
@@ -99,9 +101,23 @@ llvm::Error appendRoute(const Topology &T, int64_t Src, int64_t Dst,
   //  - star, macro-star: a call joins neighbours and uses one generator edge,
   //    so the route is the single channel {Src, Dst} once adjacency is
   //    checked against the generators.
+  case TopologyKind::Min: {
+    // The turnaround route of ir/Min.h over vertices Src, Nodes + switchId
+    // of each switch, Dst. On a MIN a processor's link to its switch joins
+    // two vertices of the network, so it belongs to the route: the route has
+    // 2(h+1) channels, Topology::distance.
+    MinNetwork Net(T);
+    int64_t Prev = Src;
+    for (MinSwitch Sw : Net.switchesOnRoute(Src, Dst)) {
+      int64_t V = T.Nodes + Net.switchId(Sw);
+      Out.push_back({Prev, V});
+      Prev = V;
+    }
+    Out.push_back({Prev, Dst});
+    return llvm::Error::success();
+  }
   case TopologyKind::Star:
   case TopologyKind::MacroStar:
-  case TopologyKind::Min:
     break;
   }
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -118,6 +134,8 @@ llvm::Expected<std::vector<Channel>> route(const Topology &T, int64_t Src,
 }
 
 std::string nodeName(const Topology &T, int64_t Node) {
+  if (T.Kind == TopologyKind::Min && Node >= T.Nodes)
+    return MinNetwork::name(MinNetwork(T).switchOf(Node - T.Nodes));
   if (!T.hasCoordinates() || Node < 0 || (T.Nodes && Node >= T.Nodes))
     return std::to_string(Node);
   std::string S = "(";

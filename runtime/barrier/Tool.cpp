@@ -129,15 +129,14 @@ int figure8Cmd(int Argc, char **Argv) {
       "Figure 8: average delay AD on a 64-node MIN of 8x8 switches, %lld runs "
       "per point (seed %llu)\n",
       static_cast<long long>(Runs), static_cast<unsigned long long>(Seed));
-  std::printf("%12s  %12s  %12s  %10s  %12s  %12s  %10s\n", "",
-              "AD (A_j: own ack", "at switch)", "", "AD (A_j: all",
-              "switches done)", "");
-  std::printf("%12s  %12s  %12s  %10s  %12s  %12s  %10s\n", "participants",
-              "sivaram", "multi-drop", "reduction", "sivaram", "multi-drop",
-              "reduction");
+  std::printf("AD: A_j = participant j's ack at its switch (section 4.2's "
+              "formula); completion: A_j = every switch and the root done\n");
+  std::printf("%12s  %11s  %13s  %9s  %13s  %13s  %9s\n", "participants",
+              "AD sivaram", "AD multi-drop", "reduction", "compl sivaram",
+              "compl m-drop", "reduction");
   int Failures = 0;
   for (const Figure8Row &R : Rows) {
-    std::printf("%12d  %12.2f  %12.2f  %9.2f%%  %12.2f  %12.2f  %9.2f%%\n",
+    std::printf("%12d  %11.2f  %13.2f  %8.2f%%  %13.2f  %13.2f  %8.2f%%\n",
                 R.Participants, R.Sivaram.MeanAD, R.MultiDrop.MeanAD,
                 R.ReductionPercent, R.Sivaram.MeanCompletionDelay,
                 R.MultiDrop.MeanCompletionDelay,
