@@ -1,11 +1,11 @@
 #include "compiler/Algorithms.h"
 
 #include "compiler/algorithms/Barriers.h"
+#include "compiler/algorithms/Mesh.h"
 #include "compiler/algorithms/Personalized.h"
 #include "compiler/algorithms/Reductions.h"
 #include "compiler/algorithms/SegmentedBcast.h"
 #include "compiler/algorithms/Star.h"
-#include "compiler/algorithms/Mesh.h"
 #include "compiler/algorithms/TorusAlltoall.h"
 #include "compiler/algorithms/Trees.h"
 
@@ -14,13 +14,15 @@
 namespace collc {
 
 bool AlgorithmInfo::supports(Collective C) const {
-  return std::find(Collectives.begin(), Collectives.end(), C) != Collectives.end();
+  return std::find(Collectives.begin(), Collectives.end(), C) !=
+         Collectives.end();
 }
 
 const std::vector<AlgorithmInfo> &algorithms() {
   static const std::vector<AlgorithmInfo> All = {
       {"opt-tree",
-       "optimal one-to-all tree for t_hold/t_end by dynamic programming (paper 000)",
+       "optimal one-to-all tree for t_hold/t_end by dynamic programming (paper "
+       "000)",
        {Collective::Bcast, Collective::Multicast},
        buildOptTree},
       {"binomial",
@@ -36,7 +38,8 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Bcast, Collective::Multicast},
        buildChain},
       {"opt-mesh",
-       "OPT-tree on the dimension-ordered chain: optimal and contention-free on "
+       "OPT-tree on the dimension-ordered chain: optimal and contention-free "
+       "on "
        "wormhole meshes (paper 000, Algorithm 2)",
        {Collective::Bcast, Collective::Multicast},
        buildOptMesh,
@@ -77,12 +80,14 @@ const std::vector<AlgorithmInfo> &algorithms() {
        buildDisseminationBarrier,
        barrierApplies},
       {"tree",
-       "tree barrier: binomial gather of arrivals to the root, binomial release",
+       "tree barrier: binomial gather of arrivals to the root, binomial "
+       "release",
        {Collective::Barrier},
        buildTreeBarrier,
        barrierApplies},
       {"gather-broadcast",
-       "two-phase barrier on a line: gather worm to the root, broadcast worm back "
+       "two-phase barrier on a line: gather worm to the root, broadcast worm "
+       "back "
        "(paper 003, Figure 1)",
        {Collective::Barrier},
        buildGatherBroadcastBarrier,
@@ -177,6 +182,14 @@ const std::vector<AlgorithmInfo> &algorithms() {
        "Bruck: log P steps, blocks hop by powers of two",
        {Collective::Alltoall},
        buildBruckAlltoall},
+      {"ring",
+       "ring: P - 1 steps, each rank passes one block to the next",
+       {Collective::Allgather},
+       buildRingAllgather},
+      {"bruck",
+       "Bruck: ceil(log2 P) steps, the gathered blocks double each step",
+       {Collective::Allgather},
+       buildBruckAllgather},
   };
   return All;
 }

@@ -26,7 +26,8 @@ public:
     auto T0 = std::chrono::steady_clock::now();
     auto Result = Pass();
     auto T1 = std::chrono::steady_clock::now();
-    Times.push_back({Name.str(), std::chrono::duration<double>(T1 - T0).count()});
+    Times.push_back(
+        {Name.str(), std::chrono::duration<double>(T1 - T0).count()});
     return Result;
   }
   void after(llvm::StringRef Name, const Schedule &S, const Machine &M) {
@@ -62,7 +63,8 @@ llvm::Expected<Schedule> buildAndCost(const Machine &M, const Request &R,
   if (!A || !A->supports(R.Coll))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "collc: error: no algorithm '%s' for %s",
-                                   Algorithm.str().c_str(), collectiveName(R.Coll));
+                                   Algorithm.str().c_str(),
+                                   collectiveName(R.Coll));
   auto S = A->Build(M, R);
   if (!S)
     return S.takeError();
@@ -76,14 +78,14 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
   std::optional<Schedule> Best;
   if (R.Algorithm == "auto") {
     std::string Considered;
-    bool SharedChannels =
-        isRouted(M.Topo) && M.Topo.Kind != TopologyKind::Full;
+    bool SharedChannels = isRouted(M.Topo) && M.Topo.Kind != TopologyKind::Full;
     bool BestFree = false;
     for (const AlgorithmInfo &A : algorithms()) {
       std::string Why;
       if (!A.InAuto || !A.supports(R.Coll) || !A.applies(M, R, Why))
         continue;
-      auto S = P.run(std::string("build ") + A.Name, [&] { return A.Build(M, R); });
+      auto S =
+          P.run(std::string("build ") + A.Name, [&] { return A.Build(M, R); });
       if (!S) {
         llvm::consumeError(S.takeError());
         continue;
@@ -108,15 +110,16 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
     if (!Best)
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
-          "collc: error: no algorithm can build a %s on machine '%s'",
-          collectiveName(R.Coll), M.Name.c_str());
+          "collc: error: no algorithm can build %s %s on machine '%s'",
+          withArticle(R.Coll), collectiveName(R.Coll), M.Name.c_str());
     P.after("build (auto: " + Best->Algorithm + ")", *Best, M);
   } else {
     const AlgorithmInfo *A = findAlgorithm(R.Algorithm, R.Coll);
     if (!A || !A->supports(R.Coll))
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "collc: error: unknown algorithm '%s' for %s",
-                                     R.Algorithm.c_str(), collectiveName(R.Coll));
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "collc: error: unknown algorithm '%s' for %s", R.Algorithm.c_str(),
+          collectiveName(R.Coll));
     auto S = P.run("build", [&] { return A->Build(M, R); });
     if (!S)
       return S.takeError();
@@ -135,8 +138,8 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
       return 0;
     });
     if (Opts.Log)
-      *Opts.Log << "collc: note: merge-steps removed " << MS.removed()
-                << " of " << MS.StepsBefore << " steps\n";
+      *Opts.Log << "collc: note: merge-steps removed " << MS.removed() << " of "
+                << MS.StepsBefore << " steps\n";
     P.after("merge-steps", *Best, M);
   }
   llvm::Error E = P.run("verify", [&] { return verify(*Best, M); });

@@ -121,10 +121,11 @@ public:
     if (Best.Algorithm.empty())
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
-          "collc: error: no algorithm%s can build a %s of %llu bytes on "
+          "collc: error: no algorithm%s can build %s %s of %llu bytes on "
           "machine '%s'",
-          OmpiOnly ? " that Open MPI also has" : "", collectiveName(R.Coll),
-          static_cast<unsigned long long>(Bytes), M.Name.c_str());
+          OmpiOnly ? " that Open MPI also has" : "", withArticle(R.Coll),
+          collectiveName(R.Coll), static_cast<unsigned long long>(Bytes),
+          M.Name.c_str());
     return Best;
   }
 

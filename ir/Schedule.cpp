@@ -1,6 +1,7 @@
 #include "ir/Schedule.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace collc {
 
@@ -18,6 +19,10 @@ const CollectiveName CollectiveNames[] = {
     {Collective::Barrier, "barrier"},
 };
 } // namespace
+
+const char *withArticle(Collective C) {
+  return std::strchr("aeiou", collectiveName(C)[0]) ? "an" : "a";
+}
 
 const char *collectiveName(Collective C) {
   for (const auto &N : CollectiveNames)
@@ -45,9 +50,12 @@ const std::vector<Collective> &allCollectives() {
 
 const char *transferKindName(TransferKind K) {
   switch (K) {
-  case TransferKind::Copy: return "copy";
-  case TransferKind::Combine: return "combine";
-  case TransferKind::Signal: return "signal";
+  case TransferKind::Copy:
+    return "copy";
+  case TransferKind::Combine:
+    return "combine";
+  case TransferKind::Signal:
+    return "signal";
   }
   return "?";
 }
@@ -61,8 +69,11 @@ uint64_t Schedule::chunkBytes(Interval C) const {
     return 0;
   uint64_t K = static_cast<uint64_t>(NumChunks);
   uint64_t Base = Bytes / K, Extra = Bytes % K;
-  auto Prefix = [&](uint64_t X) { return X * Base + std::min<uint64_t>(X, Extra); };
-  return Prefix(static_cast<uint64_t>(C.Hi)) - Prefix(static_cast<uint64_t>(C.Lo));
+  auto Prefix = [&](uint64_t X) {
+    return X * Base + std::min<uint64_t>(X, Extra);
+  };
+  return Prefix(static_cast<uint64_t>(C.Hi)) -
+         Prefix(static_cast<uint64_t>(C.Lo));
 }
 
 uint64_t Schedule::numTransfers() const {
@@ -72,13 +83,15 @@ uint64_t Schedule::numTransfers() const {
   return N;
 }
 
-std::vector<Step> stepsByRounds(std::vector<Transfer> Transfers, int32_t Ranks) {
+std::vector<Step> stepsByRounds(std::vector<Transfer> Transfers,
+                                int32_t Ranks) {
   std::vector<int64_t> LastRecv(Ranks, -1), LastSend(Ranks, -1);
   std::vector<int64_t> StepOf(Transfers.size());
   int64_t NumSteps = 0;
   for (size_t I = 0; I < Transfers.size(); ++I) {
     const Transfer &T = Transfers[I];
-    int64_t S = std::max({LastRecv[T.Src], LastSend[T.Src], LastRecv[T.Dst]}) + 1;
+    int64_t S =
+        std::max({LastRecv[T.Src], LastSend[T.Src], LastRecv[T.Dst]}) + 1;
     StepOf[I] = S;
     LastSend[T.Src] = S;
     LastRecv[T.Dst] = S;

@@ -46,6 +46,8 @@ enum class Collective {
 };
 
 const char *collectiveName(Collective C);
+/// "a" or "an", whichever goes before collectiveName(C) ("an allreduce").
+const char *withArticle(Collective C);
 std::optional<Collective> parseCollective(const std::string &Name);
 /// All collectives, in declaration order (for --help and diagnostics).
 const std::vector<Collective> &allCollectives();

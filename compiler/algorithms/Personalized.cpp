@@ -115,4 +115,52 @@ llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M,
   return S;
 }
 
+/// Allgather blocks of origins [Lo, Lo + N) (mod P), for every rank.
+static Transfer allgatherBlocks(const Schedule &S, int32_t Src, int32_t Dst,
+                                int64_t Lo, int64_t N) {
+  const int32_t P = S.size();
+  Transfer T;
+  T.Src = Src;
+  T.Dst = Dst;
+  for (const Interval &O : relIntervals(Lo, Lo + N, 0, P)) {
+    T.Pieces.push_back({O, {0, P}, {0, S.NumChunks}});
+    T.Bytes += S.Bytes * static_cast<uint64_t>(O.size());
+  }
+  return T;
+}
+
+llvm::Expected<Schedule> buildRingAllgather(const Machine &M,
+                                            const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "ring");
+  const int32_t P = S.size();
+  // Step s: rank r passes on the block of rank r - s to r + 1.
+  for (int64_t St = 0; St + 1 < P; ++St) {
+    Step Stp;
+    for (int32_t Rk = 0; Rk < P; ++Rk)
+      Stp.Transfers.push_back(
+          allgatherBlocks(S, Rk, static_cast<int32_t>((Rk + 1) % P),
+                          ((Rk - St) % P + P) % P, 1));
+    S.Steps.push_back(std::move(Stp));
+  }
+  return S;
+}
+
+llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
+                                             const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "bruck");
+  const int32_t P = S.size();
+  // Before the step with distance Bit, rank r holds the blocks of ranks
+  // r .. r + Bit - 1 (mod P); it sends them (or the ones rank r - Bit still
+  // lacks) to r - Bit.
+  for (int64_t Bit = 1; Bit < P; Bit <<= 1) {
+    Step Stp;
+    const int64_t N = std::min<int64_t>(Bit, P - Bit);
+    for (int32_t Rk = 0; Rk < P; ++Rk)
+      Stp.Transfers.push_back(allgatherBlocks(
+          S, Rk, static_cast<int32_t>(((Rk - Bit) % P + P) % P), Rk, N));
+    S.Steps.push_back(std::move(Stp));
+  }
+  return S;
+}
+
 } // namespace collc

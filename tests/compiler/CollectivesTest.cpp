@@ -93,6 +93,8 @@ const Case Cases[] = {
     {Collective::Scatter, "binomial"},
     {Collective::Alltoall, "pairwise"},
     {Collective::Alltoall, "bruck"},
+    {Collective::Allgather, "ring"},
+    {Collective::Allgather, "bruck"},
 };
 
 } // namespace
@@ -233,4 +235,33 @@ TEST_CASE("collectives: from/into survive JSON and default to the old format") {
           "steps": [{"transfers": [{"src": 0, "dst": 1, "bytes": 4,
           "kind": "combine", "into": 7}]}]})",
       "bad.json"));
+}
+
+TEST_CASE("collectives: allgather step counts, and a lost block is caught") {
+  Machine M = sp2();
+  for (int32_t P = 1; P <= 40; ++P) {
+    CAPTURE(P);
+    auto Ring = compile(M, request(Collective::Allgather, P, 0, 100, "ring"));
+    auto Bruck = compile(M, request(Collective::Allgather, P, 0, 100, "bruck"));
+    REQUIRE(Ring);
+    REQUIRE(Bruck);
+    CHECK(Ring->Steps.size() == size_t(P - 1));
+    size_t Log = 0;
+    while ((int64_t(1) << Log) < P)
+      ++Log;
+    CHECK(Bruck->Steps.size() == Log);
+    // Each rank sends P - 1 blocks in all, in either algorithm.
+    uint64_t Sent = 0;
+    for (const Step &St : Bruck->Steps)
+      for (const Transfer &T : St.Transfers)
+        Sent += T.Bytes;
+    CHECK(Sent == uint64_t(P) * (P - 1) * 100);
+  }
+  auto S = compile(M, request(Collective::Allgather, 7, 0, 100, "bruck"));
+  REQUIRE(S);
+  Schedule Broken = *S;
+  Broken.Steps.back().Transfers.pop_back();
+  auto Problems = verifySchedule(Broken, M);
+  REQUIRE_FALSE(Problems.empty());
+  CHECK(Problems[0].find("the block of rank") != std::string::npos);
 }
