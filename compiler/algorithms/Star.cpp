@@ -19,13 +19,14 @@ struct Perm {
   int64_t Node = 0;
 };
 
+/// Lexicographic rank: the Lehmer digit of position I is the number of
+/// smaller symbols not used before I.
 int64_t rankOf(const std::array<int8_t, 20> &S, int K) {
   int64_t Rank = 0;
+  uint32_t Used = 0;
   for (int I = 0; I < K; ++I) {
-    int Smaller = 0;
-    for (int J = I + 1; J < K; ++J)
-      Smaller += S[J] < S[I];
-    Rank = Rank * (K - I) + Smaller;
+    Rank = Rank * (K - I) + std::popcount(((1u << S[I]) - 1) & ~Used);
+    Used |= 1u << S[I];
   }
   return Rank;
 }
@@ -51,124 +52,184 @@ void applyTo(const StarGraph &G, Generator Gen, std::array<int8_t, 20> &S) {
 
 constexpr int32_t Unvisited = -2, IsRoot = -1;
 
-/// Step counts of one level of star-optimal and the splits that reach them.
-/// A node V working at level m holds a set R of symbols that must each reach
-/// position m in some node (one node per sub-star S_{m-1}); y = V[m], x = V[1]:
-///  A: y, x in R      -> call along T_m: the new node has x at position m;
-///  B: y in R, x not  -> fetch z in R to the front of a new node with T_j;
-///  C: y not, x in R  -> call along T_m;
-///  D: y, x not in R  -> fetch z in R with T_j.
-/// Keep[state][r] is how many symbols V keeps after its call.
-struct LevelTables {
-  static constexpr int Max = 21;
-  int Cost[4][Max];
-  int Keep[4][Max];
-  LevelTables() {
-    enum { A, B, C, D };
-    const int Inf = 1 << 20;
-    for (auto &Row : Cost)
-      std::fill(Row, Row + Max, Inf);
-    for (auto &Row : Keep)
-      std::fill(Row, Row + Max, 0);
-    Cost[B][1] = 0;
-    Cost[C][0] = Cost[D][0] = 0;
-    for (int R = 1; R < Max; ++R) {
-      auto Best = [&](int State, int Lo, int Hi, int KeepState, int GiveState) {
-        for (int Kp = Lo; Kp <= Hi; ++Kp) {
-          int T = 1 + std::max(Cost[KeepState][Kp], Cost[GiveState][R - Kp]);
-          if (T < Cost[State][R]) {
-            Cost[State][R] = T;
-            Keep[State][R] = Kp;
-          }
-        }
-      };
-      // V keeps >= 1 symbol (its own y) in A and B; the new node gets >= 1.
-      if (R >= 2) {
-        Best(A, 1, R - 1, B, B);
-        Best(B, 1, R - 1, B, C);
-      }
-      Best(C, 0, R - 1, D, B);
-      Best(D, 0, R - 1, D, C);
-    }
-  }
-};
-
-const LevelTables &levelTables() {
-  static const LevelTables T;
-  return T;
+/// SplitMix64: the deterministic pseudo-random numbers of the plan search.
+uint64_t mix(uint64_t X) {
+  X += 0x9e3779b97f4a7c15ULL;
+  X = (X ^ (X >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  X = (X ^ (X >> 27)) * 0x94d049bb133111ebULL;
+  return X ^ (X >> 31);
 }
 
-/// Builds star-optimal's spanning tree of the sub-star of \p G in which
-/// positions 0..Levels-1 vary (the whole S_k, or one base module S_{n+1} of a
-/// macro-star), from \p Leader. Nodes reached for the first time get Parent =
-/// the caller and are appended to \p Order; a node already in the forest is not
-/// called again, it carries on the work itself (it is idle, informed earlier).
-void starTree(const StarGraph &G, int64_t Leader, int Levels,
-              std::vector<int32_t> &Parent, std::vector<int32_t> &Order) {
-  const int K = G.symbols();
-  const LevelTables &Tab = levelTables();
-  struct Role {
-    Perm P;
-    uint32_t R; ///< Symbols this node still has to place at position M.
-    int M;      ///< The level: positions 0..M-1 vary.
+/// The neighbours of every node of S_m: Nb[v * (m-1) + j - 2] is T_j(v).
+/// Nodes are visited in lexicographic order; swapping positions 1 and j
+/// changes only the Lehmer digits of positions 1..j, so only those are
+/// recomputed.
+std::vector<int32_t> neighbourTable(int M) {
+  const int D = M - 1;
+  const int64_t N = permutationCount(M);
+  int64_t W[20];
+  for (int I = 0; I < M; ++I)
+    W[I] = permutationCount(M - 1 - I);
+  std::vector<int32_t> Nb(static_cast<size_t>(N) * D);
+  std::array<int8_t, 20> S{};
+  for (int I = 0; I < M; ++I)
+    S[I] = static_cast<int8_t>(I);
+  auto Below = [](int Symbol, uint32_t Used) {
+    return std::popcount(((1u << Symbol) - 1) & ~Used);
   };
-  auto AllOf = [](const Perm &P, int M) {
-    uint32_t R = 0;
-    for (int I = 0; I < M; ++I)
-      R |= 1u << P.S[I];
-    return R;
-  };
-  std::vector<Role> Stack;
-  Perm P0 = permOf(Leader, K);
-  Stack.push_back({P0, AllOf(P0, Levels), Levels});
-  while (!Stack.empty()) {
-    Role X = Stack.back();
-    Stack.pop_back();
-    const int M = X.M;
-    if (M < 2)
-      continue;
-    for (;;) {
-      const int R = std::popcount(X.R);
-      if (R == 0)
-        break;
-      const int Y = X.P.S[M - 1], Xs = X.P.S[0];
-      const bool InY = X.R >> Y & 1, InX = X.R >> Xs & 1;
-      if (InY && R == 1) {
-        // X leads its sub-star S_{M-1}: the next level starts there.
-        Stack.push_back({X.P, AllOf(X.P, M - 1), M - 1});
-        break;
-      }
-      int State = InY ? (InX ? 0 : 1) : (InX ? 2 : 3);
-      Perm W = X.P;
-      int Must;
-      if (InX) {
-        std::swap(W.S[0], W.S[M - 1]);
-        Must = Xs;
-      } else {
-        // The lowest symbol of R other than y; it sits at a position 1..M-2.
-        uint32_t Cand = X.R & ~(1u << Y);
-        Must = std::countr_zero(Cand);
-        int J = 1;
-        while (X.P.S[J] != Must)
-          ++J;
-        std::swap(W.S[0], W.S[J]);
-      }
-      int Keep = Tab.Keep[State][R];
-      uint32_t Give = 1u << Must;
-      uint32_t Others = X.R & ~Give & (InY ? ~(1u << Y) : ~0u);
-      for (int Need = R - Keep - 1; Need > 0; --Need) {
-        uint32_t Low = Others & (~Others + 1);
-        Give |= Low;
-        Others &= ~Low;
-      }
-      W.Node = rankOf(W.S, K);
-      if (Parent[W.Node] == Unvisited) {
-        Parent[W.Node] = static_cast<int32_t>(X.P.Node);
-        Order.push_back(static_cast<int32_t>(W.Node));
-      }
-      Stack.push_back({W, Give, M});
-      X.R &= ~Give;
+  for (int64_t V = 0; V < N; ++V) {
+    int64_t Old[20]; // weighted Lehmer digits of positions 0..I
+    uint32_t Used = 0;
+    int64_t Acc = 0;
+    for (int I = 0; I < M; ++I) {
+      Acc += Below(S[I], Used) * W[I];
+      Old[I] = Acc;
+      Used |= 1u << S[I];
     }
+    for (int J = 1; J < M; ++J) {
+      uint32_t U = 1u << S[J];
+      int64_t New = Below(S[J], 0) * W[0];
+      for (int I = 1; I < J; ++I) {
+        New += Below(S[I], U) * W[I];
+        U |= 1u << S[I];
+      }
+      New += Below(S[0], U) * W[J];
+      Nb[V * D + J - 1] = static_cast<int32_t>(V - Old[J] + New);
+    }
+    std::next_permutation(S.begin(), S.begin() + M);
+  }
+  return Nb;
+}
+
+/// One randomized matching broadcast of S_m from the identity (node 0),
+/// \p Seed picks the random choices. Each step, every uninformed node next to
+/// an informed one is a candidate; candidates are taken in increasing number
+/// of informed neighbours (ties in random order), and each takes the free
+/// informed neighbour with the fewest uninformed neighbours left (ties from a
+/// random generator on). The result is a maximal matching per step.
+StarPlan matchingPlan(const std::vector<int32_t> &Nb, int M, uint64_t Seed) {
+  const int D = M - 1;
+  const int64_t N = permutationCount(M);
+  StarPlan P;
+  P.M = M;
+  P.Parent.assign(N, -1);
+  P.Time.assign(N, 0);
+  std::vector<uint8_t> Informed(N, 0), Busy(N, 0), Deg(N, 0);
+  std::vector<int8_t> Open(N, static_cast<int8_t>(D)); // uninformed neighbours
+  std::vector<int32_t> Holders{0}, Cand, Sorted;
+  std::vector<std::pair<int32_t, int32_t>> Calls;
+  auto Inform = [&](int32_t X) {
+    Informed[X] = 1;
+    for (int J = 0; J < D; ++J)
+      --Open[Nb[static_cast<int64_t>(X) * D + J]];
+  };
+  auto Shuffle = [&](std::vector<int32_t> &V, uint64_t Salt) {
+    for (size_t I = V.size(); I > 1; --I)
+      std::swap(V[I - 1], V[mix(Seed ^ mix(Salt + I)) % I]);
+  };
+  Inform(0);
+  int64_t Count = 1;
+  int Step = 0;
+  while (Count < N) {
+    ++Step;
+    size_t W = 0;
+    for (int32_t U : Holders)
+      if (Open[U] > 0)
+        Holders[W++] = U;
+    Holders.resize(W);
+    Shuffle(Holders, 2 * Step);
+    Cand.clear();
+    for (int32_t U : Holders)
+      for (int J = 0; J < D; ++J) {
+        int32_t X = Nb[static_cast<int64_t>(U) * D + J];
+        if (!Informed[X] && Deg[X]++ == 0)
+          Cand.push_back(X);
+      }
+    Shuffle(Cand, 2 * Step + 1);
+    // Counting sort by the number of informed neighbours (stable).
+    int64_t First[22] = {};
+    for (int32_t X : Cand)
+      ++First[Deg[X] + 1];
+    for (int I = 1; I <= D + 1; ++I)
+      First[I] += First[I - 1];
+    Sorted.resize(Cand.size());
+    for (int32_t X : Cand)
+      Sorted[First[Deg[X]]++] = X;
+    Calls.clear();
+    for (int32_t X : Sorted) {
+      const int32_t *Adj = &Nb[static_cast<int64_t>(X) * D];
+      int Off = static_cast<int>(mix(Seed ^ (static_cast<uint64_t>(X) << 8 ^
+                                             static_cast<uint64_t>(Step))) %
+                                 D);
+      int32_t Best = -1;
+      int BestOpen = D + 1;
+      for (int I = 0; I < D; ++I) {
+        int32_t U = Adj[(I + Off) % D];
+        if (Informed[U] && !Busy[U] && Open[U] < BestOpen) {
+          Best = U;
+          BestOpen = Open[U];
+        }
+      }
+      if (Best >= 0) {
+        Busy[Best] = 1;
+        Calls.push_back({Best, X});
+      }
+    }
+    for (int32_t X : Cand)
+      Deg[X] = 0;
+    for (auto [U, X] : Calls) {
+      Busy[U] = 0;
+      P.Parent[X] = U;
+      P.Time[X] = static_cast<uint8_t>(Step);
+      Inform(X);
+      Holders.push_back(X);
+    }
+    Count += static_cast<int64_t>(Calls.size());
+  }
+  P.Steps = Step;
+  return P;
+}
+
+/// The nodes of \p Plan in the order of their steps (the root first).
+std::vector<int32_t> planOrder(const StarPlan &Plan) {
+  std::vector<int32_t> First(Plan.Steps + 2, 0), Out(Plan.Time.size());
+  for (uint8_t T : Plan.Time)
+    ++First[T + 1];
+  for (int T = 1; T <= Plan.Steps + 1; ++T)
+    First[T] += First[T - 1];
+  for (size_t V = 0; V < Plan.Time.size(); ++V)
+    Out[First[Plan.Time[V]]++] = static_cast<int32_t>(V);
+  return Out;
+}
+
+/// Lays \p Plan, a broadcast of S_m from the identity, onto the nodes of S_k
+/// (k >= m) that agree with \p Leader in positions m+1..k, rooted at Leader:
+/// the plan's node p becomes u with u_i = Leader_{p_i} for i <= m (a
+/// relabelling of symbols, an automorphism that keeps every generator).
+/// Nodes the forest already holds keep their place (the plan's call to them is
+/// dropped; they hold the message already and do their part themselves); the
+/// others get the plan's parent and are appended to \p Order in step order.
+/// \p Map is scratch space of m! entries.
+void layPlan(const StarPlan &Plan, const std::vector<int32_t> &ByStep,
+             const Perm &Leader, int K, std::vector<int32_t> &Map,
+             std::vector<int32_t> &Parent, std::vector<int32_t> &Order) {
+  const int M = Plan.M;
+  std::array<int8_t, 20> P{}, U = Leader.S;
+  for (int I = 0; I < M; ++I)
+    P[I] = static_cast<int8_t>(I);
+  Map.resize(Plan.Parent.size());
+  for (size_t V = 0; V < Map.size(); ++V) {
+    for (int I = 0; I < M; ++I)
+      U[I] = Leader.S[P[I]];
+    Map[V] = static_cast<int32_t>(rankOf(U, K));
+    std::next_permutation(P.begin(), P.begin() + M);
+  }
+  for (int32_t V : ByStep) {
+    int32_t Node = Map[V];
+    if (Parent[Node] != Unvisited)
+      continue;
+    Parent[Node] = Map[Plan.Parent[V]];
+    Order.push_back(Node);
   }
 }
 
@@ -315,9 +376,30 @@ applySequence(const StarGraph &G, const std::vector<Generator> &Seq,
   return Steps;
 }
 
-int starLevelSteps(int M) {
-  assert(M >= 2 && M < LevelTables::Max);
-  return levelTables().Cost[0][M];
+StarPlan starPlan(int M) {
+  assert(M >= 1 && M <= 12);
+  const int64_t N = permutationCount(M);
+  if (N == 1) {
+    StarPlan P;
+    P.M = M;
+    P.Parent = {-1};
+    P.Time = {0};
+    return P;
+  }
+  const std::vector<int32_t> Nb = neighbourTable(M);
+  int Bound = 0;
+  while ((int64_t(1) << Bound) < N)
+    ++Bound;
+  // About 2^20 node visits in all: 1024 tries on S_4..S_6, 26 on S_8, one
+  // on S_10. Stop early at the lower bound.
+  const int64_t Tries = std::clamp<int64_t>((int64_t(1) << 20) / N, 1, 1024);
+  StarPlan Best;
+  for (int64_t T = 0; T < Tries && (T == 0 || Best.Steps > Bound); ++T) {
+    StarPlan P = matchingPlan(Nb, M, static_cast<uint64_t>(T));
+    if (T == 0 || P.Steps < Best.Steps)
+      Best = std::move(P);
+  }
+  return Best;
 }
 
 bool starOptimalApplies(const Machine &M, const Request &R, std::string &Why) {
@@ -344,10 +426,14 @@ llvm::Expected<Schedule> buildStarOptimal(const Machine &M, const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "star-optimal");
   StarGraph G = *StarGraph::of(M.Topo);
   const int64_t N = G.nodes();
-  std::vector<int32_t> Parent(N, Unvisited), Order, Time(N, 0);
+  std::vector<int32_t> Parent(N, Unvisited), Order, Time(N, 0), Map;
   Order.reserve(N);
   Parent[S.Root] = IsRoot;
-  starTree(G, S.Root, G.symbols(), Parent, Order);
+  {
+    StarPlan Plan = starPlan(G.symbols());
+    layPlan(Plan, planOrder(Plan), permOf(S.Root, G.symbols()), G.symbols(),
+            Map, Parent, Order);
+  }
   int64_t Makespan = timeForest(Parent, {S.Root}, {0}, Order, Time);
   emitForest(S, Parent, Order, Time, Makespan);
   return S;
@@ -386,6 +472,8 @@ llvm::Expected<Schedule> buildMacroStar(const Machine &M, const Request &R) {
     Roots.push_back(static_cast<int32_t>(V));
     Starts.push_back(L);
   }
+  StarPlan Plan = starPlan(Module);
+  std::vector<int32_t> ByStep = planOrder(Plan), Map;
   std::unordered_set<int64_t> Modules;
   for (int64_t V : List) {
     Perm P = permOf(V, K);
@@ -393,7 +481,7 @@ llvm::Expected<Schedule> buildMacroStar(const Machine &M, const Request &R) {
     for (int I = Module; I < K; ++I)
       Key = Key * K + P.S[I];
     if (Modules.insert(Key).second)
-      starTree(G, V, Module, Parent, Order);
+      layPlan(Plan, ByStep, P, K, Map, Parent, Order);
   }
   int64_t Makespan = timeForest(Parent, Roots, Starts, Order, Time);
   emitForest(S, Parent, Order, Time, std::max<int64_t>(Makespan, L));
