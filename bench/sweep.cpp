@@ -32,8 +32,8 @@ struct Series {
   std::vector<std::pair<uint64_t, double>> Points; // bytes, time
 };
 
-const char *Colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                        "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+const char *Colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                        "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
 
 /// One SVG, one log-log panel per process count.
 void writeSvg(
@@ -90,7 +90,7 @@ void writeSvg(
       OS << "<text transform=\"translate(" << X0 - 50 << "," << Y0 + PH / 2
          << ") rotate(-90)\" text-anchor=\"middle\">model time (us)</text>\n";
     for (size_t SI = 0; SI < Ss.size(); ++SI) {
-      const char *Col = Colors[SI % 8];
+      const char *Col = Colors[SI % (sizeof(Colors) / sizeof(*Colors))];
       OS << "<polyline fill=\"none\" stroke=\"" << Col
          << "\" stroke-width=\"1.5\" points=\"";
       for (auto [B, T] : Ss[SI].Points)
@@ -109,16 +109,14 @@ int main(int argc, char **argv) {
   std::string Out = argc > 2 ? argv[2] : "sweep-out";
   llvm::sys::fs::create_directories(Out);
   const char *Machines[] = {"sp2", "t3e", "pc-cluster"};
+  // The report's collectives; the speedups are over its baseline. The
+  // algorithms are exactly what `--algorithm auto` chooses among.
   struct Coll {
     Collective C;
-    std::vector<const char *> Algs;
-  } Colls[] = {
-      {Collective::Bcast,
-       {"binomial", "edge-disjoint", "k-segment", "pipeline",
-        "two-path-pipeline", "scatter-allgather"}},
-      {Collective::Allreduce, {"binomial", "reduce-scatter-allgather"}},
-      {Collective::Scan, {"linear", "pipelined", "brent-kung", "rootp"}},
-  };
+    const char *Baseline;
+  } Colls[] = {{Collective::Bcast, "binomial"},
+               {Collective::Allreduce, "binomial"},
+               {Collective::Scan, "linear"}};
   std::error_code EC;
   llvm::raw_fd_ostream Csv(Out + "/sweep.csv", EC);
   if (EC) {
@@ -126,9 +124,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   Csv << "machine,collective,ranks,algorithm,bytes,segments,model_time_us\n";
-  llvm::outs()
-      << "Speedup over binomial (bcast, allreduce) or linear (scan) at 1 MiB, "
-         "model time:\n";
+  llvm::outs() << "Speedup over binomial (bcast, allreduce) or linear (scan) "
+                  "at 1 MiB, model time:\n";
   for (const char *MN : Machines) {
     auto M = loadMachine(Src + "/examples/machines/" + MN + ".yaml");
     if (!M) {
@@ -139,43 +136,47 @@ int main(int argc, char **argv) {
       std::vector<std::pair<int32_t, std::vector<Series>>> Panels;
       for (int32_t P : {8, 16, 32}) {
         if (M->Topo.Nodes && P > M->Topo.Nodes)
-          continue; // more processes than the machine has
-        std::vector<Series> Ss;
-        for (const char *A : C.Algs) {
-          Series S{A, {}};
-          for (uint64_t B = 4; B <= (uint64_t(1) << 20); B *= 2) {
-            Request R;
-            R.Coll = C.C;
-            R.Nodes.resize(P);
-            std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
-            R.Bytes = B;
-            R.Algorithm = A;
-            if (C.C != Collective::Bcast) {
-              R.Op = "sum";
-              R.Datatype = "int32";
-            }
-            std::string Why;
-            if (!findAlgorithm(A, C.C)->applies(*M, R, Why))
-              continue; // e.g. fewer elements than the reduce-scatter needs
+          continue;             // more processes than the machine has
+        std::vector<Series> Ss; // in registry order of first appearance
+        auto SeriesOf = [&](const char *A) -> Series & {
+          for (Series &S : Ss)
+            if (S.Algorithm == A)
+              return S;
+          return Ss.emplace_back(Series{A, {}});
+        };
+        for (uint64_t B = 4; B <= (uint64_t(1) << 20); B *= 2) {
+          Request R;
+          R.Coll = C.C;
+          R.Nodes.resize(P);
+          std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
+          R.Bytes = B;
+          if (C.C != Collective::Bcast) {
+            R.Op = "sum";
+            R.Datatype = "int32";
+          }
+          for (const AlgorithmInfo *A : autoCandidates(*M, R)) {
+            R.Algorithm = A->Name;
             auto Sch = compile(*M, R);
             if (!Sch) {
               llvm::errs() << "bench-sweep: " << llvm::toString(Sch.takeError())
                            << "\n";
               return 1;
             }
-            S.Points.push_back({B, Sch->Makespan});
-            Csv << MN << ',' << collectiveName(C.C) << ',' << P << ',' << A
-                << ',' << B << ',' << Sch->NumChunks << ','
+            SeriesOf(A->Name).Points.push_back({B, Sch->Makespan});
+            Csv << MN << ',' << collectiveName(C.C) << ',' << P << ','
+                << A->Name << ',' << B << ',' << Sch->NumChunks << ','
                 << llvm::format("%.3f", Sch->Makespan) << '\n';
           }
-          Ss.push_back(std::move(S));
         }
         llvm::outs() << llvm::format("  %-10s %-9s P=%-3d", MN,
                                      collectiveName(C.C), P);
+        const Series &Base = SeriesOf(C.Baseline);
         for (const Series &S : Ss)
-          llvm::outs() << llvm::format(" %s %.2fx", S.Algorithm.c_str(),
-                                       Ss[0].Points.back().second /
-                                           S.Points.back().second);
+          if (!S.Points.empty() &&
+              S.Points.back().first == Base.Points.back().first)
+            llvm::outs() << llvm::format(" %s %.2fx", S.Algorithm.c_str(),
+                                         Base.Points.back().second /
+                                             S.Points.back().second);
         llvm::outs() << "\n";
         Panels.push_back({P, std::move(Ss)});
       }

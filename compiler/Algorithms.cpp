@@ -207,6 +207,17 @@ const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
   return First;
 }
 
+std::vector<const AlgorithmInfo *> autoCandidates(const Machine &M,
+                                                  const Request &R) {
+  std::vector<const AlgorithmInfo *> Out;
+  for (const AlgorithmInfo &A : algorithms()) {
+    std::string Why;
+    if (A.InAuto && A.supports(R.Coll) && A.applies(M, R, Why))
+      Out.push_back(&A);
+  }
+  return Out;
+}
+
 Schedule scheduleSkeleton(const Machine &M, const Request &R,
                           llvm::StringRef Algorithm) {
   Schedule S;

@@ -54,6 +54,11 @@ const std::vector<AlgorithmInfo> &algorithms();
 /// binomial broadcast and binomial reduce): with \p C, the one serving C.
 const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
                                    std::optional<Collective> C = std::nullopt);
+/// What `--algorithm auto` chooses among for \p R on \p M (and what
+/// `--emit select` and bench-sweep compare): every algorithm in auto that
+/// serves the collective and applies, in registry order.
+std::vector<const AlgorithmInfo *> autoCandidates(const Machine &M,
+                                                  const Request &R);
 
 /// Fills what every builder's schedule shares from the request: collective,
 /// algorithm name, machine name, bytes, root, participants, reduction fields.

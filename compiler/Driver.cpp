@@ -80,23 +80,20 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
     std::string Considered;
     bool SharedChannels = isRouted(M.Topo) && M.Topo.Kind != TopologyKind::Full;
     bool BestFree = false;
-    for (const AlgorithmInfo &A : algorithms()) {
-      std::string Why;
-      if (!A.InAuto || !A.supports(R.Coll) || !A.applies(M, R, Why))
-        continue;
-      auto S =
-          P.run(std::string("build ") + A.Name, [&] { return A.Build(M, R); });
+    for (const AlgorithmInfo *A : autoCandidates(M, R)) {
+      auto S = P.run(std::string("build ") + A->Name,
+                     [&] { return A->Build(M, R); });
       if (!S) {
         llvm::consumeError(S.takeError());
         continue;
       }
-      P.run(std::string("cost ") + A.Name, [&] {
+      P.run(std::string("cost ") + A->Name, [&] {
         estimateCost(*S, M);
         return 0;
       });
       // On a network with shared channels, a contention-free schedule beats
       // any schedule with contention; then the lower makespan wins.
-      bool Free = P.run(std::string("contention ") + A.Name, [&] {
+      bool Free = P.run(std::string("contention ") + A->Name, [&] {
         ContentionOptions CO;
         CO.StopAtFirst = true;
         return !SharedChannels || checkContention(*S, M, CO).clean();

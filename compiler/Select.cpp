@@ -79,6 +79,8 @@ int ompiAlgorithm(Collective C, llvm::StringRef A) {
       {Collective::Alltoall, "bruck", 3}, // modified_bruck
       {Collective::Scan, "linear", 1},
       {Collective::Exscan, "linear", 1},
+      {Collective::Allgather, "bruck", 2}, // bruck
+      {Collective::Allgather, "ring", 4},  // ring
   };
   for (const Map &X : Maps)
     if (X.C == C && A == X.Collc)
@@ -104,19 +106,16 @@ public:
     R.Bytes = Bytes;
     R.Algorithm = "auto";
     Pick Best;
-    for (const AlgorithmInfo &A : algorithms()) {
-      std::string Why;
-      if (!A.InAuto || !A.supports(R.Coll) || !A.applies(M, R, Why))
+    for (const AlgorithmInfo *A : autoCandidates(M, R)) {
+      if (OmpiOnly && !ompiAlgorithm(R.Coll, A->Name))
         continue;
-      if (OmpiOnly && !ompiAlgorithm(R.Coll, A.Name))
-        continue;
-      auto S = buildAndCost(M, R, A.Name);
+      auto S = buildAndCost(M, R, A->Name);
       if (!S) {
         llvm::consumeError(S.takeError());
         continue;
       }
       if (S->Makespan < Best.Time)
-        Best = {A.Name, S->NumChunks, S->Makespan};
+        Best = {A->Name, S->NumChunks, S->Makespan};
     }
     if (Best.Algorithm.empty())
       return llvm::createStringError(
