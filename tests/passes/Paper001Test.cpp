@@ -82,15 +82,19 @@ TEST_CASE("paper001.Bcast: edge-disjoint = 3 log P T_send(M/log P), collc one "
 }
 
 TEST_CASE("paper001.Bcast: k-segment = (3k + P/k - 4) T_send(M/k) for every k "
-          "dividing P, k <= P/2") {
-  // (k = P, groups of one, is faster in collc: the ring skips the root.)
+          "dividing P") {
   for (int32_t P : Pow2)
-    for (int64_t K = 1; K <= P / 2; K *= 2) {
+    for (int64_t K = 1; K <= P; K *= 2) {
       Schedule S = compiled(Collective::Bcast, P, Bytes, "k-segment", K);
       CAPTURE(P);
       CAPTURE(K);
       double Want = (3 * K + double(P) / K - 4) * tsend(double(Bytes) / K);
-      CHECK(close(S.Makespan, Want));
+      if (P == 2 && K == 2)
+        // Two groups of one: the root's segment needs no ring pass, so collc
+        // finishes in 2 T_send(M/2) where the formula counts 4.
+        CHECK(S.Makespan < Want - 1);
+      else
+        CHECK(close(S.Makespan, Want));
     }
 }
 
