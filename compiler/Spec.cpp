@@ -1012,6 +1012,10 @@ private:
         if (static_cast<int64_t>(List.size()) > MaxRanks)
           return failAt(PartsN, "", "expected at most " + std::to_string(MaxRanks) +
                                         " participants");
+      } else if (M.Topo.Nodes > 0 && M.Topo.Nodes <= MaxRanks) {
+        // A topology of fixed size: every node takes part, rank = node.
+        for (int64_t I = 0; I < M.Topo.Nodes; ++I)
+          List.push_back({I, nullptr});
       } else {
         return fail(Root, "missing key 'ranks' or 'participants' in request");
       }
