@@ -35,6 +35,17 @@ std::string fmtTime(double T) {
 
 } // namespace
 
+ChannelWindow wormChannelWindow(const WormholeParams &W, uint64_t Bytes,
+                                unsigned Hops, unsigned Pos, double Start) {
+  const uint64_t Flit = std::max<uint64_t>(1, W.FlitBytes);
+  const uint64_t M = (Bytes + Flit - 1) / Flit;
+  const uint64_t L = std::max<uint64_t>(1, M); // a signal is one header flit
+  const double Inject = Start + W.Ss + static_cast<double>(M) * W.Sd;
+  const uint64_t Release = std::min<uint64_t>(Pos + L, Hops + L - 1);
+  return {Inject + static_cast<double>(Pos - 1) * W.Cd,
+          Inject + static_cast<double>(Release) * W.Cd};
+}
+
 ContentionReport checkContention(const Schedule &S, const Machine &M,
                                  const ContentionOptions &Opts) {
   ContentionReport R;
@@ -51,6 +62,11 @@ ContentionReport checkContention(const Schedule &S, const Machine &M,
       if (std::isnan(T.Start) || std::isnan(T.End))
         R.Timed = false;
 
+  // Wormhole parameters give each channel use its own window (see the
+  // header); the other models only bound a transfer by [Start, End).
+  const bool Worm = R.Timed && M.M.Kind == ModelKind::Wormhole;
+  R.PerChannel = Worm;
+
   std::vector<Flat> Ts;
   Ts.reserve(S.numTransfers());
   std::vector<Use> Uses;
@@ -66,8 +82,16 @@ ContentionReport checkContention(const Schedule &S, const Machine &M,
       Route.clear();
       // isRouted() said yes, so routing cannot fail.
       llvm::cantFail(appendRoute(Topo, A, B, Route));
-      for (uint32_t P = 0; P < Route.size(); ++P)
-        Uses.push_back({Route[P], Start, End, Idx, P});
+      const unsigned K = static_cast<unsigned>(Route.size());
+      for (uint32_t P = 0; P < K; ++P) {
+        if (Worm) {
+          ChannelWindow W =
+              wormChannelWindow(M.M.Worm, T.Bytes, K, P + 1, Start);
+          Uses.push_back({Route[P], W.From, W.To, Idx, P});
+        } else {
+          Uses.push_back({Route[P], Start, End, Idx, P});
+        }
+      }
     }
   }
   R.Transfers = Ts.size();
@@ -106,7 +130,9 @@ ContentionReport checkContention(const Schedule &S, const Machine &M,
         if (!R.Timed && FA.Ref.Step != FU.Ref.Step)
           continue;
         // One sender, t_hold apart: serialized at the source (Theorem 3.2).
-        if (R.Timed && FA.SrcNode == FU.SrcNode &&
+        // Per-channel windows need no such rule: they already say whether
+        // the later worm reaches the channel after the earlier one's tail.
+        if (R.Timed && !Worm && FA.SrcNode == FU.SrcNode &&
             U.Start - A->Start >= FA.Hold * (1 - 1e-12))
           continue;
         double From = std::max(A->Start, U.Start), To = std::min(A->End, U.End);
@@ -159,8 +185,10 @@ void printContention(llvm::raw_ostream &OS, const Schedule &S, const Machine &M,
      << (R.NumConflicts == 1 ? "" : "s") << " among " << R.Transfers
      << " transfers (" << R.ChannelUses << " channel uses on "
      << topologyKindName(M.Topo.Kind) << ", "
-     << (R.Timed ? "timed windows" : "step windows") << ")"
-     << (R.clean() ? ": contention-free" : "") << "\n";
+     << (!R.Timed       ? "step windows"
+         : R.PerChannel ? "wormhole channel windows"
+                        : "timed windows")
+     << ")" << (R.clean() ? ": contention-free" : "") << "\n";
   for (const Conflict &C : R.Conflicts) {
     OS << "  channel " << channelName(M.Topo, C.Shared) << ": "
        << describeTransfer(S, M, C.A) << " and " << describeTransfer(S, M, C.B);

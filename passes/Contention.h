@@ -2,23 +2,38 @@
 /// The contention checker: finds every pair of transfers whose routes share
 /// a directed channel (passes/Routes.h) while both are in the network.
 ///
-/// "In the network". A transfer is in the network from the start of its send
-/// to the end of its receive, [Start, End), the times of the cost pass. This
-/// window contains every instant at which any flit of the message can hold
-/// any channel of its route in a wormhole network (the header leaves after
-/// the send starts; the tail is consumed before the receive ends), so two
-/// transfers whose windows on a shared channel are disjoint never meet there:
-/// no reported contention implies no blocking in a wormhole simulator that
-/// honours the same start times. Windows are half-open: a transfer that
-/// starts when another ends does not contend with it.
+/// "In the network". Without wormhole parameters (parameterized, linear and
+/// the other models) a transfer is in the network from the start of its send
+/// to the end of its receive, [Start, End), the times of the cost pass, on
+/// every channel of its route. One exception, from the proof of paper 000's
+/// Theorem 3.2: two transfers sent by the same node, the later starting at
+/// least t_hold (of the earlier message) after the earlier, are not
+/// contention: the sender injects them one after the other, and under
+/// dimension-ordered routing the channels two routes from one source share
+/// are a common prefix, so the later worm follows the earlier one's tail.
+/// That is the paper's assumption about its machine; these models cannot
+/// check it.
 ///
-/// One exception, from the proof of paper 000's Theorem 3.2: two transfers
-/// sent by the same node, the later starting at least t_hold (of the earlier
-/// message) after the earlier, are not contention. The sender injects them
-/// one after the other, the later message's header follows the earlier
-/// message's tail, and under dimension-ordered routing the channels two
-/// routes from one source share are a common prefix of both, so the later
-/// worm never waits for the earlier one.
+/// With a wormhole model (s_s, s_d, c_d, r_s, r_d) the checker knows when a
+/// worm holds each channel, as runtime/sim/Wormhole.h defines it: a message
+/// of m flits (L = max(1, m) in the network) sent at Start enters the network
+/// at Inject = Start + s_s + m s_d; its header takes channel i (1-based, of
+/// k) at Inject + (i-1) c_d and its tail frees it at
+/// Inject + min(i + L, k + L - 1) c_d (wormChannelWindow). Two uses of a
+/// channel contend when these windows overlap; there is no exception. Two
+/// sends of one node t_hold apart then contend exactly when the later header
+/// reaches a shared channel before the earlier tail has left it; for equal
+/// sizes, starts exactly t_hold apart and a shared channel before the
+/// earlier route's last, that is s_s + m s_d < (m + 1) c_d. The paper's
+/// exception is thus derived where it is sound (paper 000's parameters:
+/// 2000 + 2m >= 2m + 2) and reported where it is not.
+///
+/// Conservative with respect to the simulator: when the simulated transfers
+/// start at the cost pass's times (every rank receives at most once before it
+/// sends, as in broadcasts and multicasts), no reported contention implies no
+/// blocked time, and with wormhole channel windows the converse holds too:
+/// the earliest overlap is a header finding its channel taken. Windows are
+/// half-open: a use that starts when another ends does not contend with it.
 ///
 /// Without times (a schedule read back without its cost annotations) step s
 /// stands for the window [s, s+1): transfers of one step are all in the
@@ -43,6 +58,19 @@
 
 namespace collc {
 
+/// When a worm holds one channel of its route, uncontended: [From, To).
+struct ChannelWindow {
+  double From = 0, To = 0;
+};
+
+/// The window of channel \p Pos (1-based) of a \p Hops-channel route for a
+/// message of \p Bytes sent at \p Start under wormhole parameters \p W: the
+/// header takes it at Inject + (Pos-1) c_d, the tail frees it at
+/// Inject + min(Pos + L, Hops + L - 1) c_d, Inject = Start + s_s + m s_d,
+/// L = max(1, m) flits.
+ChannelWindow wormChannelWindow(const WormholeParams &W, uint64_t Bytes,
+                                unsigned Hops, unsigned Pos, double Start);
+
 /// A transfer by position: Steps[Step].Transfers[Index].
 struct TransferRef {
   uint32_t Step = 0;
@@ -51,9 +79,9 @@ struct TransferRef {
 
 /// Two transfers that hold one channel at the same time.
 struct Conflict {
-  TransferRef A, B; ///< A starts no later than B.
+  TransferRef A, B; ///< A enters the channel no later than B.
   Channel Shared;   ///< The first channel of A's route that both use.
-  double From = 0;  ///< Overlap of the two windows, [From, To).
+  double From = 0;  ///< Overlap of the two windows on it, [From, To).
   double To = 0;
 };
 
@@ -64,6 +92,9 @@ struct ContentionReport {
   std::string Why;
   /// Whether transfer times were used (false: step windows).
   bool Timed = true;
+  /// Whether each channel use had its own wormhole window (a timed check on
+  /// a wormhole model) rather than its transfer's [Start, End).
+  bool PerChannel = false;
   uint64_t Transfers = 0;
   /// Channel uses: the sum of the routes' lengths.
   uint64_t ChannelUses = 0;
