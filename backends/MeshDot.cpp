@@ -118,7 +118,7 @@ void emitMeshDot(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
     for (const Transfer &X : St.Transfers) {
       Route.clear();
       int64_t A = S.Participants[X.Src].Node, B = S.Participants[X.Dst].Node;
-      if (llvm::Error E = appendRoute(T, A, B, Route)) {
+      if (llvm::Error E = appendRoute(T, A, B, Route, X.TieDown)) {
         llvm::consumeError(std::move(E));
         Route.push_back({A, B});
       }

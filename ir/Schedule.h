@@ -103,6 +103,12 @@ struct Transfer {
   /// plain one-value reduction every other collective uses.
   uint8_t From = 0;
   uint8_t Into = 1;
+  /// Torus routing hint: bit i set = when the two ways round written
+  /// dimension i are equally long (offset exactly half the extent), this
+  /// message takes the decreasing way instead of the default increasing one
+  /// (paper 004's P ->_d P' lets the sender choose the direction). Routes,
+  /// the contention checker and the simulator honour it; elsewhere it is 0.
+  uint8_t TieDown = 0;
   double Start = NAN; ///< Filled by the cost pass.
   double End = NAN;   ///< Filled by the cost pass: receive complete.
 };

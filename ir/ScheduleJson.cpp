@@ -91,9 +91,11 @@ void writeScheduleJson(llvm::raw_ostream &OS, const Schedule &S,
         OS << ", \"from\": " << unsigned(T.From);
       if (T.Into != 1)
         OS << ", \"into\": " << unsigned(T.Into);
-      bool Default = T.Kind != TransferKind::Signal &&
-                     (T.Pieces.empty() ||
-                      (T.Pieces.size() == 1 && T.Pieces[0] == Whole));
+      if (T.TieDown != 0)
+        OS << ", \"tie_down\": " << unsigned(T.TieDown);
+      bool Default =
+          T.Kind != TransferKind::Signal &&
+          (T.Pieces.empty() || (T.Pieces.size() == 1 && T.Pieces[0] == Whole));
       if (!Default && !T.Pieces.empty()) {
         OS << ", \"pieces\": [";
         for (size_t PI = 0; PI < T.Pieces.size(); ++PI) {
@@ -143,7 +145,8 @@ struct Reader {
       Problem = Msg;
     return false;
   }
-  bool getInt(const json &J, const char *Key, int64_t &Out, bool Required = true) {
+  bool getInt(const json &J, const char *Key, int64_t &Out,
+              bool Required = true) {
     auto It = J.find(Key);
     if (It == J.end())
       return Required ? fail(std::string("missing key '") + Key + "'") : true;
@@ -173,7 +176,8 @@ struct Reader {
     Out = {(*It)[0].get<int64_t>(), (*It)[1].get<int64_t>()};
     return true;
   }
-  bool getString(const json &J, const char *Key, std::string &Out, bool Required = true) {
+  bool getString(const json &J, const char *Key, std::string &Out,
+                 bool Required = true) {
     auto It = J.find(Key);
     if (It == J.end())
       return Required ? fail(std::string("missing key '") + Key + "'") : true;
@@ -232,9 +236,9 @@ struct Reader {
       for (const json &TJ : *Ts) {
         Transfer T;
         int64_t Src = 0, Dst = 0, TB = 0;
-        if (!TJ.is_object() || !getInt(TJ, "src", Src) || !getInt(TJ, "dst", Dst) ||
-            !getInt(TJ, "bytes", TB) || !getTime(TJ, "start", T.Start) ||
-            !getTime(TJ, "end", T.End))
+        if (!TJ.is_object() || !getInt(TJ, "src", Src) ||
+            !getInt(TJ, "dst", Dst) || !getInt(TJ, "bytes", TB) ||
+            !getTime(TJ, "start", T.Start) || !getTime(TJ, "end", T.End))
           return false;
         if (Src < 0 || Src >= S.size() || Dst < 0 || Dst >= S.size())
           return fail("transfer between ranks outside the schedule");
@@ -253,12 +257,20 @@ struct Reader {
         else
           return fail("unknown transfer kind '" + Kind + "'");
         int64_t From = 0, Into = 1;
-        if (!getInt(TJ, "from", From, false) || !getInt(TJ, "into", Into, false))
+        if (!getInt(TJ, "from", From, false) ||
+            !getInt(TJ, "into", Into, false))
           return false;
         if (From < 0 || From > 1 || Into < 1 || Into > 3)
           return fail("'from' must be 0 or 1 and 'into' 1, 2 or 3");
         T.From = static_cast<uint8_t>(From);
         T.Into = static_cast<uint8_t>(Into);
+        int64_t TieDown = 0;
+        if (!getInt(TJ, "tie_down", TieDown, false))
+          return false;
+        if (TieDown < 0 || TieDown > 255)
+          return fail(
+              "'tie_down' must be a bit mask of dimensions in [0, 255]");
+        T.TieDown = static_cast<uint8_t>(TieDown);
         if (auto PJ = TJ.find("pieces"); PJ != TJ.end()) {
           if (!PJ->is_array())
             return fail("'pieces' must be an array");
@@ -296,8 +308,9 @@ llvm::Expected<Schedule> readScheduleJson(llvm::StringRef Text,
     if (auto Pos = Msg.find(": "); Pos != std::string::npos)
       Msg = Msg.substr(Pos + 2);
     return llvm::createStringError(
-        llvm::inconvertibleErrorCode(), "%s:%u:%u: error: expected a JSON schedule: %s",
-        File.str().c_str(), Line, Col, Msg.c_str());
+        llvm::inconvertibleErrorCode(),
+        "%s:%u:%u: error: expected a JSON schedule: %s", File.str().c_str(),
+        Line, Col, Msg.c_str());
   }
   Schedule S;
   Reader R{File, {}};

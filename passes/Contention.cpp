@@ -81,7 +81,7 @@ ContentionReport checkContention(const Schedule &S, const Machine &M,
       Ts.push_back({{SI, TI}, A, Start, End, M.M.tHold(T.Bytes)});
       Route.clear();
       // isRouted() said yes, so routing cannot fail.
-      llvm::cantFail(appendRoute(Topo, A, B, Route));
+      llvm::cantFail(appendRoute(Topo, A, B, Route, T.TieDown));
       const unsigned K = static_cast<unsigned>(Route.size());
       for (uint32_t P = 0; P < K; ++P) {
         if (Worm) {

@@ -10,7 +10,7 @@ namespace {
 /// 0 (sigma_{n-1}) first. On a hypercube (every extent 2) this is e-cube
 /// routing in written order.
 void appendDimensionOrdered(const Topology &T, int64_t Src, int64_t Dst,
-                            std::vector<Channel> &Out) {
+                            std::vector<Channel> &Out, uint8_t TieDown) {
   size_t N = T.Dims.size();
   // Strides and coordinates of both ends, without allocating per call for
   // the usual 1-4 dimensions.
@@ -47,9 +47,11 @@ void appendDimensionOrdered(const Topology &T, int64_t Src, int64_t Dst,
       }
       continue;
     }
-    // Torus: the shorter way round; on a tie, the increasing direction.
+    // Torus: the shorter way round; on a tie, the increasing direction
+    // unless the transfer asks for the other.
     int64_t Up = ((Target - C) % D + D) % D;
-    bool Increasing = Up <= D - Up;
+    bool Down = I < 8 && (TieDown >> I & 1);
+    bool Increasing = Up < D - Up || (Up == D - Up && !Down);
     int64_t Hops = Increasing ? Up : D - Up;
     for (int64_t H = 0; H < Hops; ++H) {
       int64_t NextC =
@@ -80,7 +82,7 @@ bool isRouted(const Topology &T) {
 }
 
 llvm::Error appendRoute(const Topology &T, int64_t Src, int64_t Dst,
-                        std::vector<Channel> &Out) {
+                        std::vector<Channel> &Out, uint8_t TieDown) {
   if (Src == Dst)
     return llvm::Error::success();
   switch (T.Kind) {
@@ -91,7 +93,7 @@ llvm::Error appendRoute(const Topology &T, int64_t Src, int64_t Dst,
   case TopologyKind::Mesh:
   case TopologyKind::Torus:
   case TopologyKind::Hypercube:
-    appendDimensionOrdered(T, Src, Dst, Out);
+    appendDimensionOrdered(T, Src, Dst, Out, TieDown);
     return llvm::Error::success();
   // Dispatch point for the other topologies. Each plugs in here with a call
   // to a routing function kept in a file of its own, and returns true from
@@ -126,9 +128,9 @@ llvm::Error appendRoute(const Topology &T, int64_t Src, int64_t Dst,
 }
 
 llvm::Expected<std::vector<Channel>> route(const Topology &T, int64_t Src,
-                                           int64_t Dst) {
+                                           int64_t Dst, uint8_t TieDown) {
   std::vector<Channel> Out;
-  if (llvm::Error E = appendRoute(T, Src, Dst, Out))
+  if (llvm::Error E = appendRoute(T, Src, Dst, Out, TieDown))
     return E;
   return Out;
 }

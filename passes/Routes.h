@@ -23,7 +23,8 @@
 ///  - torus: the same dimension order; in each dimension the shorter way
 ///    round. Tie rule: when both ways are equally long (extent even, offset
 ///    exactly half the extent) the message travels in the increasing
-///    direction (coordinate + 1, wrapping from extent-1 to 0);
+///    direction (coordinate + 1, wrapping from extent-1 to 0), unless the
+///    transfer's TieDown bit for that dimension asks for the decreasing one;
 ///  - hypercube: e-cube routing, fixing the differing address bits in
 ///    written order (the first written coordinate first), like the mesh;
 ///  - full (a crossbar): every ordered pair has a private link, the route is
@@ -57,12 +58,14 @@ bool isRouted(const Topology &T);
 /// Appends to \p Out the channels of the route from node \p Src to node
 /// \p Dst, in the order the message crosses them (nothing when Src == Dst).
 /// The fast form for passes that route many transfers.
+/// \p TieDown is Transfer::TieDown: on a torus, bit i makes a tie in
+/// written dimension i go the decreasing way.
 llvm::Error appendRoute(const Topology &T, int64_t Src, int64_t Dst,
-                        std::vector<Channel> &Out);
+                        std::vector<Channel> &Out, uint8_t TieDown = 0);
 
 /// The channels of the route from node \p Src to node \p Dst, in order.
 llvm::Expected<std::vector<Channel>> route(const Topology &T, int64_t Src,
-                                           int64_t Dst);
+                                           int64_t Dst, uint8_t TieDown = 0);
 
 /// "(1,5)->(2,5)" on meshes, tori and hypercubes (coordinates written highest
 /// dimension first, as in the paper), "3->7" elsewhere.

@@ -135,12 +135,14 @@ private:
     Plan.push_back({Stage, Phase});
     return Steps.back();
   }
+  /// \p TieDown: Transfer::TieDown, for a move of exactly half the ring.
   void send(Step &St, int64_t Src, int64_t Dst, std::vector<Interval> Origins,
-            std::vector<Interval> Dests) {
+            std::vector<Interval> Dests, uint8_t TieDown = 0) {
     auto Pieces = product(merged(std::move(Origins)), merged(std::move(Dests)));
     if (Pieces.empty())
       return;
     St.Transfers.push_back(makeTransfer(Src, Dst, std::move(Pieces), Block));
+    St.Transfers.back().TieDown = TieDown;
   }
 
   /// Every rank of the rows of parity \p Parity, optionally minus rank \p X.
@@ -250,8 +252,14 @@ private:
               addDestRect(Dests, S, Runs, Mine);
           }
           int64_t NP = H ? P : P + Sg * G, NQ = H ? Q + Sg * G : Q;
+          // The decreasing classes move the decreasing way round, also when
+          // the move is half the ring (N = 16: 2G = 8 hops of 16), where the
+          // default route would send them the increasing way onto the
+          // increasing classes' channels. Written dimension 0 is the row
+          // coordinate, 1 the column: an H move changes the column.
+          uint8_t TieDown = Sg < 0 ? (H ? 2 : 1) : 0;
           send(St, master(S, P, Q), master(S, NP, NQ), std::move(Origins),
-               std::move(Dests));
+               std::move(Dests), TieDown);
         }
   }
 

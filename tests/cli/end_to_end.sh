@@ -48,9 +48,9 @@ cmp -s "$tmp/s.json" "$tmp/s3.json" || die "logging changed stdout"; ok
 grep -q "IR after verify" "$tmp/log" || die "no IR dump"; ok
 grep -q "pass timing" "$tmp/log" || die "no timing"; ok
 # A topology of fixed size: without ranks or participants every node takes
-# part (16x16 SEM: 256 ranks, 9 start-ups).
+# part (16x16 SEM: 256 ranks, 9 start-ups, no contention).
 "$collc" --machine examples/machines/torus-16x16.yaml --collective alltoall --bytes 64 \
-  --algorithm sem --emit summary > "$tmp/sem.txt" || die "sem on 16x16 failed"
+  --algorithm sem --emit summary --verify > "$tmp/sem.txt" || die "sem --verify on 16x16 failed"
 grep -q '^ranks:      256$' "$tmp/sem.txt" || die "the torus's nodes are not all ranks"; ok
 grep -q '^start-ups:  9$' "$tmp/sem.txt" || die "sem 16x16 does not take 9 start-ups"; ok
 # ... but a crossbar of no fixed size still needs them.

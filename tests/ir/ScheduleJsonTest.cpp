@@ -1,5 +1,5 @@
-#include "compiler/Driver.h"
 #include "ir/ScheduleJson.h"
+#include "compiler/Driver.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>
@@ -49,6 +49,7 @@ TEST_CASE("json: pieces, kinds and reductions survive the round trip") {
   T.Pieces = {{{1, 2}, {0, 2}, {1, 2}}};
   T.Start = 0.1;
   T.End = 1e-7;
+  T.TieDown = 2;
   S.Steps = {Step{{T}}};
   auto Back = readScheduleJson(toJson(S), "x.json");
   REQUIRE(Back);
@@ -62,11 +63,13 @@ TEST_CASE("json: pieces, kinds and reductions survive the round trip") {
   CHECK(B.Pieces == T.Pieces);
   CHECK(B.Start == 0.1);
   CHECK(B.End == 1e-7);
+  CHECK(B.TieDown == 2);
   CHECK(std::isnan(Back->Makespan));
 }
 
 TEST_CASE("json: malformed schedules are rejected with a location") {
-  auto Bad = readScheduleJson("{\"collective\": \"bcast\",\n  \"algorithm\": }", "s.json");
+  auto Bad = readScheduleJson("{\"collective\": \"bcast\",\n  \"algorithm\": }",
+                              "s.json");
   REQUIRE(!Bad);
   std::string Msg = llvm::toString(Bad.takeError());
   CHECK(Msg.rfind("s.json:2:16: error: expected a JSON schedule", 0) == 0);

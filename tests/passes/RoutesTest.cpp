@@ -20,8 +20,8 @@ Topology grid(TopologyKind K, std::vector<int64_t> Dims) {
   return T;
 }
 
-std::string path(const Topology &T, int64_t A, int64_t B) {
-  auto R = route(T, A, B);
+std::string path(const Topology &T, int64_t A, int64_t B, uint8_t TieDown = 0) {
+  auto R = route(T, A, B, TieDown);
   REQUIRE(static_cast<bool>(R));
   std::string S = nodeName(T, A);
   for (const Channel &C : *R)
@@ -47,6 +47,25 @@ TEST_CASE("routes: torus goes the shorter way, increasing on a tie") {
   // Offset 2 of extent 4: a tie, resolved upwards.
   CHECK(path(T, T.nodeOf({3, 1}), T.nodeOf({1, 1})) == "(3,1) (0,1) (1,1)");
   CHECK(path(T, T.nodeOf({1, 1}), T.nodeOf({3, 1})) == "(1,1) (2,1) (3,1)");
+}
+
+TEST_CASE("routes: a transfer's TieDown bit turns a torus tie downwards, and "
+          "nothing else") {
+  Topology T = grid(TopologyKind::Torus, {4, 4});
+  // Written dimension 0 (the first coordinate): bit 0.
+  CHECK(path(T, T.nodeOf({1, 1}), T.nodeOf({3, 1}), 1) == "(1,1) (0,1) (3,1)");
+  CHECK(path(T, T.nodeOf({1, 1}), T.nodeOf({3, 1}), 2) == "(1,1) (2,1) (3,1)");
+  // Dimension 1: bit 1; both ties at once.
+  CHECK(path(T, T.nodeOf({0, 0}), T.nodeOf({2, 2}), 2) ==
+        "(0,0) (1,0) (2,0) (2,3) (2,2)");
+  CHECK(path(T, T.nodeOf({0, 0}), T.nodeOf({2, 2}), 3) ==
+        "(0,0) (3,0) (2,0) (2,3) (2,2)");
+  // Not a tie: the shorter way whatever the bits say.
+  CHECK(path(T, T.nodeOf({0, 0}), T.nodeOf({1, 3}), 3) == "(0,0) (1,0) (1,3)");
+  // Meshes have no ties.
+  Topology Mesh = grid(TopologyKind::Mesh, {4, 4});
+  CHECK(path(Mesh, Mesh.nodeOf({0, 0}), Mesh.nodeOf({2, 0}), 1) ==
+        "(0,0) (1,0) (2,0)");
 }
 
 TEST_CASE("routes: hypercube is e-cube in written order") {
