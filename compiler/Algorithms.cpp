@@ -72,8 +72,9 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Bcast},
        buildGreedy,
        greedyApplies,
-       /*InAuto=*/false,
-       /*OnStarGraphs=*/true},
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/true,
+       /*AutoApplies=*/greedyInAuto},
       {"dissemination",
        "dissemination barrier: ceil(log2 P) rounds, rank i signals i + 2^k",
        {Collective::Barrier},
@@ -212,7 +213,8 @@ std::vector<const AlgorithmInfo *> autoCandidates(const Machine &M,
   std::vector<const AlgorithmInfo *> Out;
   for (const AlgorithmInfo &A : algorithms()) {
     std::string Why;
-    if (A.InAuto && A.supports(R.Coll) && A.applies(M, R, Why))
+    if (A.InAuto && A.supports(R.Coll) && A.applies(M, R, Why) &&
+        (!A.AutoApplies || A.AutoApplies(M, R, Why)))
       Out.push_back(&A);
   }
   return Out;

@@ -35,6 +35,9 @@ struct AlgorithmInfo {
   /// Whether it calls only adjacent nodes of a star or macro-star graph (the
   /// call model of paper 002); the others do not apply to those topologies.
   bool OnStarGraphs = false;
+  /// Further conditions for `--algorithm auto` only (nullptr: none), e.g.
+  /// that building it is affordable; an explicit request ignores them.
+  AppliesFn AutoApplies = nullptr;
 
   bool supports(Collective C) const;
   bool applies(const Machine &M, const Request &R, std::string &Why) const {

@@ -19,13 +19,21 @@ struct Perm {
   int64_t Node = 0;
 };
 
+/// Set bits of \p X (SWAR: std::popcount becomes a library call without
+/// -mpopcnt).
+int bitCount(uint32_t X) {
+  X = X - (X >> 1 & 0x55555555u);
+  X = (X & 0x33333333u) + (X >> 2 & 0x33333333u);
+  return static_cast<int>(((X + (X >> 4)) & 0x0f0f0f0fu) * 0x01010101u >> 24);
+}
+
 /// Lexicographic rank: the Lehmer digit of position I is the number of
 /// smaller symbols not used before I.
 int64_t rankOf(const std::array<int8_t, 20> &S, int K) {
   int64_t Rank = 0;
   uint32_t Used = 0;
   for (int I = 0; I < K; ++I) {
-    Rank = Rank * (K - I) + std::popcount(((1u << S[I]) - 1) & ~Used);
+    Rank = Rank * (K - I) + bitCount(((1u << S[I]) - 1) & ~Used);
     Used |= 1u << S[I];
   }
   return Rank;
@@ -60,129 +68,156 @@ uint64_t mix(uint64_t X) {
   return X ^ (X >> 31);
 }
 
-/// The neighbours of every node of S_m: Nb[v * (m-1) + j - 2] is T_j(v).
-/// Nodes are visited in lexicographic order; swapping positions 1 and j
-/// changes only the Lehmer digits of positions 1..j, so only those are
-/// recomputed.
+/// Symbols before position I larger than S[I], for the prefix mask \p Pre.
+int larger(uint32_t Pre, int Symbol) {
+  return bitCount(Pre & (~0u << Symbol << 1));
+}
+
+} // namespace
+
+int64_t inversionCode(const std::vector<int> &P) {
+  int64_t Code = 0, W = 1;
+  uint32_t Pre = 0;
+  for (size_t I = 0; I < P.size(); ++I) {
+    W *= I ? static_cast<int64_t>(I) : 1;
+    Code += larger(Pre, P[I]) * W;
+    Pre |= 1u << P[I];
+  }
+  return Code;
+}
+
+namespace {
+
+/// The neighbours of every node of S_m in inversion-code order:
+/// Nb[c * (m-1) + j - 2] is the code of T_j(c). Codes are enumerated in order
+/// (digit 1 fastest); the permutation is rebuilt from the right, only in the
+/// positions whose digits changed. T_j changes digits 1..j-1 only, and the
+/// new ones follow from the old: for 1 <= i < j-1 (0-based positions), digit
+/// i loses u_1 from its prefix and gains u_j.
 std::vector<int32_t> neighbourTable(int M) {
   const int D = M - 1;
   const int64_t N = permutationCount(M);
   int64_t W[20];
   for (int I = 0; I < M; ++I)
-    W[I] = permutationCount(M - 1 - I);
+    W[I] = permutationCount(I);
   std::vector<int32_t> Nb(static_cast<size_t>(N) * D);
-  std::array<int8_t, 20> S{};
+  int E[21] = {};
+  int8_t S[20];
   for (int I = 0; I < M; ++I)
     S[I] = static_cast<int8_t>(I);
-  auto Below = [](int Symbol, uint32_t Used) {
-    return std::popcount(((1u << Symbol) - 1) & ~Used);
-  };
-  for (int64_t V = 0; V < N; ++V) {
-    int64_t Old[20]; // weighted Lehmer digits of positions 0..I
-    uint32_t Used = 0;
-    int64_t Acc = 0;
-    for (int I = 0; I < M; ++I) {
-      Acc += Below(S[I], Used) * W[I];
-      Old[I] = Acc;
-      Used |= 1u << S[I];
-    }
-    for (int J = 1; J < M; ++J) {
-      uint32_t U = 1u << S[J];
-      int64_t New = Below(S[J], 0) * W[0];
-      for (int I = 1; I < J; ++I) {
-        New += Below(S[I], U) * W[I];
-        U |= 1u << S[I];
+  for (int64_t C = 0; C < N; ++C) {
+    if (C > 0) {
+      int Top = 1;
+      while (++E[Top] > Top)
+        E[Top++] = 0;
+      uint32_t R = 0;
+      for (int L = 0; L <= Top; ++L)
+        R |= 1u << S[L];
+      for (int L = Top; L >= 0; --L) {
+        // The (L - E[L])-th smallest of the symbols left: E[L] of them are
+        // larger and stand before it.
+        uint32_t X = R;
+        for (int K = L - E[L]; K > 0; --K)
+          X &= X - 1;
+        S[L] = static_cast<int8_t>(std::countr_zero(X));
+        R &= ~(1u << S[L]);
       }
-      New += Below(S[0], U) * W[J];
-      Nb[V * D + J - 1] = static_cast<int32_t>(V - Old[J] + New);
     }
-    std::next_permutation(S.begin(), S.begin() + M);
+    uint32_t Pre[20];
+    Pre[0] = 0;
+    for (int I = 1; I < M; ++I)
+      Pre[I] = Pre[I - 1] | 1u << S[I - 1];
+    int64_t Old = 0, Kept = 0; // sum of old digits 1..J-1, with u_1 moved out
+    for (int J = 1; J < M; ++J) {
+      uint32_t Swap = 1u << S[0] | 1u << S[J];
+      int64_t Mid = 0;
+      for (int I = 1; I < J; ++I)
+        Mid += (S[J] > S[I]) * W[I];
+      int64_t New = Kept + Mid + larger(Pre[J] ^ Swap, S[0]) * W[J];
+      Old += E[J] * W[J];
+      Nb[C * D + J - 1] = static_cast<int32_t>(C - Old + New);
+      Kept += (E[J] - (S[0] > S[J])) * W[J];
+    }
   }
   return Nb;
 }
 
-/// One randomized matching broadcast of S_m from the identity (node 0),
-/// \p Seed picks the random choices. Each step, every uninformed node next to
-/// an informed one is a candidate; candidates are taken in increasing number
-/// of informed neighbours (ties in random order), and each takes the free
-/// informed neighbour with the fewest uninformed neighbours left (ties from a
-/// random generator on). The result is a maximal matching per step.
-StarPlan matchingPlan(const std::vector<int32_t> &Nb, int M, uint64_t Seed) {
+/// One randomized matching broadcast of S_m from the identity (code 0), in
+/// inversion codes; \p Seed picks the random choices, \p Shuffle whether
+/// ties between candidates are broken at random too (else in code order,
+/// which keeps memory accesses close: a node's T_j neighbours lie within j!
+/// codes of it). Each step, every uninformed node next to an informed one is
+/// a candidate; candidates are taken in increasing number of informed
+/// neighbours, and each takes the free informed neighbour with the fewest
+/// uninformed neighbours left (ties from a random generator on). The result
+/// is a maximal matching per step.
+StarPlan matchingPlan(const std::vector<int32_t> &Nb, int M, uint64_t Seed,
+                      bool Shuffle) {
   const int D = M - 1;
   const int64_t N = permutationCount(M);
   StarPlan P;
   P.M = M;
   P.Parent.assign(N, -1);
   P.Time.assign(N, 0);
-  std::vector<uint8_t> Informed(N, 0), Busy(N, 0), Deg(N, 0);
-  std::vector<int8_t> Open(N, static_cast<int8_t>(D)); // uninformed neighbours
-  std::vector<int32_t> Holders{0}, Cand, Sorted;
+  // Per node: uninformed neighbours (bits 0-4), informed neighbours (bits
+  // 5-9), informed, busy this step.
+  enum : uint16_t {
+    OpenOne = 1,
+    InfOne = 1 << 5,
+    Informed = 1 << 10,
+    Busy = 1 << 11
+  };
+  auto Open = [](uint16_t X) { return X & 31; };
+  auto Inf = [](uint16_t X) { return X >> 5 & 31; };
+  std::vector<uint16_t> St(N, static_cast<uint16_t>(D * OpenOne));
+  std::vector<std::vector<int32_t>> Bucket(D + 1);
   std::vector<std::pair<int32_t, int32_t>> Calls;
   auto Inform = [&](int32_t X) {
-    Informed[X] = 1;
-    for (int J = 0; J < D; ++J)
-      --Open[Nb[static_cast<int64_t>(X) * D + J]];
-  };
-  auto Shuffle = [&](std::vector<int32_t> &V, uint64_t Salt) {
-    for (size_t I = V.size(); I > 1; --I)
-      std::swap(V[I - 1], V[mix(Seed ^ mix(Salt + I)) % I]);
+    St[X] |= Informed;
+    for (const int32_t *Y = &Nb[static_cast<int64_t>(X) * D], *E = Y + D;
+         Y != E; ++Y)
+      St[*Y] = static_cast<uint16_t>(St[*Y] - OpenOne + InfOne);
   };
   Inform(0);
   int64_t Count = 1;
   int Step = 0;
   while (Count < N) {
     ++Step;
-    size_t W = 0;
-    for (int32_t U : Holders)
-      if (Open[U] > 0)
-        Holders[W++] = U;
-    Holders.resize(W);
-    Shuffle(Holders, 2 * Step);
-    Cand.clear();
-    for (int32_t U : Holders)
-      for (int J = 0; J < D; ++J) {
-        int32_t X = Nb[static_cast<int64_t>(U) * D + J];
-        if (!Informed[X] && Deg[X]++ == 0)
-          Cand.push_back(X);
-      }
-    Shuffle(Cand, 2 * Step + 1);
-    // Counting sort by the number of informed neighbours (stable).
-    int64_t First[22] = {};
-    for (int32_t X : Cand)
-      ++First[Deg[X] + 1];
-    for (int I = 1; I <= D + 1; ++I)
-      First[I] += First[I - 1];
-    Sorted.resize(Cand.size());
-    for (int32_t X : Cand)
-      Sorted[First[Deg[X]]++] = X;
+    for (auto &B : Bucket)
+      B.clear();
+    for (int32_t X = 0; X < N; ++X)
+      if (!(St[X] & Informed) && Inf(St[X]))
+        Bucket[Inf(St[X])].push_back(X);
     Calls.clear();
-    for (int32_t X : Sorted) {
-      const int32_t *Adj = &Nb[static_cast<int64_t>(X) * D];
-      int Off = static_cast<int>(mix(Seed ^ (static_cast<uint64_t>(X) << 8 ^
-                                             static_cast<uint64_t>(Step))) %
-                                 D);
-      int32_t Best = -1;
-      int BestOpen = D + 1;
-      for (int I = 0; I < D; ++I) {
-        int32_t U = Adj[(I + Off) % D];
-        if (Informed[U] && !Busy[U] && Open[U] < BestOpen) {
-          Best = U;
-          BestOpen = Open[U];
+    for (auto &B : Bucket) {
+      if (Shuffle)
+        for (size_t I = B.size(); I > 1; --I)
+          std::swap(B[I - 1], B[mix(Seed ^ mix(Step * N + I)) % I]);
+      for (int32_t X : B) {
+        const int32_t *Adj = &Nb[static_cast<int64_t>(X) * D];
+        int Off = static_cast<int>(
+            mix(Seed ^ (static_cast<uint64_t>(X) << 8 | Step)) % D);
+        int32_t Best = -1;
+        int BestOpen = D + 1;
+        for (int I = 0, J = Off; I < D; ++I, J = J + 1 == D ? 0 : J + 1) {
+          int32_t U = Adj[J];
+          uint16_t T = St[U];
+          if ((T & (Informed | Busy)) == Informed && Open(T) < BestOpen) {
+            Best = U;
+            BestOpen = Open(T);
+          }
+        }
+        if (Best >= 0) {
+          St[Best] |= Busy;
+          Calls.push_back({Best, X});
         }
       }
-      if (Best >= 0) {
-        Busy[Best] = 1;
-        Calls.push_back({Best, X});
-      }
     }
-    for (int32_t X : Cand)
-      Deg[X] = 0;
     for (auto [U, X] : Calls) {
-      Busy[U] = 0;
+      St[U] &= static_cast<uint16_t>(~Busy);
       P.Parent[X] = U;
       P.Time[X] = static_cast<uint8_t>(Step);
       Inform(X);
-      Holders.push_back(X);
     }
     Count += static_cast<int64_t>(Calls.size());
   }
@@ -219,9 +254,15 @@ void layPlan(const StarPlan &Plan, const std::vector<int32_t> &ByStep,
     P[I] = static_cast<int8_t>(I);
   Map.resize(Plan.Parent.size());
   for (size_t V = 0; V < Map.size(); ++V) {
-    for (int I = 0; I < M; ++I)
+    int64_t Code = 0, W = 1;
+    uint32_t Pre = 0;
+    for (int I = 0; I < M; ++I) {
       U[I] = Leader.S[P[I]];
-    Map[V] = static_cast<int32_t>(rankOf(U, K));
+      W *= I ? I : 1;
+      Code += larger(Pre, P[I]) * W;
+      Pre |= 1u << P[I];
+    }
+    Map[Code] = static_cast<int32_t>(rankOf(U, K));
     std::next_permutation(P.begin(), P.begin() + M);
   }
   for (int32_t V : ByStep) {
@@ -395,7 +436,7 @@ StarPlan starPlan(int M) {
   const int64_t Tries = std::clamp<int64_t>((int64_t(1) << 20) / N, 1, 1024);
   StarPlan Best;
   for (int64_t T = 0; T < Tries && (T == 0 || Best.Steps > Bound); ++T) {
-    StarPlan P = matchingPlan(Nb, M, static_cast<uint64_t>(T));
+    StarPlan P = matchingPlan(Nb, M, static_cast<uint64_t>(T), Tries > 1);
     if (T == 0 || P.Steps < Best.Steps)
       Best = std::move(P);
   }
@@ -494,6 +535,19 @@ bool greedyApplies(const Machine &M, const Request &R, std::string &Why) {
     return false;
   }
   (void)M;
+  return true;
+}
+
+bool greedyInAuto(const Machine &M, const Request &R, std::string &Why) {
+  if (M.Topo.Kind != TopologyKind::Star &&
+      M.Topo.Kind != TopologyKind::MacroStar) {
+    Why = "auto tries greedy on star and macro-star graphs only";
+    return false;
+  }
+  if (R.Nodes.size() > 362880) {
+    Why = "auto tries greedy up to 362880 ranks";
+    return false;
+  }
   return true;
 }
 

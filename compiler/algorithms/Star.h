@@ -52,9 +52,17 @@ std::vector<std::vector<StarCall>>
 applySequence(const StarGraph &G, const std::vector<Generator> &Seq,
               std::vector<uint8_t> &Informed, std::vector<int64_t> &List);
 
-/// A broadcast of S_m from the identity permutation (node 0): Parent[v] is
-/// the node that calls v (-1 for the root), Time[v] the step of that call
-/// (1-based, 0 for the root), Steps the number of steps.
+/// The inversion code of a permutation u_1..u_m of 0..m-1: digit i (2 <= i
+/// <= m) is the number of symbols before position i larger than u_i, with
+/// weight (i-1)!. The identity has code 0. T_j changes digits 2..j only, so
+/// a node's T_j neighbours lie within j! codes of it: star-optimal's plan
+/// numbers nodes this way to keep its memory accesses close together.
+int64_t inversionCode(const std::vector<int> &P);
+
+/// A broadcast of S_m from the identity permutation, nodes numbered by
+/// inversion code: Parent[c] is the node that calls c (-1 for the root, code
+/// 0), Time[c] the step of that call (1-based, 0 for the root), Steps the
+/// number of steps.
 struct StarPlan {
   int M = 0;
   int Steps = 0;
@@ -73,6 +81,10 @@ StarPlan starPlan(int M);
 bool starOptimalApplies(const Machine &M, const Request &R, std::string &Why);
 bool macroStarApplies(const Machine &M, const Request &R, std::string &Why);
 bool greedyApplies(const Machine &M, const Request &R, std::string &Why);
+/// Whether `--algorithm auto` also tries greedy: on star and macro-star
+/// graphs of at most 9! = 362880 ranks (a maximum matching per step costs
+/// about a second there), so auto never picks a schedule greedy beats.
+bool greedyInAuto(const Machine &M, const Request &R, std::string &Why);
 
 llvm::Expected<Schedule> buildStarOptimal(const Machine &M, const Request &R);
 llvm::Expected<Schedule> buildMacroStar(const Machine &M, const Request &R);
