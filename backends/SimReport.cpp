@@ -4,8 +4,10 @@
 #include "runtime/sim/ScheduleSim.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/WithColor.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace collc {
 
@@ -19,6 +21,13 @@ void emitSimReport(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
     return;
   }
   const sim::SimResult &R = Sim->Result;
+  if (R.deadlocked()) {
+    // Not a result: the schedule cannot run to completion on this network.
+    // Exit status 2, as for a failed --verify; nothing is written to -o.
+    llvm::WithColor::error(llvm::errs(), "collc")
+        << "--emit sim: the network deadlocked: " << deadlockReport(*Sim, S, M);
+    std::exit(2);
+  }
   const Model &Mo = M.M;
   uint64_t BlockedCount = 0;
   for (const sim::SimMessageResult &MR : R.Messages)
@@ -40,14 +49,7 @@ void emitSimReport(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
   OS << "blocked     " << formatNumber(R.TotalBlocked) << " in total, "
      << BlockedCount << " of " << R.Messages.size() << " transfers blocked\n";
   OS << "events      " << R.Events << "\n";
-  if (R.deadlocked()) {
-    OS << "deadlock    " << R.Stuck.size() << " transfers never completed:";
-    for (uint32_t W : R.Stuck)
-      OS << " " << W;
-    OS << "\n";
-  } else {
-    OS << "deadlock    none\n";
-  }
+  OS << "deadlock    none\n";
 
   OS << "\ntransfers:\n";
   OS << "    id  step    src    dst      bytes  hops        start       inject"

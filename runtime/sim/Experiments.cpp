@@ -94,6 +94,12 @@ llvm::Expected<std::vector<SweepPoint>> runFigure(const Machine &M,
         auto Sim = simulateSchedule(*S, M);
         if (!Sim)
           return Sim.takeError();
+        if (Sim->Result.deadlocked())
+          return llvm::make_error<llvm::StringError>(
+              A + ", " + std::to_string(Ranks) + " ranks, " +
+                  std::to_string(Bytes) + " bytes: the network deadlocked: " +
+                  deadlockReport(*Sim, *S, M),
+              std::make_error_code(std::errc::resource_deadlock_would_occur));
         double T = Sim->Result.Makespan;
         P.Mean += T;
         P.Min = std::min(P.Min, T);

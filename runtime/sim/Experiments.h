@@ -56,7 +56,8 @@ std::vector<FigureSpec> paperFigures(bool Reduced = false);
 
 /// Runs every algorithm at every x of \p F on \p Placements placements
 /// (placement p of group size k uses seed Seed + 1000003 k + p, the same for
-/// every algorithm and message size).
+/// every algorithm and message size). A run that deadlocks is an error with
+/// code std::errc::resource_deadlock_would_occur and deadlockReport()'s text.
 llvm::Expected<std::vector<SweepPoint>> runFigure(const Machine &M,
                                                   const FigureSpec &F,
                                                   int Placements,

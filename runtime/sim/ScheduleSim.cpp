@@ -1,5 +1,8 @@
 #include "runtime/sim/ScheduleSim.h"
 
+#include "ir/ScheduleJson.h"
+#include "passes/Contention.h"
+
 #include <unordered_map>
 
 namespace collc {
@@ -97,8 +100,9 @@ llvm::Expected<ScheduleSim> prepareSimulation(const Schedule &S,
       Msg.Dst = T.Dst;
       Msg.Flits = (T.Bytes + Flit - 1) / Flit;
       Path.clear();
-      if (llvm::Error E = appendRoute(M.Topo, S.Participants[T.Src].Node,
-                                      S.Participants[T.Dst].Node, Path))
+      if (llvm::Error E =
+              appendRoute(M.Topo, S.Participants[T.Src].Node,
+                          S.Participants[T.Dst].Node, Path, T.TieDown))
         return E;
       Msg.RouteBegin = static_cast<uint32_t>(In.Route.size());
       for (const Channel &C : Path) {
@@ -142,6 +146,44 @@ llvm::Expected<ScheduleSim> simulateSchedule(const Schedule &S,
   for (size_t W = 0; W < Out->ModelEnd.size(); ++W)
     Out->ModelEnd[W] =
         Out->Result.Messages[W].Start + M.M.tEnd(Out->Bytes[W], Out->Hops[W]);
+  return Out;
+}
+
+std::string deadlockReport(const ScheduleSim &Sim, const Schedule &S,
+                           const Machine &M, size_t MaxCycle) {
+  const sim::SimResult &R = Sim.Result;
+  if (!R.deadlocked())
+    return "";
+  std::vector<TransferRef> Refs;
+  for (uint32_t St = 0; St < S.Steps.size(); ++St)
+    for (uint32_t I = 0; I < S.Steps[St].Transfers.size(); ++I)
+      Refs.push_back({St, I});
+  auto Name = [&](uint32_t W) {
+    return "transfer " + std::to_string(W) + " (" +
+           describeTransfer(S, M, Refs[W]) + ")";
+  };
+  std::string Out = std::to_string(R.Stuck.size()) + " of " +
+                    std::to_string(R.Messages.size()) +
+                    " transfers never completed; nothing moved after " +
+                    formatNumber(R.StopTime) + " (" +
+                    std::to_string(R.Waits.size()) +
+                    " worms wait for channels, their blocked time counted up "
+                    "to then)";
+  std::vector<sim::SimWait> Cycle = sim::deadlockCycle(R);
+  if (Cycle.empty()) {
+    Out += "; no worm waits for a channel: the first stuck transfer, " +
+           Name(R.Stuck.front()) + ", waits for data that never arrives\n";
+    return Out;
+  }
+  Out += "\nworms waiting for each other's channels in a cycle of " +
+         std::to_string(Cycle.size()) + ":\n";
+  for (size_t I = 0; I < Cycle.size() && I < MaxCycle; ++I)
+    Out += "  " + Name(Cycle[I].Message) + " waits for channel " +
+           channelName(M.Topo, Sim.Channels[Cycle[I].Channel]) +
+           ", held by transfer " + std::to_string(Cycle[I].Holder) + "\n";
+  if (Cycle.size() > MaxCycle)
+    Out += "  ... and " + std::to_string(Cycle.size() - MaxCycle) +
+           " more, back to transfer " + std::to_string(Cycle[0].Message) + "\n";
   return Out;
 }
 

@@ -18,6 +18,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <string>
 #include <vector>
 
 namespace collc {
@@ -52,9 +53,18 @@ std::vector<std::vector<uint32_t>> transferDependencies(const Schedule &S);
 llvm::Expected<ScheduleSim> prepareSimulation(const Schedule &S,
                                               const Machine &M);
 
-/// Builds and runs it.
+/// Builds and runs it. A deadlock is a result, not an error: see
+/// sim::SimResult::Stuck and deadlockReport().
 llvm::Expected<ScheduleSim> simulateSchedule(const Schedule &S,
                                              const Machine &M);
+
+/// When \p Sim deadlocked: what a user needs to see, several lines: how
+/// many transfers never completed, when the network stopped, and a cycle of
+/// transfers waiting for each other's channels (at most \p MaxCycle of them
+/// named, each with the channel it waits for and the transfer holding it).
+/// Empty when every transfer completed.
+std::string deadlockReport(const ScheduleSim &Sim, const Schedule &S,
+                           const Machine &M, size_t MaxCycle = 6);
 
 } // namespace collc
 

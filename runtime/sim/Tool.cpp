@@ -32,7 +32,11 @@ static cl::opt<unsigned long long> Seed("seed", cl::desc("First random seed"),
                                         cl::init(1));
 static cl::opt<bool> Reduced("reduced", cl::desc("A few points per figure"));
 static cl::opt<std::string>
-    OutDir("out", cl::desc("Directory for CSV and SVG files"), cl::init("."));
+    OutDir("out",
+           cl::desc("Directory for figNN.csv and figNN.svg (default: the "
+                    "current directory; the committed figures are "
+                    "docs/figures)"),
+           cl::value_desc("dir"), cl::init("."));
 static cl::list<std::string>
     Only("figure", cl::desc("Run only this figure (fig11..fig14); "
                             "repeatable"));
@@ -59,9 +63,14 @@ int main(int argc, char **argv) {
     auto T0 = std::chrono::steady_clock::now();
     auto Points = runFigure(M, F, Placements, Seed);
     if (!Points) {
-      WithColor::error(errs(), "collc-sim")
-          << toString(Points.takeError()) << "\n";
-      return 1;
+      // A deadlocked run exits 2, like collc --emit sim; other errors 1.
+      int Code = 1;
+      handleAllErrors(Points.takeError(), [&](const ErrorInfoBase &E) {
+        if (E.convertToErrorCode() == std::errc::resource_deadlock_would_occur)
+          Code = 2;
+        WithColor::error(errs(), "collc-sim") << E.message() << "\n";
+      });
+      return Code;
     }
     double Secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)

@@ -112,6 +112,7 @@ private:
   // Channels: owner worm (None when free), when it was taken, FIFO of
   // waiting worms linked through NextWaiter.
   std::vector<uint32_t> Owner, WaitHead, WaitTail, NextWaiter, WaitPos;
+  std::vector<uint32_t> WaitingOn; ///< Per worm: channel, None if not waiting.
   std::vector<double> Taken, BlockedSince;
   std::vector<uint8_t> Got; ///< Received, per message.
 };
@@ -175,6 +176,7 @@ void Simulator::header(double Now, uint32_t W, uint32_t Pos) {
   // Blocked: the whole worm stops where it is, holding its channels.
   BlockedSince[W] = Now;
   WaitPos[W] = Pos;
+  WaitingOn[W] = C;
   NextWaiter[W] = None;
   if (WaitHead[C] == None)
     WaitHead[C] = W;
@@ -214,6 +216,7 @@ void Simulator::release(double Now, uint32_t C) {
     return;
   }
   WaitHead[C] = NextWaiter[W];
+  WaitingOn[W] = None;
   Owner[C] = W;
   Taken[C] = Now;
   R.Messages[W].Blocked += Now - BlockedSince[W];
@@ -287,15 +290,18 @@ SimResult Simulator::run() {
   Taken.assign(In.NumChannels, 0.0);
   NextWaiter.assign(N, None);
   WaitPos.assign(N, 0);
+  WaitingOn.assign(N, None);
   BlockedSince.assign(N, 0.0);
   Got.assign(N, 0);
   Queue.reserve(std::min<size_t>(N, 1 << 20) + 16);
 
   for (int32_t Rank = 0; Rank < In.Ranks; ++Rank)
     advanceSends(Rank);
+  double Last = 0;
   while (!Queue.empty()) {
     Event E = Queue.pop();
     ++R.Events;
+    Last = E.T;
     switch (E.Kind) {
     case EventKind::Header:
       header(E.T, E.W, E.Pos);
@@ -312,10 +318,17 @@ SimResult Simulator::run() {
     }
   }
   for (uint32_t W = 0; W < N; ++W) {
+    if (WaitingOn[W] != None) {
+      // Waiting forever: count the wait up to the moment nothing moved.
+      R.Messages[W].Blocked += Last - BlockedSince[W];
+      R.Waits.push_back({W, WaitingOn[W], Owner[WaitingOn[W]]});
+    }
     R.TotalBlocked += R.Messages[W].Blocked;
     if (!Got[W])
       R.Stuck.push_back(W);
   }
+  if (!R.Stuck.empty())
+    R.StopTime = Last;
   return std::move(R);
 }
 
@@ -323,6 +336,30 @@ SimResult Simulator::run() {
 
 SimResult simulate(const SimInput &In, const WormTiming &T) {
   return Simulator(In, T).run();
+}
+
+std::vector<SimWait> deadlockCycle(const SimResult &R) {
+  if (R.Waits.empty())
+    return {};
+  std::vector<uint32_t> Index(R.Messages.size(), None);
+  for (uint32_t I = 0; I < R.Waits.size(); ++I)
+    Index[R.Waits[I].Message] = I;
+  // Follow holders from the first waiting worm until one repeats; the
+  // walk can only end at a worm that is not waiting if the simulation was
+  // not finished, which run() rules out.
+  std::vector<uint32_t> Seen(R.Waits.size(), None), Walk;
+  uint32_t I = 0;
+  while (I != None && Seen[I] == None) {
+    Seen[I] = static_cast<uint32_t>(Walk.size());
+    Walk.push_back(I);
+    I = Index[R.Waits[I].Holder];
+  }
+  if (I == None)
+    return {};
+  std::vector<SimWait> Cycle;
+  for (size_t K = Seen[I]; K < Walk.size(); ++K)
+    Cycle.push_back(R.Waits[Walk[K]]);
+  return Cycle;
 }
 
 } // namespace sim

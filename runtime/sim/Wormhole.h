@@ -86,20 +86,42 @@ struct SimMessageResult {
   double End = 0;       ///< Receive complete.
 };
 
+/// A worm left waiting for a channel when nothing could move any more.
+struct SimWait {
+  uint32_t Message = 0; ///< The waiting worm.
+  uint32_t Channel = 0; ///< The channel its header waits for.
+  uint32_t Holder = 0;  ///< The worm that owns that channel.
+};
+
 struct SimResult {
   std::vector<SimMessageResult> Messages;
   std::vector<double> ChannelBusy; ///< Time each channel was owned by a worm.
   double Makespan = 0;             ///< Latest receive end.
-  double TotalBlocked = 0;         ///< Sum of the messages' Blocked.
-  uint64_t Events = 0;             ///< Events processed.
+  /// Sum of the messages' Blocked, including the waiting of worms still
+  /// waiting at a deadlock (up to StopTime).
+  double TotalBlocked = 0;
+  uint64_t Events = 0; ///< Events processed.
   /// Messages that never completed: a deadlock of the network (worms
-  /// waiting for each other's channels) or unsatisfiable dependencies.
-  /// Empty when every message was received.
+  /// waiting for each other's channels) and whatever depends on them (or
+  /// unsatisfiable dependencies). Empty when every message was received.
   std::vector<uint32_t> Stuck;
+  /// When messages are stuck: the time of the last event, after which
+  /// nothing moved. A worm still waiting then is credited Blocked up to it.
+  double StopTime = 0;
+  /// The stuck worms that wait for a channel, in message order. Every
+  /// holder is itself waiting (nothing else is left to move), so following
+  /// holders always ends in a cycle: see deadlockCycle().
+  std::vector<SimWait> Waits;
   bool deadlocked() const { return !Stuck.empty(); }
 };
 
-/// Runs the input to completion (or to deadlock). Inputs must be consistent:
+/// One cycle of worms waiting for each other's channels, in waiting order
+/// (each entry's Holder is the next entry's Message, the last's the first's);
+/// empty when no worm waits.
+std::vector<SimWait> deadlockCycle(const SimResult &R);
+
+/// Runs the input to completion or until nothing can move (a deadlock: see
+/// SimResult::Stuck, Waits, StopTime). Inputs must be consistent:
 /// channel numbers < NumChannels, ranks < Ranks, dependency numbers <
 /// Messages.size().
 SimResult simulate(const SimInput &In, const WormTiming &T);

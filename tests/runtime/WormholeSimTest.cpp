@@ -10,7 +10,13 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <random>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace collc;
 using namespace collc::sim;
@@ -37,10 +43,39 @@ void addMessage(SimInput &In, int32_t Src, int32_t Dst, uint64_t Flits,
   In.Ranks = std::max({In.Ranks, Src + 1, Dst + 1});
 }
 
+/// N worms of 100 flits on a cycle of N channels: worm I (rank I to rank
+/// 4 + I) crosses channel I, then I + 1 (mod N).
+SimInput ring(uint32_t N) {
+  SimInput In;
+  for (uint32_t I = 0; I < N; ++I)
+    addMessage(In, static_cast<int32_t>(I), static_cast<int32_t>(4 + I), 100,
+               {I, (I + 1) % N});
+  return In;
+}
+
 Request multicast(std::vector<int64_t> Nodes, uint64_t Bytes) {
   Request R;
   R.Coll = Collective::Multicast;
   R.Nodes = std::move(Nodes);
+  R.Bytes = Bytes;
+  return R;
+}
+
+/// Paper 000's wormhole parameters on a Side x Side torus.
+Machine paperTorus(int64_t Side) {
+  Machine M = paperMesh();
+  M.Topo.Kind = TopologyKind::Torus;
+  M.Topo.Dims = {Side, Side};
+  M.Topo.Nodes = Side * Side;
+  return M;
+}
+
+/// An all-to-all among ranks on nodes 0..Ranks-1.
+Request alltoall(int64_t Ranks, uint64_t Bytes) {
+  Request R;
+  R.Coll = Collective::Alltoall;
+  for (int64_t N = 0; N < Ranks; ++N)
+    R.Nodes.push_back(N);
   R.Bytes = Bytes;
   return R;
 }
@@ -155,14 +190,152 @@ TEST_CASE("sim.blocking: two worms of paper parameters crossing one channel") {
   CHECK(R.ChannelBusy[0] == (4000 + 2000 + 1001 * 2) - 4000);
 }
 
-TEST_CASE("sim.deadlock: worms waiting on each other in a cycle are reported") {
-  SimInput In;
-  for (uint32_t I = 0; I < 4; ++I)
-    addMessage(In, static_cast<int32_t>(I), static_cast<int32_t>(4 + I), 100,
-               {I, (I + 1) % 4});
+TEST_CASE("sim.deadlock: worms waiting on each other in a cycle are reported, "
+          "with the channels they wait for and their blocked time") {
+  SimInput In = ring(4);
+  // An unrelated worm on channel 10 keeps the network moving after the
+  // cycle closes: injected at 2200, its tail arrives (1 + 99) c_d later, at
+  // 2400, and its receive ends at 2400 + 3500 + 100 * 3 = 6200.
+  addMessage(In, 8, 9, 100, {10});
   SimResult R = simulate(In, Paper);
   CHECK(R.deadlocked());
+  CHECK(R.Stuck == std::vector<uint32_t>{0, 1, 2, 3});
+  CHECK(R.Messages[4].End == 6200);
+  CHECK(R.StopTime == 6200);
+  // Every worm took its first channel at injection (2200) and found its
+  // second, the next worm's first, taken at 2202: blocked until 6200.
+  REQUIRE(R.Waits.size() == 4);
+  for (uint32_t I = 0; I < 4; ++I) {
+    CHECK(R.Waits[I].Message == I);
+    CHECK(R.Waits[I].Channel == (I + 1) % 4);
+    CHECK(R.Waits[I].Holder == (I + 1) % 4);
+    CHECK(R.Messages[I].Blocked == 6200 - 2202);
+  }
+  CHECK(R.TotalBlocked == 4 * (6200 - 2202));
+  std::vector<SimWait> Cycle = deadlockCycle(R);
+  REQUIRE(Cycle.size() == 4);
+  for (size_t I = 0; I < 4; ++I)
+    CHECK(Cycle[I].Holder == Cycle[(I + 1) % 4].Message);
+}
+
+TEST_CASE("sim.deadlock: a worm waiting behind a deadlock cycle is stuck "
+          "but not part of the cycle") {
+  SimInput In = ring(3);
+  // Its header crosses channel 5 and wants channel 0 at 2202, held forever
+  // by worm 0.
+  addMessage(In, 3, 7, 100, {5, 0});
+  SimResult R = simulate(In, Paper);
   CHECK(R.Stuck.size() == 4);
+  CHECK(R.Waits.size() == 4);
+  std::vector<SimWait> Cycle = deadlockCycle(R);
+  REQUIRE(Cycle.size() == 3);
+  for (const SimWait &W : Cycle)
+    CHECK(W.Message != 3);
+  // Nothing moved after the last header blocked, at 2202.
+  CHECK(R.StopTime == 2202);
+  CHECK(R.TotalBlocked == 0);
+}
+
+TEST_CASE("sim.deadlock: a torus without virtual channels deadlocks under "
+          "all-to-all traffic, and the report names a cycle") {
+  // 8x8 wormhole torus, pairwise exchange: in each step every node sends
+  // to the node (step) positions on, so the worms of a row wrap around it
+  // together.
+  Machine M = paperTorus(8);
+  auto S = buildAndCost(M, alltoall(64, 4096), "pairwise");
+  REQUIRE(S);
+  auto Sim = simulateSchedule(*S, M);
+  REQUIRE(Sim);
+  const SimResult &Res = Sim->Result;
+  REQUIRE(Res.deadlocked());
+  CHECK(Res.Stuck.size() < S->numTransfers());
+  CHECK(Res.TotalBlocked > 0);
+  double Waiting = 0;
+  for (const SimWait &W : Res.Waits) {
+    CHECK(Res.Messages[W.Message].End == 0); // never received
+    Waiting += Res.Messages[W.Message].Blocked;
+  }
+  CHECK(Waiting > 0);
+  std::vector<SimWait> Cycle = deadlockCycle(Res);
+  REQUIRE(Cycle.size() >= 2);
+  std::string Text = deadlockReport(*Sim, *S, M);
+  CHECK(Text.find(std::to_string(Res.Stuck.size()) + " of " +
+                  std::to_string(S->numTransfers()) +
+                  " transfers never completed") != std::string::npos);
+  CHECK(Text.find("transfer " + std::to_string(Cycle[0].Message) + " (step ") !=
+        std::string::npos);
+  CHECK(Text.find("waits for channel " +
+                  channelName(M.Topo, Sim->Channels[Cycle[0].Channel]) +
+                  ", held by transfer " + std::to_string(Cycle[0].Holder)) !=
+        std::string::npos);
+  // The contention checker saw it coming.
+  CHECK_FALSE(checkContention(*S, M).clean());
+}
+
+TEST_CASE("sim.deadlock: collc --emit sim fails with status 2 and names the "
+          "stuck transfers") {
+  // The collc driver sits beside this test binary (build/bin).
+  std::filesystem::path Bin =
+      std::filesystem::read_symlink("/proc/self/exe").parent_path();
+  REQUIRE(std::filesystem::exists(Bin / "collc"));
+  std::filesystem::path Dir =
+      std::filesystem::temp_directory_path() /
+      ("collc-sim-deadlock-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(Dir);
+  {
+    std::ofstream Y(Dir / "torus.yaml");
+    Y << "name: torus-8x8\n"
+         "model: {kind: wormhole, s_s: 2000, s_d: 2, c_d: 2, r_s: 3500, "
+         "r_d: 3}\n"
+         "topology: {kind: torus, dims: [8, 8]}\n";
+  }
+  std::string Cmd = (Bin / "collc").string() + " --machine " +
+                    (Dir / "torus.yaml").string() +
+                    " --collective alltoall --ranks 64 --bytes 4096"
+                    " --algorithm pairwise --emit sim -o " +
+                    (Dir / "report.txt").string() + " 2>&1";
+  FILE *P = ::popen(Cmd.c_str(), "r");
+  REQUIRE(P);
+  std::string Out;
+  char Buf[4096];
+  while (size_t N = std::fread(Buf, 1, sizeof Buf, P))
+    Out.append(Buf, N);
+  int Status = ::pclose(P);
+  CAPTURE(Out);
+  REQUIRE(WIFEXITED(Status));
+  CHECK(WEXITSTATUS(Status) == 2);
+  CHECK(Out.rfind("collc: error: --emit sim: the network deadlocked: ", 0) ==
+        0);
+  CHECK(Out.find("transfers never completed") != std::string::npos);
+  CHECK(Out.find("waits for channel (") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(Dir / "report.txt"));
+  std::filesystem::remove_all(Dir);
+}
+
+TEST_CASE("sim.torus: transfers take the routes the checker checks (tie "
+          "direction included): 16x16 sem is clean and simulates to its "
+          "model") {
+  // SEM's '-' classes send their half-ring worms the decreasing way
+  // (Transfer::TieDown). Routed the default way instead, four 8-hop worms
+  // of a row wrap around it together and deadlock.
+  Machine M = paperTorus(16);
+  M.M.Worm = {5, 0.001, 0.0001, 5, 0.001, 1};
+  auto S = buildAndCost(M, alltoall(256, 64), "sem");
+  REQUIRE(S);
+  REQUIRE(checkContention(*S, M).clean());
+  auto Sim = simulateSchedule(*S, M);
+  REQUIRE(Sim);
+  CHECK_FALSE(Sim->Result.deadlocked());
+  CHECK(Sim->Result.TotalBlocked == 0);
+  CHECK(Sim->Result.Makespan == doctest::Approx(S->Makespan).epsilon(1e-12));
+  Schedule Plain = *S;
+  for (Step &St : Plain.Steps)
+    for (Transfer &T : St.Transfers)
+      T.TieDown = 0;
+  auto Default = simulateSchedule(Plain, M);
+  REQUIRE(Default);
+  CHECK(Default->Result.deadlocked());
+  CHECK(deadlockCycle(Default->Result).size() == 4);
 }
 
 TEST_CASE("sim.deadlock-free: all-to-all traffic under dimension-ordered "
