@@ -17,8 +17,21 @@ namespace collc {
 namespace {
 
 // Mirrors the enums of runtime/collc/runtime.h.
-enum RtBuf : uint8_t { SendBuf = 0, RecvBuf = 1, ScratchBuf = 2, AccBuf = 3 };
+enum RtBuf : uint8_t {
+  SendBuf = 0,
+  RecvBuf = 1,
+  ScratchBuf = 2,
+  AccBuf = 3,
+  ResultBuf = 4
+};
 enum : uint8_t { OpRecv = 1, OpCombine = 2, OpSignal = 4 };
+enum : uint8_t {
+  SegRight = 1,
+  SegStore = 2,
+  SegAlso = 4,
+  SegAlsoRight = 8,
+  SegAlsoStore = 16
+};
 
 /// The collective whose entry point serves \p C (a multicast is a broadcast
 /// among its participants).
@@ -167,9 +180,9 @@ const Entry &entry(Collective C) {
 struct SegRec {
   int64_t Block, NumBlocks;
   int32_t ChunkLo, ChunkHi;
-  uint8_t Buf, Right;
+  uint8_t Buf, Mode;
   auto key() const {
-    return std::tie(Block, NumBlocks, ChunkLo, ChunkHi, Buf, Right);
+    return std::tie(Block, NumBlocks, ChunkLo, ChunkHi, Buf, Mode);
   }
   bool operator<(const SegRec &O) const { return key() < O.key(); }
   bool operator==(const SegRec &O) const { return key() == O.key(); }
@@ -208,14 +221,17 @@ public:
 
   Error build() {
     if (isReduction(C)) {
-      Acc.assign(static_cast<size_t>(P) * K, {});
+      // Value 0, the partial result, starts as the rank's contribution;
+      // value 1, the result kept apart (exscan), empty.
+      for (auto &A : Acc)
+        A.assign(static_cast<size_t>(P) * K, {});
       for (int32_t R = 0; R < P; ++R)
         for (int64_t Ch = 0; Ch < K; ++Ch)
-          Acc[static_cast<size_t>(R) * K + Ch] = {{R, R + 1}};
+          Acc[0][static_cast<size_t>(R) * K + Ch] = {{R, R + 1}};
     }
     for (size_t SI = 0; SI < S.Steps.size(); ++SI) {
       std::vector<std::pair<const Transfer *, std::map<int64_t, RankSet>>>
-          Combines;
+          Updates;
       for (const Transfer &T : S.Steps[SI].Transfers) {
         if (T.Src < 0 || T.Src >= P || T.Dst < 0 || T.Dst >= P ||
             T.Src == T.Dst)
@@ -234,11 +250,14 @@ public:
           add(T.Dst, {int32_t(SI), T.Src, uint8_t(Kind | OpRecv), 0, 0}, {});
           continue;
         }
-        if (T.From != 0 || T.Into != 1)
+        // Reductions keep two values per rank (Transfer::From/Into); only
+        // exscan's result lives apart, in the receive buffer.
+        if ((T.From != 0 || T.Into != 1) &&
+            (C != Collective::Exscan || T.From > 1 || T.Into < 1 || T.Into > 3))
           return createStringError(
               inconvertibleErrorCode(),
               "transfer %d -> %d of step %zu keeps a result apart (from %u, "
-              "into %u): the MPI backend executes one value per rank only",
+              "into %u): the MPI backend keeps one apart for exscan only",
               T.Src, T.Dst, SI, unsigned(T.From), unsigned(T.Into));
         if (isReduction(C)) {
           std::map<int64_t, RankSet> Sets;
@@ -247,29 +266,60 @@ public:
               Sets[Ch].push_back(Pc.Origins);
           for (auto &[Ch, Set] : Sets)
             Set = normalize(Set);
-          std::vector<SegRec> SendSegs, RecvSegs;
-          for (auto &[Ch, Set] : Sets) {
-            const RankSet &Mine = Acc[static_cast<size_t>(T.Dst) * K + Ch];
-            // The incoming value is the right operand when it folds higher
-            // ranks: acc = acc op in. Otherwise acc = in op acc.
-            bool Right = T.Kind == TransferKind::Combine && !Mine.empty() &&
-                         !Set.empty() && Set.front().Lo >= Mine.back().Hi;
-            if (T.Kind == TransferKind::Combine) {
+          const bool Combine = T.Kind == TransferKind::Combine;
+          // How the incoming value updates value V of the receiver: stored
+          // (a copy, or a combine into an empty value), or combined as the
+          // right operand when it folds higher ranks (acc = acc op in),
+          // else as the left one (acc = in op acc).
+          auto How = [&](int V, int64_t Ch, const RankSet &Set, bool &Store,
+                         bool &Right) {
+            const RankSet &Mine = Acc[V][static_cast<size_t>(T.Dst) * K + Ch];
+            Store = !Combine || Mine.empty();
+            Right = !Store && !Set.empty() && Set.front().Lo >= Mine.back().Hi;
+            if (!Store) {
               bool Adjacent =
                   Mine.size() == 1 && Set.size() == 1 &&
                   (Mine[0].Hi == Set[0].Lo || Set[0].Hi == Mine[0].Lo);
               if (!Adjacent)
                 NeedsCommutative = true;
             }
-            appendSeg(SendSegs,
-                      {0, 1, int32_t(Ch), int32_t(Ch + 1), AccBuf, 0});
-            appendSeg(RecvSegs, {0, 1, int32_t(Ch), int32_t(Ch + 1), AccBuf,
-                                 uint8_t(Right)});
+          };
+          std::vector<SegRec> SendSegs, RecvSegs;
+          for (auto &[Ch, Set] : Sets) {
+            bool Store0 = false, Right0 = false, Store1 = false, Right1 = false;
+            uint8_t Mode = 0, Buf = AccBuf;
+            if (T.Into & 1) {
+              How(0, Ch, Set, Store0, Right0);
+              Mode = uint8_t((Right0 ? SegRight : 0) |
+                             (Store0 && Combine ? SegStore : 0));
+            }
+            if (T.Into & 2) {
+              How(1, Ch, Set, Store1, Right1);
+              if (T.Into & 1) {
+                if (Right0 && Right1)
+                  return createStringError(
+                      inconvertibleErrorCode(),
+                      "transfer %d -> %d of step %zu combines higher ranks "
+                      "into both values of rank %d: the MPI backend does not "
+                      "execute that",
+                      T.Src, T.Dst, SI, T.Dst);
+                Mode |= uint8_t(SegAlso | (Right1 ? SegAlsoRight : 0) |
+                                (Store1 ? SegAlsoStore : 0));
+              } else {
+                Buf = ResultBuf;
+                Mode = uint8_t((Right1 ? SegRight : 0) |
+                               (Store1 && Combine ? SegStore : 0));
+              }
+            }
+            appendSeg(SendSegs, {0, 1, int32_t(Ch), int32_t(Ch + 1),
+                                 uint8_t(T.From ? ResultBuf : AccBuf), 0});
+            appendSeg(RecvSegs,
+                      {0, 1, int32_t(Ch), int32_t(Ch + 1), Buf, Mode});
           }
           add(T.Src, {int32_t(SI), T.Dst, Kind, 0, 0}, SendSegs);
           add(T.Dst, {int32_t(SI), T.Src, uint8_t(Kind | OpRecv), 0, 0},
               RecvSegs);
-          Combines.push_back({&T, std::move(Sets)});
+          Updates.push_back({&T, std::move(Sets)});
           continue;
         }
         std::vector<SegRec> SendSegs, RecvSegs;
@@ -290,17 +340,19 @@ public:
             RecvSegs);
       }
       // Reductions: the step's values were read before its receives apply.
-      for (auto &[T, Sets] : Combines)
-        for (auto &[Ch, Set] : Sets) {
-          RankSet &Mine = Acc[static_cast<size_t>(T->Dst) * K + Ch];
-          if (T->Kind == TransferKind::Copy) {
-            Mine = Set;
-          } else {
-            RankSet U = Mine;
-            U.insert(U.end(), Set.begin(), Set.end());
-            Mine = normalize(U);
-          }
-        }
+      for (auto &[T, Sets] : Updates)
+        for (int V = 0; V < 2; ++V)
+          if (T->Into >> V & 1)
+            for (auto &[Ch, Set] : Sets) {
+              RankSet &Mine = Acc[V][static_cast<size_t>(T->Dst) * K + Ch];
+              if (T->Kind == TransferKind::Copy) {
+                Mine = Set;
+              } else {
+                RankSet U = Mine;
+                U.insert(U.end(), Set.begin(), Set.end());
+                Mine = normalize(U);
+              }
+            }
     }
     return Error::success();
   }
@@ -341,7 +393,7 @@ public:
       Line += " {" + std::to_string(G.Block) + "," +
               std::to_string(G.NumBlocks) + "," + std::to_string(G.ChunkLo) +
               "," + std::to_string(G.ChunkHi) + "," + std::to_string(G.Buf) +
-              "," + std::to_string(G.Right) + "},";
+              "," + std::to_string(G.Mode) + "},";
       Flush(false);
     }
     if (Segs.empty())
@@ -412,12 +464,12 @@ private:
   static void appendSeg(std::vector<SegRec> &V, SegRec G) {
     if (!V.empty()) {
       SegRec &L = V.back();
-      if (L.Buf == G.Buf && L.Right == G.Right && L.Block == G.Block &&
+      if (L.Buf == G.Buf && L.Mode == G.Mode && L.Block == G.Block &&
           L.NumBlocks == 1 && G.NumBlocks == 1 && L.ChunkHi == G.ChunkLo) {
         L.ChunkHi = G.ChunkHi; // next chunks of the same block
         return;
       }
-      if (L.Buf == G.Buf && L.Right == G.Right && L.ChunkLo == G.ChunkLo &&
+      if (L.Buf == G.Buf && L.Mode == G.Mode && L.ChunkLo == G.ChunkLo &&
           L.ChunkHi == G.ChunkHi && L.Block + L.NumBlocks == G.Block) {
         L.NumBlocks += G.NumBlocks; // the same chunks of the next block
         return;
@@ -450,7 +502,9 @@ private:
   std::map<std::vector<SegRec>, int32_t> Interned;
   std::vector<std::unordered_map<uint64_t, int64_t>> Scratch;
   std::vector<int64_t> ScratchCount;
-  std::vector<RankSet> Acc;
+  /// Reductions: per value (0 the partial, 1 the result kept apart), rank
+  /// and chunk, the contributors it holds.
+  std::vector<RankSet> Acc[2];
   bool NeedsCommutative = false;
 };
 
@@ -661,7 +715,7 @@ Error emitMpi(raw_ostream &OS, ArrayRef<MpiVariant> Variants,
        << S.size() << " ranks: " << T.numOps()
        << " operations. Per rank {step, peer, flags, segment, "
           "segments};\n// segments {block, blocks, first chunk, end chunk, "
-          "buffer, right}.\n";
+          "buffer, mode}.\n";
     T.write(OS, VP);
     OS << "\n";
     VariantsOf[entryOf(S.Coll)].push_back(

@@ -399,17 +399,6 @@ int main(int argc, char **argv) {
       report(std::move(Rest));
     return Code;
   }
-  // The MPI backend keeps one value per rank: schedules that keep a result
-  // apart (exscan, Transfer::From/Into) cannot be emitted as MPI code yet.
-  if (StringRef(EmitOpt).startswith("mpi"))
-    for (const Step &St : S->Steps)
-      for (const Transfer &T : St.Transfers)
-        if (T.From != 0 || T.Into != 1)
-          return usage("--emit " + EmitOpt + ": the " + S->Algorithm + " " +
-                       collectiveName(S->Coll) +
-                       " schedule keeps its result apart from its partial value; "
-                       "the MPI backend does not execute such schedules yet");
-
   if (EmitOpt == "ti-trace" && !OutputPath.empty() && OutputPath != "-") {
     if (Error E = writeTiTrace(*S)) {
       report(std::move(E));

@@ -11,15 +11,17 @@
 ///   Op  {Step, Peer, Flags, Seg, NumSegs}: send to or receive from Peer in
 ///       step Step; what travels is the concatenation of segments
 ///       Segs[Seg .. Seg+NumSegs).
-///   Seg {Block, NumBlocks, ChunkLo, ChunkHi, Buf, Right}: chunks
-///       [ChunkLo, ChunkHi) of blocks [Block, Block+NumBlocks) of buffer Buf.
+///   Seg {Block, NumBlocks, ChunkLo, ChunkHi, Buf, Mode}: chunks
+///       [ChunkLo, ChunkHi) of blocks [Block, Block+NumBlocks) of buffer Buf;
+///       Mode says how a received reduction value is applied (SegRight...).
 /// Buffers: the user's send buffer, the user's receive buffer, a scratch area
-/// of whole blocks (data an intermediate rank forwards), and the reduction
-/// accumulator. A block is what MPI counts per rank (the broadcast buffer, one
-/// block of a gather/scatter/all-to-all, the reduced vector); it is split in
-/// NumChunks near-equal chunks (the first `size % NumChunks` one unit longer;
-/// the unit is a byte, or an element for reductions so that chunks never cut
-/// an element).
+/// of whole blocks (data an intermediate rank forwards), the reduction
+/// accumulator (value 0 of the Schedule IR: the partial result), and the
+/// result kept apart from it (value 1; exscan only: the receive buffer). A
+/// block is what MPI counts per rank (the broadcast buffer, one block of a
+/// gather/scatter/all-to-all, the reduced vector); it is split in NumChunks
+/// near-equal chunks (the first `size % NumChunks` one unit longer; the unit is
+/// a byte, or an element for reductions so that chunks never cut an element).
 ///
 /// Execution on one rank: operations are grouped by step. Before a step that
 /// sends, every receive posted so far completes (what the step forwards has
@@ -29,9 +31,11 @@
 /// never waits for steps it takes no part in. Contiguous messages go straight
 /// to and from the user's buffers; others are packed in a staging area. A
 /// Combine receive is folded into the accumulator with MPI_Reduce_local once it
-/// arrived and the sends reading the accumulator completed; `Right` marks
+/// arrived and the sends reading the accumulator completed; SegRight marks
 /// contributions of higher ranks (acc = acc op in), so non-commutative
-/// operators see their operands in rank order. Messages above INT_MAX bytes are
+/// operators see their operands in rank order. An exscan keeps its result
+/// apart from the partial it forwards: a segment with SegAlso updates both
+/// from one message. Messages above INT_MAX bytes are
 /// split.
 ///
 /// Messages travel on a duplicate of the user's communicator, made once and
@@ -77,7 +81,13 @@ enum Coll : int {
 };
 
 /// Buffers a segment addresses.
-enum Buf : uint8_t { SendBuf = 0, RecvBuf = 1, ScratchBuf = 2, AccBuf = 3 };
+enum Buf : uint8_t {
+  SendBuf = 0,
+  RecvBuf = 1,
+  ScratchBuf = 2,
+  AccBuf = 3,
+  ResultBuf = 4, ///< Exscan: the result, kept apart from the accumulator.
+};
 
 /// Op flags.
 enum : uint8_t {
@@ -86,12 +96,21 @@ enum : uint8_t {
   OpSignal = 4,  ///< No data: a zero-byte message.
 };
 
+/// Seg modes: how a received reduction value updates its segment.
+enum : uint8_t {
+  SegRight = 1,      ///< Combine: the incoming value is the right operand.
+  SegStore = 2,      ///< Combine into an empty value: store it.
+  SegAlso = 4,       ///< The same chunks of the result (ResultBuf) too,
+  SegAlsoRight = 8,  ///< ... as the right operand,
+  SegAlsoStore = 16, ///< ... or stored (the result was empty).
+};
+
 struct Seg {
   int64_t Block;
   int64_t NumBlocks;
   int32_t ChunkLo, ChunkHi;
   uint8_t Buf;
-  uint8_t Right; ///< Combine: the incoming value is the right operand.
+  uint8_t Mode; ///< Received reduction values: SegRight, SegStore, ...
 };
 
 struct Op {
@@ -213,6 +232,7 @@ struct Buffers {
   char *Recv = nullptr;
   char *Scratch = nullptr;
   char *Acc = nullptr;
+  char *Result = nullptr;
   /// Bytes of one block, and the unit chunks are measured in.
   uint64_t BlockBytes = 0;
   uint64_t Unit = 1;
@@ -236,6 +256,8 @@ inline char *bufferBase(const Buffers &B, uint8_t Which) {
     return B.Recv;
   case ScratchBuf:
     return B.Scratch;
+  case ResultBuf:
+    return B.Result;
   default:
     return B.Acc;
   }
@@ -435,7 +457,7 @@ private:
         forEachRun(B, V.NumChunks, V.Segs[P.O->Seg + I],
                    [&](uint8_t Bf, uint64_t At, uint64_t Len, const Seg &S) {
                      if (E2 == MPI_SUCCESS)
-                       E2 = apply(*P.O, S, In, bufferBase(B, Bf) + At, Len);
+                       E2 = apply(*P.O, S, In, Bf, At, Len);
                      In += Len;
                    });
         if (E2 != MPI_SUCCESS)
@@ -448,15 +470,45 @@ private:
     return MPI_SUCCESS;
   }
 
-  int apply(const Op &O, const Seg &S, char *In, char *Dst, uint64_t Len) {
-    if (!(O.Flags & OpCombine)) {
+  /// Applies received bytes \p In to segment \p S at offset \p At of
+  /// buffer \p Bf (and, with SegAlso, of the result).
+  int apply(const Op &O, const Seg &S, char *In, uint8_t Bf, uint64_t At,
+            uint64_t Len) {
+    char *Dst = bufferBase(B, Bf) + At;
+    bool Combine = O.Flags & OpCombine;
+    if (!(S.Mode & SegAlso))
+      return update(Combine && !(S.Mode & SegStore), S.Mode & SegRight, In, Dst,
+                    Len);
+    // Both values from one message. A right combine overwrites the incoming
+    // bytes (see update), so it goes last; the emitter never makes both
+    // right combines.
+    char *Res = bufferBase(B, ResultBuf) + At;
+    bool ResCombine = Combine && !(S.Mode & SegAlsoStore);
+    bool ResRight = ResCombine && (S.Mode & SegAlsoRight);
+    int Err;
+    if (ResRight) {
+      if ((Err = update(Combine && !(S.Mode & SegStore), S.Mode & SegRight, In,
+                        Dst, Len)) != MPI_SUCCESS)
+        return Err;
+      return update(true, true, In, Res, Len);
+    }
+    if ((Err = update(ResCombine, false, In, Res, Len)) != MPI_SUCCESS)
+      return Err;
+    return update(Combine && !(S.Mode & SegStore), S.Mode & SegRight, In, Dst,
+                  Len);
+  }
+
+  /// Dst = In (a copy), In op Dst, or with \p Right Dst op In (which leaves
+  /// In overwritten).
+  int update(bool Combine, bool Right, char *In, char *Dst, uint64_t Len) {
+    if (!Combine) {
       std::memcpy(Dst, In, Len);
       return MPI_SUCCESS;
     }
     int Err = MPI_SUCCESS;
     for (uint64_t Done = 0; Done < Len && Err == MPI_SUCCESS;) {
       uint64_t Elems = std::min<uint64_t>((Len - Done) / B.Unit, INT_MAX);
-      if (S.Right) { // acc = acc op in
+      if (Right) { // acc = acc op in
         Err = MPI_Reduce_local(Dst + Done, In + Done, static_cast<int>(Elems),
                                B.Type, B.Op);
         std::memcpy(Dst + Done, In + Done, Elems * B.Unit);
@@ -574,14 +626,16 @@ inline int execute(const Variant &V, const Call &C) {
   B.Recv = static_cast<char *>(C.Recv);
   const uint64_t Blk = C.BlockBytes;
   const uint64_t P = static_cast<uint64_t>(V.Ranks);
-  bool Reduction = Executor::isReduction(C.Collective);
   bool SendInPlace = C.Send == MPI_IN_PLACE,
        RecvInPlace = C.Recv == MPI_IN_PLACE;
 
   // Arena: [scratch blocks][accumulator][all-to-all in-place copy][staging].
   uint64_t ScratchBytes = static_cast<uint64_t>(V.ScratchBlocks) * Blk;
-  bool OwnAcc = Reduction && !(C.Collective == Reduce && Rank == C.Root);
-  uint64_t AccBytes = OwnAcc && C.Collective == Reduce ? Blk : 0;
+  // The accumulator lives in the arena on the non-root ranks of a reduce
+  // and for exscan, whose receive buffer holds the result kept apart.
+  bool OwnAcc =
+      (C.Collective == Reduce && Rank != C.Root) || C.Collective == Exscan;
+  uint64_t AccBytes = OwnAcc ? Blk : 0;
   uint64_t CopyBytes = C.Collective == Alltoall && SendInPlace ? P * Blk : 0;
   uint64_t Stage = Executor::stagingBytes(V, B, Rank);
   uint64_t Need = ScratchBytes + AccBytes + CopyBytes + Stage + 1;
@@ -599,9 +653,13 @@ inline int execute(const Variant &V, const Call &C) {
   case Scan:
   case Exscan:
     // The accumulator: the receive buffer where the result goes, a scratch
-    // vector on the non-root ranks of a reduce.
-    B.Acc = (C.Collective == Reduce && Rank != C.Root) ? AccArea : B.Recv;
-    if (!SendInPlace && B.Acc != B.Send)
+    // vector on the non-root ranks of a reduce and for exscan (its result,
+    // MPI_Exscan's receive buffer, is kept apart; rank 0's stays untouched).
+    B.Acc = OwnAcc ? AccArea : B.Recv;
+    B.Result = C.Collective == Exscan ? B.Recv : nullptr;
+    if (SendInPlace && C.Collective == Exscan)
+      std::memcpy(B.Acc, B.Recv, Blk); // the input is in the receive buffer
+    else if (!SendInPlace && B.Acc != B.Send)
       std::memcpy(B.Acc, B.Send, Blk);
     break;
   case Allgather:

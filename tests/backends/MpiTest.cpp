@@ -134,6 +134,44 @@ TEST_CASE("mpi: reductions record operand order and whether they need "
   CHECK(Text.find("{0,1,0,1,3,1}") != std::string::npos); // right operand
 }
 
+TEST_CASE("mpi: exscan keeps its result apart in the receive buffer") {
+  Machine M = test::parameterized(2, 3);
+  auto Exscan = [](const char *Alg) {
+    Request R = test::bcast(4, 0, 64, Alg);
+    R.Coll = Collective::Exscan;
+    R.Op = "sum";
+    R.Datatype = "int32";
+    return R;
+  };
+  // The linear exscan: what rank r passes on is combined into its partial
+  // (accumulator, buffer 3) and stored in the result (SegAlso | SegAlsoStore).
+  auto Lin = compile(M, Exscan("linear"));
+  REQUIRE(static_cast<bool>(Lin));
+  std::string Text = emit({*Lin});
+  CHECK(Text.find("collc::rt::Exscan, 4, 0, 64u, 64u, 1, false,") !=
+        std::string::npos);
+  CHECK(Text.find("{0,1,0,1,3,0}") != std::string::npos); // sends the partial
+  CHECK(Text.find("{0,1,0,1,3,20}") != std::string::npos);
+  // Brent-Kung ends with the shift r -> r+1 into the result alone (buffer 4,
+  // stored: a copy).
+  auto Bk = compile(M, Exscan("brent-kung"));
+  REQUIRE(static_cast<bool>(Bk));
+  Text = emit({*Bk});
+  CHECK(Text.find("{0,1,0,1,4,0}") != std::string::npos);
+  // A scan that keeps a value apart has nowhere to keep it.
+  std::vector<Schedule> Scan = {*Lin};
+  Scan[0].Coll = Collective::Scan;
+  auto V = mpiSizeBands(Scan, MpiSizes::Exact);
+  REQUIRE(static_cast<bool>(V));
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  MpiOptions O;
+  O.Name = "t";
+  llvm::Error E = emitMpi(OS, *V, O);
+  REQUIRE(static_cast<bool>(E));
+  CHECK(llvm::toString(std::move(E)).find("exscan only") != std::string::npos);
+}
+
 TEST_CASE(
     "mpi: personalized data goes to MPI's buffer layouts, relays use scratch") {
   // Alltoall on 3 ranks: M[0][2] travels 0 -> 1 -> 2 with M[0][1].

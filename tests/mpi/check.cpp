@@ -6,12 +6,18 @@
 // collective, so a whole matrix costs one launch per communicator size.
 //
 //   mpirun -np P collc-mpi-check [--cap BYTES] [--no-timing] [--bcast-only]
+//                                [--quick] [--times]
 //
 // --cap skips messages above BYTES per rank buffer (for hundreds of simulated
 // ranks in one process); --no-timing skips the wall-clock barrier check
 // (simulated time does not follow sleeping); --bcast-only runs only the
-// broadcasts of the builders (the hand-built schedules are generated for up
-// to 64 ranks).
+// broadcasts of the builders; --quick runs the builders' reductions with int32
+// sum, int64 max and double sum only (not every operator on every type);
+// --times prints the wall time of each part.
+//
+// What runs is what tests/mpi/run_matrix.sh generates: the builders' schedules
+// for exactly the sizes and roots called here, and hand-built schedules of
+// every collective (tests/mpi/handbuilt.cpp, any size).
 //
 // Prints one line per failure and "collc-mpi-check: N checks passed" on rank
 // 0; exits 1 on any failure (every rank).
@@ -24,37 +30,70 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
-extern "C" {
-// Broadcast schedules of the builders, one size each (--mpi-sizes exact).
-int collc_bcast_opt_tree(void *, int, MPI_Datatype, int, MPI_Comm);
-int collc_bcast_binomial(void *, int, MPI_Datatype, int, MPI_Comm);
-int collc_bcast_sequential(void *, int, MPI_Datatype, int, MPI_Comm);
-int collc_bcast_chain(void *, int, MPI_Datatype, int, MPI_Comm);
-// Hand-built schedules of every collective (--mpi-sizes any).
-int collc_bcast_hand(void *, int, MPI_Datatype, int, MPI_Comm);
-int collc_reduce_hand(const void *, void *, int, MPI_Datatype, MPI_Op, int,
-                      MPI_Comm);
-int collc_allreduce_hand(const void *, void *, int, MPI_Datatype, MPI_Op,
-                         MPI_Comm);
-int collc_scan_hand(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
-int collc_gather_hand(const void *, int, MPI_Datatype, void *, int,
-                      MPI_Datatype, int, MPI_Comm);
-int collc_scatter_hand(const void *, int, MPI_Datatype, void *, int,
-                       MPI_Datatype, int, MPI_Comm);
-int collc_allgather_hand(const void *, int, MPI_Datatype, void *, int,
+#define COLLC_BCAST(N)                                                         \
+  int collc_bcast_##N(void *, int, MPI_Datatype, int, MPI_Comm);
+#define COLLC_REDUCE(N)                                                        \
+  int collc_reduce_##N(const void *, void *, int, MPI_Datatype, MPI_Op, int,   \
+                       MPI_Comm);                                              \
+  int collc_allreduce_##N(const void *, void *, int, MPI_Datatype, MPI_Op,     \
+                          MPI_Comm);
+#define COLLC_SCAN(N)                                                          \
+  int collc_scan_##N(const void *, void *, int, MPI_Datatype, MPI_Op,          \
+                     MPI_Comm);                                                \
+  int collc_exscan_##N(const void *, void *, int, MPI_Datatype, MPI_Op,        \
+                       MPI_Comm);
+#define COLLC_ROOTED_PERS(N)                                                   \
+  int collc_gather_##N(const void *, int, MPI_Datatype, void *, int,           \
+                       MPI_Datatype, int, MPI_Comm);                           \
+  int collc_scatter_##N(const void *, int, MPI_Datatype, void *, int,          \
+                        MPI_Datatype, int, MPI_Comm);
+#define COLLC_ALLTOALL(N)                                                      \
+  int collc_alltoall_##N(const void *, int, MPI_Datatype, void *, int,         \
                          MPI_Datatype, MPI_Comm);
-int collc_alltoall_hand(const void *, int, MPI_Datatype, void *, int,
-                        MPI_Datatype, MPI_Comm);
-int collc_alltoall_relay(const void *, int, MPI_Datatype, void *, int,
+
+extern "C" {
+// The builders' schedules, one size each (--mpi-sizes exact).
+COLLC_BCAST(opt_tree)
+COLLC_BCAST(binomial)
+COLLC_BCAST(sequential)
+COLLC_BCAST(chain)
+COLLC_BCAST(greedy)
+COLLC_BCAST(edge_disjoint)
+COLLC_BCAST(k_segment)
+COLLC_BCAST(pipeline)
+COLLC_BCAST(two_path_pipeline)
+COLLC_BCAST(scatter_allgather)
+COLLC_REDUCE(binomial)
+COLLC_REDUCE(reduce_scatter_allgather)
+COLLC_REDUCE(binomial_nc)
+COLLC_SCAN(linear)
+COLLC_SCAN(pipelined)
+COLLC_SCAN(brent_kung)
+COLLC_SCAN(rootp)
+COLLC_ROOTED_PERS(linear)
+COLLC_ROOTED_PERS(binomial)
+COLLC_ALLTOALL(pairwise)
+COLLC_ALLTOALL(bruck)
+// Hand-built schedules of every collective (--mpi-sizes any).
+COLLC_BCAST(hand)
+COLLC_REDUCE(hand)
+COLLC_SCAN(hand)
+COLLC_ROOTED_PERS(hand)
+COLLC_ALLTOALL(hand)
+COLLC_ALLTOALL(relay)
+int collc_allgather_hand(const void *, int, MPI_Datatype, void *, int,
                          MPI_Datatype, MPI_Comm);
 int collc_barrier_hand(MPI_Comm);
 }
@@ -64,6 +103,7 @@ namespace {
 int Rank = 0, P = 1;
 long Checks = 0, Failures = 0;
 uint64_t Cap = UINT64_MAX;
+bool Quick = false;
 MPI_Comm Comm = MPI_COMM_WORLD;
 
 /// Counts a check; reports a failure from the rank that saw it (the counts
@@ -314,6 +354,368 @@ void checkPersonalized() {
   }
 }
 
+// ---- the builders' reductions -----------------------------------------------
+
+using ReduceFn = int (*)(const void *, void *, int, MPI_Datatype, MPI_Op, int,
+                         MPI_Comm);
+using AllFn = int (*)(const void *, void *, int, MPI_Datatype, MPI_Op,
+                      MPI_Comm);
+
+struct ReduceAlg {
+  const char *Name;
+  ReduceFn Reduce;
+  AllFn Allreduce;
+  bool RoundedCounts; ///< Built for counts rounded up to a power of two.
+};
+const ReduceAlg ReduceAlgs[] = {
+    {"binomial", collc_reduce_binomial, collc_allreduce_binomial, false},
+    {"reduce-scatter-allgather", collc_reduce_reduce_scatter_allgather,
+     collc_allreduce_reduce_scatter_allgather, true},
+};
+
+struct ScanAlg {
+  const char *Name;
+  AllFn Scan, Exscan;
+};
+const ScanAlg ScanAlgs[] = {
+    {"linear", collc_scan_linear, collc_exscan_linear},
+    {"pipelined", collc_scan_pipelined, collc_exscan_pipelined},
+    {"brent-kung", collc_scan_brent_kung, collc_exscan_brent_kung},
+    {"rootp", collc_scan_rootp, collc_exscan_rootp},
+};
+
+/// Element counts the reduction schedules are built for (run_matrix.sh), of
+/// 4-byte and of 8-byte elements.
+const int BaseCounts[] = {0, 1, 250, 262145};
+
+int floorPow2(int N) {
+  int X = 1;
+  while (X * 2 <= N)
+    X *= 2;
+  return X;
+}
+
+/// \p N rounded up to a multiple of the largest power of two <= P: what
+/// reduce-scatter-allgather needs.
+int roundedCount(int N) {
+  int Core = floorPow2(P);
+  return (N + Core - 1) / Core * Core;
+}
+
+bool builtFor(const ReduceAlg &A, int Count) {
+  for (int C : BaseCounts)
+    if (Count == (A.RoundedCounts ? roundedCount(C) : C))
+      return true;
+  return false;
+}
+
+template <typename T> MPI_Datatype mpiType();
+template <> MPI_Datatype mpiType<int>() { return MPI_INT; }
+template <> MPI_Datatype mpiType<long long>() { return MPI_LONG_LONG; }
+template <> MPI_Datatype mpiType<float>() { return MPI_FLOAT; }
+template <> MPI_Datatype mpiType<double>() { return MPI_DOUBLE; }
+
+/// Random operands: integers in a range whose sums over 256 ranks cannot
+/// overflow, products of 1, -1 and (on ranks below 16) 2, floating point in
+/// [-1, 1).
+template <typename T>
+std::vector<T> operands(size_t N, unsigned Seed, MPI_Op Op) {
+  std::mt19937_64 G(Seed);
+  std::uniform_real_distribution<double> U(-1, 1);
+  std::vector<T> V(N);
+  for (T &X : V) {
+    if constexpr (std::is_floating_point_v<T>)
+      X = static_cast<T>(U(G));
+    else if (Op == MPI_PROD)
+      X = Rank < 16 && G() % 4 == 0 ? 2 : (G() % 2 ? 1 : -1);
+    else if constexpr (sizeof(T) == 8)
+      X = static_cast<T>(static_cast<int64_t>(G()) / 4096);
+    else
+      X = static_cast<T>(static_cast<int64_t>(G() % 2000001) - 1000000);
+  }
+  return V;
+}
+
+/// Integers exactly; floating point within twice the worst-case rounding
+/// error of a sum of \p Terms operands in [-1, 1) in any order,
+/// 2 Terms^2 epsilon.
+template <typename T>
+bool same(const std::vector<T> &A, const std::vector<T> &B, int Terms) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (A.size() != B.size())
+      return false;
+    double Tol = 2.0 * Terms * Terms * std::numeric_limits<T>::epsilon();
+    for (size_t I = 0; I < A.size(); ++I)
+      if (!(std::fabs(double(A[I]) - double(B[I])) <= Tol))
+        return false;
+    return true;
+  } else {
+    return A == B;
+  }
+}
+
+template <typename T>
+void checkReductionsOf(const char *TypeName, MPI_Op Op, const char *OpName,
+                       unsigned Seed, bool Large) {
+  const MPI_Datatype Type = mpiType<T>();
+  std::vector<int> Counts;
+  for (int C : BaseCounts)
+    Counts.insert(Counts.end(), {C, roundedCount(C)});
+  std::sort(Counts.begin(), Counts.end());
+  Counts.erase(std::unique(Counts.begin(), Counts.end()), Counts.end());
+  auto What = [&](const char *Coll, const char *Alg, int Count, int Root,
+                  int Rc) {
+    return std::string(Coll) + " " + Alg + " " + OpName + " " + TypeName +
+           " count=" + std::to_string(Count) +
+           (Root >= 0 ? " root=" + std::to_string(Root) : "") +
+           (Rc != MPI_SUCCESS ? ": returned " + std::to_string(Rc)
+                              : ": differs from the MPI library");
+  };
+  for (int Count : Counts) {
+    if (uint64_t(Count) * sizeof(T) > Cap || (Count > 1000 && !Large) ||
+        (Quick && !Large))
+      continue;
+    std::vector<T> In = operands<T>(Count, ++Seed * 1000 + Rank, Op),
+                   Out(Count), Ref(Count);
+    for (int Root : roots()) {
+      MPI_Reduce(In.data(), Ref.data(), Count, Type, Op, Root, Comm);
+      for (const ReduceAlg &A : ReduceAlgs) {
+        if (!builtFor(A, Count))
+          continue;
+        std::fill(Out.begin(), Out.end(), T(7));
+        int Rc = A.Reduce(In.data(), Out.data(), Count, Type, Op, Root, Comm);
+        expect(Rc == MPI_SUCCESS && (Rank != Root || same(Out, Ref, P)),
+               What("reduce", A.Name, Count, Root, Rc));
+      }
+    }
+    MPI_Allreduce(In.data(), Ref.data(), Count, Type, Op, Comm);
+    for (const ReduceAlg &A : ReduceAlgs) {
+      if (!builtFor(A, Count))
+        continue;
+      std::fill(Out.begin(), Out.end(), T(7));
+      int Rc = A.Allreduce(In.data(), Out.data(), Count, Type, Op, Comm);
+      expect(Rc == MPI_SUCCESS && same(Out, Ref, P),
+             What("allreduce", A.Name, Count, -1, Rc));
+    }
+    bool Base = std::find(std::begin(BaseCounts), std::end(BaseCounts),
+                          Count) != std::end(BaseCounts);
+    if (!Base)
+      continue;
+    MPI_Scan(In.data(), Ref.data(), Count, Type, Op, Comm);
+    for (const ScanAlg &A : ScanAlgs) {
+      std::fill(Out.begin(), Out.end(), T(7));
+      int Rc = A.Scan(In.data(), Out.data(), Count, Type, Op, Comm);
+      expect(Rc == MPI_SUCCESS && same(Out, Ref, Rank + 1),
+             What("scan", A.Name, Count, -1, Rc));
+    }
+    // MPI_Exscan leaves rank 0's receive buffer undefined.
+    MPI_Exscan(In.data(), Ref.data(), Count, Type, Op, Comm);
+    for (const ScanAlg &A : ScanAlgs) {
+      std::fill(Out.begin(), Out.end(), T(7));
+      int Rc = A.Exscan(In.data(), Out.data(), Count, Type, Op, Comm);
+      expect(Rc == MPI_SUCCESS && (Rank == 0 || same(Out, Ref, Rank)),
+             What("exscan", A.Name, Count, -1, Rc));
+    }
+    if (Count != 250 || Op != MPI_SUM)
+      continue;
+    // MPI_IN_PLACE: the input is in the receive buffer (reduce: at the root).
+    for (const ScanAlg &A : ScanAlgs) {
+      Out = In;
+      int Rc = A.Exscan(MPI_IN_PLACE, Out.data(), Count, Type, Op, Comm);
+      expect(Rc == MPI_SUCCESS && (Rank == 0 || same(Out, Ref, Rank)),
+             What("exscan in place", A.Name, Count, -1, Rc));
+    }
+    MPI_Scan(In.data(), Ref.data(), Count, Type, Op, Comm);
+    for (const ScanAlg &A : ScanAlgs) {
+      Out = In;
+      int Rc = A.Scan(MPI_IN_PLACE, Out.data(), Count, Type, Op, Comm);
+      expect(Rc == MPI_SUCCESS && same(Out, Ref, Rank + 1),
+             What("scan in place", A.Name, Count, -1, Rc));
+    }
+    MPI_Allreduce(In.data(), Ref.data(), Count, Type, Op, Comm);
+    for (const ReduceAlg &A : ReduceAlgs) {
+      if (!builtFor(A, Count))
+        continue;
+      Out = In;
+      int Rc = A.Allreduce(MPI_IN_PLACE, Out.data(), Count, Type, Op, Comm);
+      expect(Rc == MPI_SUCCESS && same(Out, Ref, P),
+             What("allreduce in place", A.Name, Count, -1, Rc));
+    }
+    for (int Root : roots()) {
+      MPI_Reduce(In.data(), Ref.data(), Count, Type, Op, Root, Comm);
+      for (const ReduceAlg &A : ReduceAlgs) {
+        if (!builtFor(A, Count))
+          continue;
+        Out = In;
+        int Rc = A.Reduce(Rank == Root ? MPI_IN_PLACE : In.data(), Out.data(),
+                          Count, Type, Op, Root, Comm);
+        expect(Rc == MPI_SUCCESS && (Rank != Root || same(Out, Ref, P)),
+               What("reduce in place", A.Name, Count, Root, Rc));
+      }
+    }
+  }
+}
+
+/// The builders' reductions, scans and exscans: sum, prod, min and max on
+/// 32- and 64-bit integers (exact), sum on float and double (within the
+/// rounding error), against the MPI library; the largest counts (1 and 2 MiB)
+/// with int32 sum, int64 max and double sum only, to keep the run short. Then
+/// a non-commutative operator against a reference folded in rank order.
+void checkBuilderReductions() {
+  const std::pair<MPI_Op, const char *> IntOps[] = {
+      {MPI_SUM, "sum"}, {MPI_PROD, "prod"}, {MPI_MIN, "min"}, {MPI_MAX, "max"}};
+  unsigned Seed = 20000;
+  for (auto [Op, Name] : IntOps) {
+    checkReductionsOf<int>("int32", Op, Name, Seed += 100, Op == MPI_SUM);
+    checkReductionsOf<long long>("int64", Op, Name, Seed += 100, Op == MPI_MAX);
+  }
+  checkReductionsOf<float>("float", MPI_SUM, "sum", Seed += 100, false);
+  checkReductionsOf<double>("double", MPI_SUM, "sum", Seed += 100, true);
+
+  // Affine maps (pairs of ints, 8 bytes) in rank order.
+  MPI_Op Affine;
+  MPI_Op_create(affine, 0, &Affine);
+  MPI_Datatype Pair;
+  MPI_Type_contiguous(2, MPI_INT, &Pair);
+  MPI_Type_commit(&Pair);
+  // 125 pairs (1000 bytes, the 250-int schedules); reduce-scatter-allgather
+  // at its rounded count of 8-byte elements.
+  const int NRsa = roundedCount(250);
+  const int Max = std::max(125, NRsa);
+  if (uint64_t(Max) * 8 <= Cap) {
+    std::vector<int> In = randomInts(2 * Max, 88 + Rank), Out(2 * Max, 0);
+    std::vector<int> All(2 * Max * P);
+    MPI_Allgather(In.data(), 2 * Max, MPI_INT, All.data(), 2 * Max, MPI_INT,
+                  Comm);
+    // x_0 op x_1 op ... op x_Upto on the first N pairs.
+    auto Prefix = [&](int Upto, int N) {
+      std::vector<int> Acc(All.begin() + 2 * Max * Upto,
+                           All.begin() + 2 * Max * Upto + 2 * N);
+      for (int I = Upto - 1; I >= 0; --I)
+        affine(All.data() + 2 * Max * I, Acc.data(), &N, nullptr);
+      return Acc;
+    };
+    const int N = 125;
+    std::vector<int> Total = Prefix(P - 1, N), Mine = Prefix(Rank, N);
+    Out.resize(2 * N);
+    auto Tag = [](const char *Coll, const char *Alg, int Rc) {
+      return std::string(Coll) + " " + Alg + " non-commutative count=125: " +
+             (Rc == MPI_SUCCESS ? "differs from the rank-order reference"
+                                : "returned " + std::to_string(Rc));
+    };
+    for (int Root : roots()) {
+      int Rc = collc_reduce_binomial_nc(In.data(), Out.data(), N, Pair, Affine,
+                                        Root, Comm);
+      expect(Rc == MPI_SUCCESS && (Rank != Root || Out == Total),
+             Tag("reduce", "binomial (commutative: false)", Rc) +
+                 " root=" + std::to_string(Root));
+      // The commutative binomial tree: refused or in order.
+      Rc = collc_reduce_binomial(In.data(), Out.data(), N, Pair, Affine, Root,
+                                 Comm);
+      expect(Rc == MPI_ERR_OP ||
+                 (Rc == MPI_SUCCESS && (Rank != Root || Out == Total)),
+             Tag("reduce", "binomial", Rc) + " root=" + std::to_string(Root));
+    }
+    int Rc = collc_allreduce_binomial_nc(In.data(), Out.data(), N, Pair, Affine,
+                                         Comm);
+    expect(Rc == MPI_SUCCESS && Out == Total,
+           Tag("allreduce", "binomial (commutative: false)", Rc));
+    for (const ScanAlg &A : ScanAlgs) {
+      Rc = A.Scan(In.data(), Out.data(), N, Pair, Affine, Comm);
+      expect(Rc == MPI_SUCCESS && Out == Mine, Tag("scan", A.Name, Rc));
+      Rc = A.Exscan(In.data(), Out.data(), N, Pair, Affine, Comm);
+      expect(Rc == MPI_SUCCESS && (Rank == 0 || Out == Prefix(Rank - 1, N)),
+             Tag("exscan", A.Name, Rc));
+    }
+    // reduce-scatter-allgather folds out of rank order: refused (MPI_ERR_OP)
+    // unless the schedule happens to keep it (a few ranks), never wrong.
+    Out.resize(2 * NRsa);
+    std::vector<int> TotalRsa = Prefix(P - 1, NRsa);
+    Rc = collc_allreduce_reduce_scatter_allgather(In.data(), Out.data(), NRsa,
+                                                  Pair, Affine, Comm);
+    expect(Rc == MPI_ERR_OP || (Rc == MPI_SUCCESS && Out == TotalRsa),
+           Tag("allreduce", "reduce-scatter-allgather", Rc));
+  }
+  MPI_Type_free(&Pair);
+  MPI_Op_free(&Affine);
+}
+
+// ---- the builders' gather, scatter and all-to-all ---------------------------
+
+struct RootedPersAlg {
+  const char *Name;
+  RootedPersFn Gather, Scatter;
+};
+const RootedPersAlg RootedPersAlgs[] = {
+    {"linear", collc_gather_linear, collc_scatter_linear},
+    {"binomial", collc_gather_binomial, collc_scatter_binomial},
+};
+const std::pair<const char *, PersFn> AlltoallAlgs[] = {
+    {"pairwise", collc_alltoall_pairwise},
+    {"bruck", collc_alltoall_bruck},
+};
+
+void checkBuilderPersonalized() {
+  const uint64_t Blocks[] = {0, 1, 1000, (1u << 20) + 3};
+  unsigned Seed = 30000;
+  for (uint64_t B : Blocks) {
+    if (B * P > Cap)
+      continue;
+    int Cnt = static_cast<int>(B);
+    std::vector<unsigned char> All = randomBytes(B * P, ++Seed + Rank),
+                               One = randomBytes(B, Seed + 77 * Rank);
+    std::vector<unsigned char> Out(B * P), Ref(B * P, 0xEE), Got(B),
+        Want(B, 0xEE);
+    for (int Root : roots()) {
+      if (B) // (some libraries refuse null buffers even for nothing)
+        MPI_Gather(One.data(), Cnt, MPI_BYTE, Ref.data(), Cnt, MPI_BYTE, Root,
+                   Comm);
+      if (B)
+        MPI_Scatter(All.data(), Cnt, MPI_BYTE, Want.data(), Cnt, MPI_BYTE, Root,
+                    Comm);
+      for (const RootedPersAlg &A : RootedPersAlgs) {
+        std::fill(Out.begin(), Out.end(), 0xEE);
+        int Rc = A.Gather(One.data(), Cnt, MPI_BYTE, Out.data(), Cnt, MPI_BYTE,
+                          Root, Comm);
+        expect(Rc == MPI_SUCCESS && (Rank != Root || Out == Ref),
+               tag((std::string("gather ") + A.Name).c_str(), B, Root));
+        std::fill(Out.begin(), Out.end(), 0xEE);
+        if (Rank == Root)
+          std::memcpy(Out.data() + B * Root, One.data(), B);
+        Rc = A.Gather(Rank == Root ? MPI_IN_PLACE : One.data(), Cnt, MPI_BYTE,
+                      Out.data(), Cnt, MPI_BYTE, Root, Comm);
+        expect(
+            Rc == MPI_SUCCESS && (Rank != Root || Out == Ref),
+            tag((std::string("gather in place ") + A.Name).c_str(), B, Root));
+        std::fill(Got.begin(), Got.end(), 0xEE);
+        Rc = A.Scatter(All.data(), Cnt, MPI_BYTE, Got.data(), Cnt, MPI_BYTE,
+                       Root, Comm);
+        expect(Rc == MPI_SUCCESS && Got == Want,
+               tag((std::string("scatter ") + A.Name).c_str(), B, Root));
+        std::fill(Got.begin(), Got.end(), 0xEE);
+        Rc = A.Scatter(All.data(), Cnt, MPI_BYTE,
+                       Rank == Root ? MPI_IN_PLACE : Got.data(), Cnt, MPI_BYTE,
+                       Root, Comm);
+        expect(
+            Rc == MPI_SUCCESS && (Rank == Root || Got == Want),
+            tag((std::string("scatter in place ") + A.Name).c_str(), B, Root));
+      }
+    }
+    if (B)
+      MPI_Alltoall(All.data(), Cnt, MPI_BYTE, Ref.data(), Cnt, MPI_BYTE, Comm);
+    for (auto [Name, F] : AlltoallAlgs) {
+      std::fill(Out.begin(), Out.end(), 0xEE);
+      int Rc = F(All.data(), Cnt, MPI_BYTE, Out.data(), Cnt, MPI_BYTE, Comm);
+      expect(Rc == MPI_SUCCESS && Out == Ref,
+             tag((std::string("alltoall ") + Name).c_str(), B));
+      Out = All;
+      Rc = F(MPI_IN_PLACE, 0, MPI_BYTE, Out.data(), Cnt, MPI_BYTE, Comm);
+      expect(Rc == MPI_SUCCESS && Out == Ref,
+             tag((std::string("alltoall in place ") + Name).c_str(), B));
+    }
+  }
+}
+
 void checkBarrier(bool Timing) {
   for (int I = 0; I < 5; ++I)
     expect(collc_barrier_hand(Comm) == MPI_SUCCESS,
@@ -342,12 +744,16 @@ void checkBarrier(bool Timing) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  bool Timing = true, BcastOnly = false;
+  bool Timing = true, BcastOnly = false, Times = false;
   for (int I = 1; I < argc; ++I) {
     if (!std::strcmp(argv[I], "--cap") && I + 1 < argc)
       Cap = std::strtoull(argv[++I], nullptr, 10);
     else if (!std::strcmp(argv[I], "--no-timing"))
       Timing = false;
+    else if (!std::strcmp(argv[I], "--quick"))
+      Quick = true;
+    else if (!std::strcmp(argv[I], "--times"))
+      Times = true;
     else if (!std::strcmp(argv[I], "--bcast-only"))
       BcastOnly = true;
   }
@@ -356,15 +762,42 @@ int main(int argc, char **argv) {
   MPI_Comm_dup(MPI_COMM_WORLD, &Comm);
   MPI_Comm_rank(Comm, &Rank);
   MPI_Comm_size(Comm, &P);
-  checkBcast("opt-tree", collc_bcast_opt_tree, true);
-  checkBcast("binomial", collc_bcast_binomial, true);
-  checkBcast("sequential", collc_bcast_sequential, true);
-  checkBcast("chain", collc_bcast_chain, true);
+  const std::pair<const char *, BcastFn> Bcasts[] = {
+      {"opt-tree", collc_bcast_opt_tree},
+      {"binomial", collc_bcast_binomial},
+      {"sequential", collc_bcast_sequential},
+      {"chain", collc_bcast_chain},
+      {"greedy", collc_bcast_greedy},
+      {"edge-disjoint", collc_bcast_edge_disjoint},
+      {"k-segment", collc_bcast_k_segment},
+      {"pipeline", collc_bcast_pipeline},
+      {"two-path-pipeline", collc_bcast_two_path_pipeline},
+      {"scatter-allgather", collc_bcast_scatter_allgather},
+  };
+  // --times: rank 0 prints the wall time of each part.
+  auto Timed = [&](const char *Part, auto &&Run) {
+    // (Wall-clock time: under SMPI, MPI_Wtime is the simulated time.)
+    auto T0 = std::chrono::steady_clock::now();
+    Run();
+    if (Times && Rank == 0)
+      std::printf(
+          "  %-28s %8.2f s\n", Part,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+              .count());
+  };
+  Timed("broadcasts (builders)", [&] {
+    for (auto [Name, F] : Bcasts)
+      checkBcast(Name, F, true);
+  });
   if (!BcastOnly) {
-    checkBcast("hand-pipeline", collc_bcast_hand, false);
-    checkReductions();
-    checkPersonalized();
-    checkBarrier(Timing);
+    Timed("reductions (builders)", checkBuilderReductions);
+    Timed("personalized (builders)", checkBuilderPersonalized);
+    Timed("hand-built", [&] {
+      checkBcast("hand-pipeline", collc_bcast_hand, false);
+      checkReductions();
+      checkPersonalized();
+      checkBarrier(Timing);
+    });
   }
   MPI_Comm_free(&Comm);
   Comm = MPI_COMM_WORLD;

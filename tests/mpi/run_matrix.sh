@@ -6,10 +6,26 @@
 #   run_matrix.sh generate <collc> <collc-handbuilt> <srcdir> <gendir> <P...>
 #   run_matrix.sh openmpi|mpich|smpi <srcdir> <gendir> <workdir> <P...>
 #
-# `generate` writes <gendir>/{opt_tree,binomial,sequential,chain,hand,relay}.cpp:
-# broadcasts built by collc for bytes {0, 1, 1000, 1 MiB + 3} and roots
-# {0, 1, P-1} on the PC-cluster model (one variant each, exact sizes), and
-# hand-built schedules of the other collectives (any size).
+# `generate` builds with collc, on the PC-cluster model, every builder of
+# every collective (not the star, mesh, torus and barrier ones, tested
+# elsewhere) for each P, roots {0, 1, P-1} where the collective has a root,
+# and the sizes tests/mpi/check.cpp calls them with (one variant each, exact
+# sizes):
+#   bcast (opt-tree, binomial, sequential, chain, greedy, edge-disjoint,
+#     k-segment, pipeline, two-path-pipeline, scatter-allgather),
+#     gather/scatter (linear, binomial), alltoall (pairwise, bruck):
+#     bytes {0, 1, 1000, 1 MiB + 3} per block;
+#   reduce/allreduce (binomial, reduce-scatter-allgather), scan/exscan
+#     (linear, pipelined, brent-kung, rootp): {0, 1, 250, 262145} elements of
+#     4 and of 8 bytes (reduce-scatter-allgather: each count rounded up to a
+#     multiple of the largest power of two <= P, as it requires);
+#   reduce/allreduce binomial for a non-commutative operator (1000 bytes).
+# Beyond 16 ranks (SMPI) only sizes whose per-rank buffers stay within
+# 65539 bytes are built, as check.cpp --cap 65539 runs there, and beyond 64
+# only the broadcasts. One file per
+# algorithm name, <gendir>/<name>.cpp, with an entry point per collective
+# (collc_bcast_binomial, collc_reduce_binomial, ...), plus the hand-built
+# schedules of tests/mpi/handbuilt.cpp (hand.cpp, relay.cpp; any size).
 set -euo pipefail
 mode=$1
 shift
@@ -19,6 +35,11 @@ roots() { # distinct roots {0, 1, P-1} of P ranks
   { echo 0; [ "$p" -gt 1 ] && echo 1; echo $((p - 1)); } | sort -un
 }
 
+# The algorithm files (generate writes them, the other modes compile them).
+algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
+  two_path_pipeline scatter_allgather reduce_scatter_allgather linear pipelined
+  brent_kung rootp pairwise bruck binomial_nc)
+
 if [ "$mode" = generate ]; then
   collc=$1 handbuilt=$2 src=$3 gen=$4
   shift 4
@@ -26,21 +47,88 @@ if [ "$mode" = generate ]; then
   mkdir -p "$gen/json"
   # The PC-cluster model, on enough nodes for every size tested.
   sed "s/nodes: 16/nodes: 4096/" "$src/examples/machines/pc-cluster.yaml" > "$gen/machine.yaml"
+  # Non-commutative binomial reduce and allreduce (the request file alone
+  # says commutative: false); 1000 bytes, 125 pairs of ints in check.cpp.
+  for c in reduce allreduce; do
+    printf 'collective: %s\nranks: 2\nbytes: 1000\ndatatype: int64\ncommutative: false\nalgorithm: binomial\n' \
+      "$c" > "$gen/nc-$c.yaml"
+  done
+  declare -A seen
+  jobs=$gen/jobs
+  : > "$jobs"
+  # job <file name> <collective> <P> <root> <bytes> <collc options...>
+  job() {
+    local name=$1 coll=$2 p=$3 r=$4 b=$5
+    shift 5
+    # Beyond 64 ranks (SMPI) only the broadcasts run (check.cpp --bcast-only).
+    [ "$p" -gt 64 ] && [ "$coll" != bcast ] && return 0
+    local key="$name $coll $p $r $b"
+    [ -n "${seen[$key]:-}" ] && return 0 # one schedule per (size, root, bytes)
+    seen[$key]=1
+    echo "-o $gen/json/$name-$coll-$p-$r-$b.json --collective $coll --ranks $p --root $r --bytes $b $*" >> "$jobs"
+  }
   for p in "$@"; do
+    cap=$((1 << 62))
+    [ "$p" -gt 16 ] && cap=65539
+    core=1
+    while [ $((core * 2)) -le "$p" ]; do core=$((core * 2)); done
     for r in $(roots "$p"); do
-      for alg in opt-tree binomial sequential chain; do
-        for b in 0 1 1000 1048579; do
-          "$collc" --machine "$gen/machine.yaml" --collective bcast --ranks "$p" --root "$r" \
-            --bytes "$b" --algorithm "$alg" --emit json -o "$gen/json/$alg-$p-$r-$b.json"
+      for b in 0 1 1000 1048579; do
+        if [ "$b" -le "$cap" ]; then
+          for alg in opt-tree binomial sequential chain greedy edge-disjoint k-segment pipeline \
+            two-path-pipeline scatter-allgather; do
+            job "${alg//-/_}" bcast "$p" "$r" "$b" --algorithm "$alg"
+          done
+        fi
+        if [ $((b * p)) -le "$cap" ]; then
+          for alg in linear binomial; do
+            for c in gather scatter; do job "$alg" "$c" "$p" "$r" "$b" --algorithm "$alg"; done
+          done
+          [ "$r" = 0 ] && for alg in pairwise bruck; do
+            job "$alg" alltoall "$p" 0 "$b" --algorithm "$alg"
+          done
+        fi
+      done
+      for n in 0 1 250 262145; do
+        for size in 4 8; do
+          dt=int$((size * 8))
+          b=$((n * size))
+          if [ "$b" -le "$cap" ]; then
+            for c in reduce allreduce; do
+              [ "$c" = allreduce ] && [ "$r" != 0 ] && continue
+              job binomial "$c" "$p" "$r" "$b" --algorithm binomial --datatype "$dt"
+            done
+            if [ "$r" = 0 ]; then
+              for c in scan exscan; do
+                for alg in linear pipelined brent-kung rootp; do
+                  job "${alg//-/_}" "$c" "$p" 0 "$b" --algorithm "$alg" --datatype "$dt"
+                done
+              done
+            fi
+          fi
+          m=$(((n + core - 1) / core * core))
+          b=$((m * size))
+          if [ "$b" -le "$cap" ]; then
+            for c in reduce allreduce; do
+              [ "$c" = allreduce ] && [ "$r" != 0 ] && continue
+              job reduce_scatter_allgather "$c" "$p" "$r" "$b" --algorithm reduce-scatter-allgather \
+                --datatype "$dt"
+            done
+          fi
         done
+      done
+      for c in reduce allreduce; do
+        [ "$c" = allreduce ] && [ "$r" != 0 ] && continue
+        job binomial_nc "$c" "$p" "$r" 1000 --request "$gen/nc-$c.yaml"
       done
       # Hand-built schedules up to 64 ranks (the all-to-all tables grow as P^2).
       [ "$p" -le 64 ] && "$handbuilt" "$p" "$r" "$gen/json"
     done
   done
-  for alg in opt-tree binomial sequential chain; do
+  xargs -P 2 -L 1 "$collc" --machine "$gen/machine.yaml" --emit json < "$jobs"
+  for alg in "${algs[@]}"; do
     "$collc" $(printf -- "--schedule %s " "$gen"/json/$alg-*.json) --machine "$gen/machine.yaml" \
-      --emit mpi --mpi-name "${alg//-/_}" -o "$gen/${alg//-/_}.cpp"
+      --emit mpi --mpi-name "$alg" -o "$gen/$alg.cpp"
   done
   hand=$(ls "$gen"/json/*-hand-*.json | grep -v hand-relay)
   "$collc" $(printf -- "--schedule %s " $hand) --emit mpi --mpi-name hand --mpi-sizes any \
@@ -49,6 +137,7 @@ if [ "$mode" = generate ]; then
     --mpi-name relay --mpi-sizes any -o "$gen/relay.cpp"
   "$collc" $(printf -- "--schedule %s " $hand) --emit mpi-header --mpi-name hand \
     -o "$gen/hand.h"
+  echo "generated $(wc -l < "$jobs") schedules"
   ls -l "$gen"/*.cpp | awk '{print "generated", $NF, $5, "bytes"}'
   exit 0
 fi
@@ -71,21 +160,37 @@ case $mode in
   *) echo "run_matrix.sh: unknown mode $mode" >&2; exit 2 ;;
 esac
 command -v "$cxx" >/dev/null || { echo "run_matrix.sh: $cxx not found" >&2; exit 1; }
+# The generated files compile two at a time.
+printf '%s\n' "${algs[@]}" hand relay |
+  xargs -P 2 -I{} "$cxx" "${flags[@]}" -c "$gen/{}.cpp" -o "$work/{}.o"
 objs=()
-for f in opt_tree binomial sequential chain hand relay; do
-  "$cxx" "${flags[@]}" -c "$gen/$f.cpp" -o "$work/$f.o"
-  objs+=("$work/$f.o")
-done
+for f in "${algs[@]}" hand relay; do objs+=("$work/$f.o"); done
 "$cxx" "${flags[@]}" "$src/tests/mpi/check.cpp" "${objs[@]}" -o "$work/check"
 for p in "$@"; do
   echo "== $mode, $p ranks"
-  if [ "$mode" = smpi ]; then
-    cap=1048579
-    [ "$p" -gt 16 ] && cap=65539
-    smpirun -np "$p" -platform "$src/examples/platforms/cluster-256.xml" \
-      -hostfile "$work/hosts-$p" --log=root.thres:critical --cfg=smpi/display-timing:no \
-      "$work/check" --cap "$cap" --no-timing $([ "$p" -gt 64 ] && echo --bcast-only)
-  else
-    timeout 300 "${run[@]}" "$p" "$work/check"
-  fi
+  opts=()
+  case $mode in
+    smpi)
+      # SMPI ranks share one process: each rank's buffers are capped; the
+      # builders' reductions run with three operator/type pairs at 64 ranks
+      # and only the broadcasts at 256 (the simulation's wall time grows with
+      # ranks x messages).
+      cap=1048579
+      [ "$p" -gt 16 ] && cap=65539
+      opts=(--cap "$cap" --no-timing)
+      [ "$p" -gt 16 ] && opts+=(--quick)
+      [ "$p" -gt 64 ] && opts+=(--bcast-only)
+      smpirun -np "$p" -platform "$src/examples/platforms/cluster-256.xml" \
+        -hostfile "$work/hosts-$p" --log=root.thres:critical --cfg=smpi/display-timing:no \
+        "$work/check" "${opts[@]}"
+      ;;
+    mpich)
+      # MPICH spins when oversubscribed, and every step of a schedule costs
+      # time slices: from 8 ranks on, three operator/type pairs for the
+      # builders' reductions and messages up to 64 KiB.
+      [ "$p" -ge 8 ] && opts=(--quick --cap 65539)
+      timeout 600 "${run[@]}" "$p" "$work/check" "${opts[@]}"
+      ;;
+    *) timeout 300 "${run[@]}" "$p" "$work/check" ;;
+  esac
 done
