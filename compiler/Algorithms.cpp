@@ -51,8 +51,9 @@ const std::vector<AlgorithmInfo> &algorithms() {
        meshApplies},
       // Paper 002: star and macro-star graphs, unit-call model.
       {"star-optimal",
-       "star graph S_k: recursive sub-star decomposition (Mendia-Sarkar), "
-       "O(k log k) steps (paper 002)",
+       "star graph S_k: randomized maximal matchings searched once from the "
+       "identity, relabelled onto the root; ceil(log2 k!) + 1 steps on "
+       "S_5..S_9, never more than greedy (paper 002)",
        {Collective::Bcast},
        buildStarOptimal,
        starOptimalApplies,

@@ -1,6 +1,7 @@
 #include "passes/CallModel.h"
 
 #include <array>
+#include <cstdint>
 
 namespace collc {
 
@@ -11,10 +12,17 @@ using Symbols = std::array<int8_t, 20>;
 /// Inverse of the lexicographic rank (ir/Permutation.h), without allocation.
 Symbols unrank(int64_t Rank, int K) {
   int Digits[20];
-  for (int I = K; I-- > 0;) {
+  int I = K;
+  // 32-bit divisions once the rank fits (all of S_10's 3628800 nodes do).
+  for (; I-- > 0 && Rank > UINT32_MAX;) {
     int64_t Base = K - I;
     Digits[I] = static_cast<int>(Rank % Base);
     Rank /= Base;
+  }
+  for (uint32_t R = static_cast<uint32_t>(Rank); I >= 0; --I) {
+    uint32_t Base = static_cast<uint32_t>(K - I);
+    Digits[I] = static_cast<int>(R % Base);
+    R /= Base;
   }
   int8_t Left[20];
   for (int V = 0; V < K; ++V)
@@ -81,27 +89,29 @@ std::vector<std::string> checkCallModel(const Schedule &S, const Machine &M,
       Problems.push_back(std::move(Msg));
   };
   // Last step in which each rank was in a call (-1: none yet).
-  std::vector<int64_t> Busy(S.size(), -1);
+  std::vector<int32_t> Busy(S.size(), -1);
   for (size_t SI = 0; SI < S.Steps.size(); ++SI)
     for (const Transfer &T : S.Steps[SI].Transfers) {
       if (Problems.size() >= MaxProblems)
         return Problems;
-      std::string Where = "step " + std::to_string(SI) + ", transfer " +
-                          std::to_string(T.Src) + " -> " +
-                          std::to_string(T.Dst) + ": ";
+      // Built only for a problem: millions of calls are checked.
+      auto Where = [&] {
+        return "step " + std::to_string(SI) + ", transfer " +
+               std::to_string(T.Src) + " -> " + std::to_string(T.Dst) + ": ";
+      };
       if (T.Src < 0 || T.Dst < 0 || T.Src >= S.size() || T.Dst >= S.size())
         continue; // the data-flow check reports ranks out of range
       if (!callGenerator(*G, S, T)) {
-        Problem(Where + "nodes " + G->name(S.Participants[T.Src].Node) +
+        Problem(Where() + "nodes " + G->name(S.Participants[T.Src].Node) +
                 " and " + G->name(S.Participants[T.Dst].Node) +
                 " are not adjacent in " + G->title());
         continue;
       }
       for (int32_t R : {T.Src, T.Dst}) {
-        if (Busy[R] == static_cast<int64_t>(SI))
-          Problem(Where + "rank " + std::to_string(R) +
+        if (Busy[R] == static_cast<int32_t>(SI))
+          Problem(Where() + "rank " + std::to_string(R) +
                   " is in a second call in the same step");
-        Busy[R] = static_cast<int64_t>(SI);
+        Busy[R] = static_cast<int32_t>(SI);
       }
     }
   return Problems;

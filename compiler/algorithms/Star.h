@@ -7,9 +7,9 @@
 ///  - `star-optimal` (S_k): a broadcast of S_k from the identity computed by
 ///    randomized maximal matchings (starPlan), mapped onto the root by
 ///    relabelling symbols (S_k is a Cayley graph: relabelling is an
-///    automorphism that keeps every generator), then timed optimally as a
-///    tree. Measured: ceil(log2 k!) steps on S_4, one more on S_5..S_9, two
-///    more on S_10; never more than the greedy baseline.
+///    automorphism that keeps every generator), each call in the plan's step.
+///    Measured: ceil(log2 k!) steps on S_4, one more on S_5..S_9, two more on
+///    S_10; never more than the greedy baseline on S_4..S_9.
 ///  - `macro-star` (MS(l, n)): the paper's algorithm. Applying a generator
 ///    sequence <g_1, g_2, ...> means that at step t every informed node calls
 ///    its neighbour along g_t (calls to nodes already informed are dropped).
