@@ -1,4 +1,5 @@
-//===- osu_bcast: OSU-style latency of collc's broadcast and MPI_Bcast -----===//
+//===- osu_bcast: OSU-style latency of collc's broadcast and MPI_Bcast
+//-----===//
 //
 //   mpirun -np P osu_bcast [--iters N] [--which collc|mpi|both] BYTES...
 //
@@ -9,15 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#define OMPI_SKIP_MPICXX 1
-#define MPICH_SKIP_MPICXX 1
-#include <mpi.h>
+#include "osu.h"
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
-#include <vector>
 
 extern "C" int collc_bcast_bench(void *, int, MPI_Datatype, int, MPI_Comm);
 
@@ -25,50 +20,32 @@ namespace {
 
 double measure(bool Collc, std::vector<char> &Buf, int Iters) {
   int N = static_cast<int>(Buf.size());
-  auto Call = [&] {
-    int Rc = Collc ? collc_bcast_bench(Buf.data(), N, MPI_BYTE, 0, MPI_COMM_WORLD)
-                   : MPI_Bcast(Buf.data(), N, MPI_BYTE, 0, MPI_COMM_WORLD);
-    if (Rc != MPI_SUCCESS) {
-      std::fprintf(stderr, "osu_bcast: the %s broadcast of %d bytes failed (%d)\n",
-                   Collc ? "collc" : "MPI", N, Rc);
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-  };
-  for (int I = 0; I < 2; ++I) // warm-up (and collc's communicator cache)
-    Call();
-  MPI_Barrier(MPI_COMM_WORLD);
-  double Start = MPI_Wtime();
-  for (int I = 0; I < Iters; ++I)
-    Call();
-  double Mine = (MPI_Wtime() - Start) / Iters * 1e6, Sum = 0;
-  int P = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &P);
-  MPI_Reduce(&Mine, &Sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  MPI_Barrier(MPI_COMM_WORLD);
-  return Sum / P;
+  return osu::latency(
+      [&] {
+        int Rc = Collc ? collc_bcast_bench(Buf.data(), N, MPI_BYTE, 0,
+                                           MPI_COMM_WORLD)
+                       : MPI_Bcast(Buf.data(), N, MPI_BYTE, 0, MPI_COMM_WORLD);
+        if (Rc != MPI_SUCCESS) {
+          std::fprintf(stderr,
+                       "osu_bcast: the %s broadcast of %d bytes failed (%d)\n",
+                       Collc ? "collc" : "MPI", N, Rc);
+          MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+      },
+      Iters);
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int Iters = 100;
-  std::string Which = "both";
-  std::vector<long> Sizes;
-  for (int I = 1; I < argc; ++I) {
-    if (!std::strcmp(argv[I], "--iters") && I + 1 < argc)
-      Iters = std::atoi(argv[++I]);
-    else if (!std::strcmp(argv[I], "--which") && I + 1 < argc)
-      Which = argv[++I];
-    else
-      Sizes.push_back(std::atol(argv[I]));
-  }
+  osu::Options O = osu::parse(argc, argv);
   int Rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
-  for (long B : Sizes) {
+  for (long B : O.Sizes) {
     std::vector<char> Buf(B, 1);
-    double C = Which != "mpi" ? measure(true, Buf, Iters) : 0;
-    double M = Which != "collc" ? measure(false, Buf, Iters) : 0;
+    double C = O.collc() ? measure(true, Buf, O.Iters) : 0;
+    double M = O.mpi() ? measure(false, Buf, O.Iters) : 0;
     if (Rank == 0)
       std::printf("%ld %.3f %.3f\n", B, C, M);
   }

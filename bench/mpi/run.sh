@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Benchmarks of generated broadcasts (OSU-style: bytes, average µs per call).
+# Benchmarks of generated broadcasts and all-to-alls (OSU-style: bytes,
+# average µs per call).
 #
 #   bench/mpi/run.sh openmpi [collc]   # P = 2..16 under Open MPI, vs MPI_Bcast
 #   bench/mpi/run.sh smpi [collc]      # 256 ranks on the simulated 16x16 torus,
 #                                      # vs SMPI's built-in broadcasts
+#   bench/mpi/run.sh smpi-alltoall [collc]
+#                                      # 256 ranks on the simulated 16x16 torus:
+#                                      # sem and the torus baselines vs SMPI's
+#                                      # built-in all-to-alls
 #
 # Open MPI: schedules from `--algorithm auto` on the PC-cluster model; each
 # cell is the median of 3 launches (the machine is shared and noisy).
@@ -16,13 +21,16 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags=(-std=c++17 -O2 -Wall -Wextra -I"$root/runtime")
 
-# gen <machine> <algorithm> <ranks> <out.cpp> <sizes...>: one file, one variant per size.
+# gen <machine> <algorithm> <ranks> <out.cpp> <sizes...>: one file, one variant per size
+# (broadcasts from root 0, or the collective in $coll).
+coll=bcast
 gen() {
   local m=$1 alg=$2 p=$3 out=$4
   shift 4
-  local files=()
+  local files=() root=()
+  [ "$coll" = bcast ] && root=(--root 0)
   for b in "$@"; do
-    "$collc" --machine "$m" --collective bcast --ranks "$p" --root 0 --bytes "$b" \
+    "$collc" --machine "$m" --collective "$coll" --ranks "$p" "${root[@]}" --bytes "$b" \
       --algorithm "$alg" --emit json -o "$work/s-$p-$b.json"
     files+=(--schedule "$work/s-$p-$b.json")
   done
@@ -54,34 +62,91 @@ fi
 
 # SMPI on the 16x16 torus.
 p=256
-sizes=(1 65536 1048576)
 plat=$root/examples/platforms/torus-16x16.xml
 for i in $(seq 0 $((p - 1))); do echo "node-$i"; done > "$work/hosts"
-run() { smpirun -np $p -platform "$plat" -hostfile "$work/hosts" --log=root.thres:critical \
-          --cfg=smpi/display-timing:no "$@"; }
+smpi=(smpirun -np $p -platform "$plat" -hostfile "$work/hosts" --log=root.thres:critical
+  --cfg=smpi/display-timing:no)
 declare -A T
+
+# table <collc algorithms...> -- <smpi algorithms...>: the simulated times in T
+# per size ("-": did not finish), then the fastest SMPI algorithm's time over
+# the first collc column's.
+table() {
+  local c=() m=() cols=() a w v best
+  while [ "$1" != -- ]; do c+=("$1"); shift; done
+  shift
+  m=("$@")
+  for a in "${c[@]}"; do cols+=("collc:$a"); done
+  for a in "${m[@]}"; do cols+=("smpi:$a"); done
+  printf "%9s" bytes
+  for a in "${cols[@]}"; do w=$((${#a} > 10 ? ${#a} : 10)); printf " %${w}s" "$a"; done
+  printf " %s\n" "best-smpi/${c[0]}"
+  for b in "${sizes[@]}"; do
+    printf "%9d" "$b"
+    best=
+    for a in "${cols[@]}"; do
+      w=$((${#a} > 10 ? ${#a} : 10))
+      v=${T[${a#*:},$b]:-}
+      if [ -z "$v" ]; then printf " %${w}s" -; continue; fi
+      printf " %${w}.1f" "$v"
+      [ "${a%%:*}" = smpi ] && best=$(echo "$v" "${best:-$v}" | awk '{print ($1 < $2) ? $1 : $2}')
+    done
+    printf " %$((10 + ${#c[0]}))s\n" "$(printf "%.2f" "$(echo "$best / ${T[${c[0]},$b]}" | bc -l)")"
+  done
+}
+
+# compare <driver.cpp>: $coll by collc's algorithms (collc_algs, schedules for
+# the platform's model, one launch for all sizes) against SMPI's built-in
+# ones (smpi_algs, --cfg=smpi/$coll:ALG, one launch per size, each given at
+# most $limit seconds of wall time; after one runs out, the larger sizes of
+# that algorithm are not tried), then the table.
+limit=${SMPI_LIMIT:-300}
+compare() {
+  local drv=$1 a b c m
+  for a in "${collc_algs[@]}"; do
+    gen "$root/bench/mpi/torus-16x16.yaml" "$a" $p "$work/g.cpp" "${sizes[@]}"
+    smpicxx "${flags[@]}" "$drv" "$work/g.cpp" -o "$work/osu-$a"
+    while read -r b c _; do T[$a,$b]=$c; done < <("${smpi[@]}" "$work/osu-$a" --iters 1 \
+      --which collc "${sizes[@]}")
+  done
+  for a in "${smpi_algs[@]}"; do
+    for b in "${sizes[@]}"; do
+      m=$(timeout "$limit" "${smpi[@]}" --cfg=smpi/$coll:$a "$work/osu-${collc_algs[0]}" \
+        --iters 1 --which mpi "$b" | awk -v b="$b" '$1 == b {print $3}') || true
+      T[$a,$b]=$m
+      [ -n "$m" ] || break
+    done
+  done
+  table "${collc_algs[@]}" -- "${smpi_algs[@]}"
+}
+
+if [ "$mode" = smpi-alltoall ]; then
+  # Block sizes (bytes each rank sends each rank): 8 B, 256 B and 1 KiB. The
+  # generated code keeps every relayed block in its own scratch slot and
+  # stages every packed message apart, so at 256 ranks sem needs about
+  # 1.1 GB of host memory per KiB of block (18 GB at 16 KiB). Schedules for
+  # the linear model of the platform (bench/mpi/torus-16x16.yaml). mmap
+  # privatization: SMPI's default copies the program (and its tables) once
+  # per rank. Local copies (collc's packing, the built-in algorithms'
+  # rotations) cost no simulated time, so the figures do not depend on the
+  # host's speed.
+  coll=alltoall
+  sizes=(8 256 1024)
+  export SMPI_PRIVATIZATION=mmap
+  smpi+=(--cfg=smpi/simulate-computation:no)
+  collc_algs=(sem torus-row-column torus-direct)
+  smpi_algs=(default bruck 2dmesh 3dmesh pair ring rdb basic_linear mvapich2 ompi mpich)
+  for b in "${sizes[@]}"; do
+    a=$("$collc" --machine "$root/bench/mpi/torus-16x16.yaml" --collective alltoall \
+      --ranks $p --bytes "$b" --algorithm auto --emit summary | awk '$1 == "algorithm:" {print $2}')
+    echo "collc --algorithm auto, $b-byte blocks: $a"
+  done
+  compare "$root/bench/mpi/osu_alltoall.cpp"
+  echo "(-: not finished in $limit s of wall time)"
+  exit 0
+fi
+
+sizes=(1 65536 1048576)
 collc_algs=(auto opt-tree binomial)
 smpi_algs=(default binomial_tree scatter_LR_allgather scatter_rdb_allgather)
-for a in "${collc_algs[@]}"; do
-  gen "$root/bench/mpi/torus-16x16.yaml" "$a" $p "$work/b.cpp" "${sizes[@]}"
-  smpicxx "${flags[@]}" "$root/bench/mpi/osu_bcast.cpp" "$work/b.cpp" -o "$work/osu-$a"
-  while read -r b c _; do T[$a,$b]=$c; done < <(run "$work/osu-$a" --iters 1 --which collc "${sizes[@]}")
-done
-for a in "${smpi_algs[@]}"; do
-  while read -r b _ m; do T[$a,$b]=$m; done < <(run --cfg=smpi/bcast:$a "$work/osu-auto" \
-    --iters 1 --which mpi "${sizes[@]}")
-done
-printf "%9s" bytes
-for a in "${collc_algs[@]}"; do printf " %12s" "collc:$a"; done
-for a in "${smpi_algs[@]}"; do printf " %22s" "smpi:$a"; done
-printf " %14s\n" "best-smpi/collc"
-for b in "${sizes[@]}"; do
-  printf "%9d" "$b"
-  for a in "${collc_algs[@]}"; do printf " %12.1f" "${T[$a,$b]}"; done
-  best=
-  for a in "${smpi_algs[@]}"; do
-    printf " %22.1f" "${T[$a,$b]}"
-    best=$(echo "${T[$a,$b]}" "${best:-${T[$a,$b]}}" | awk '{print ($1 < $2) ? $1 : $2}')
-  done
-  printf " %14.2f\n" "$(echo "$best / ${T[auto,$b]}" | bc -l)"
-done
+compare "$root/bench/mpi/osu_bcast.cpp"
