@@ -166,8 +166,10 @@ printf '%s\n' "${algs[@]}" hand relay |
 objs=()
 for f in "${algs[@]}" hand relay; do objs+=("$work/$f.o"); done
 "$cxx" "${flags[@]}" "$src/tests/mpi/check.cpp" "${objs[@]}" -o "$work/check"
+echo "compiled in ${SECONDS} s"
 for p in "$@"; do
   echo "== $mode, $p ranks"
+  start=$SECONDS
   opts=()
   case $mode in
     smpi)
@@ -186,11 +188,13 @@ for p in "$@"; do
       ;;
     mpich)
       # MPICH spins when oversubscribed, and every step of a schedule costs
-      # time slices: from 8 ranks on, three operator/type pairs for the
-      # builders' reductions and messages up to 64 KiB.
-      [ "$p" -ge 8 ] && opts=(--quick --cap 65539)
+      # time slices: from 3 ranks on, three operator/type pairs for the
+      # builders' reductions, from 8 on messages up to 64 KiB.
+      [ "$p" -ge 3 ] && opts=(--quick)
+      [ "$p" -ge 8 ] && opts+=(--cap 65539)
       timeout 600 "${run[@]}" "$p" "$work/check" "${opts[@]}"
       ;;
     *) timeout 300 "${run[@]}" "$p" "$work/check" ;;
   esac
+  echo "   $((SECONDS - start)) s"
 done
