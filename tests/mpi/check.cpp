@@ -86,6 +86,10 @@ COLLC_ROOTED_PERS(linear)
 COLLC_ROOTED_PERS(binomial)
 COLLC_ALLTOALL(pairwise)
 COLLC_ALLTOALL(bruck)
+int collc_allgather_ring(const void *, int, MPI_Datatype, void *, int,
+                         MPI_Datatype, MPI_Comm);
+int collc_allgather_bruck(const void *, int, MPI_Datatype, void *, int,
+                          MPI_Datatype, MPI_Comm);
 // Hand-built schedules of every collective (--mpi-sizes any).
 COLLC_BCAST(hand)
 COLLC_REDUCE(hand)
@@ -654,6 +658,10 @@ const std::pair<const char *, PersFn> AlltoallAlgs[] = {
     {"pairwise", collc_alltoall_pairwise},
     {"bruck", collc_alltoall_bruck},
 };
+const std::pair<const char *, PersFn> AllgatherAlgs[] = {
+    {"ring", collc_allgather_ring},
+    {"bruck", collc_allgather_bruck},
+};
 
 void checkBuilderPersonalized() {
   const uint64_t Blocks[] = {0, 1, 1000, (1u << 20) + 3};
@@ -712,6 +720,19 @@ void checkBuilderPersonalized() {
       Rc = F(MPI_IN_PLACE, 0, MPI_BYTE, Out.data(), Cnt, MPI_BYTE, Comm);
       expect(Rc == MPI_SUCCESS && Out == Ref,
              tag((std::string("alltoall in place ") + Name).c_str(), B));
+    }
+    if (B)
+      MPI_Allgather(One.data(), Cnt, MPI_BYTE, Ref.data(), Cnt, MPI_BYTE, Comm);
+    for (auto [Name, F] : AllgatherAlgs) {
+      std::fill(Out.begin(), Out.end(), 0xEE);
+      int Rc = F(One.data(), Cnt, MPI_BYTE, Out.data(), Cnt, MPI_BYTE, Comm);
+      expect(Rc == MPI_SUCCESS && Out == Ref,
+             tag((std::string("allgather ") + Name).c_str(), B));
+      std::fill(Out.begin(), Out.end(), 0xEE);
+      std::memcpy(Out.data() + B * Rank, One.data(), B);
+      Rc = F(MPI_IN_PLACE, 0, MPI_BYTE, Out.data(), Cnt, MPI_BYTE, Comm);
+      expect(Rc == MPI_SUCCESS && Out == Ref,
+             tag((std::string("allgather in place ") + Name).c_str(), B));
     }
   }
 }

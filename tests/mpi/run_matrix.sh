@@ -13,7 +13,8 @@
 # sizes):
 #   bcast (opt-tree, binomial, sequential, chain, greedy, edge-disjoint,
 #     k-segment, pipeline, two-path-pipeline, scatter-allgather),
-#     gather/scatter (linear, binomial), alltoall (pairwise, bruck):
+#     gather/scatter (linear, binomial), alltoall (pairwise, bruck),
+#     allgather (ring, bruck):
 #     bytes {0, 1, 1000, 1 MiB + 3} per block;
 #   reduce/allreduce (binomial, reduce-scatter-allgather), scan/exscan
 #     (linear, pipelined, brent-kung, rootp): {0, 1, 250, 262145} elements of
@@ -38,7 +39,7 @@ roots() { # distinct roots {0, 1, P-1} of P ranks
 # The algorithm files (generate writes them, the other modes compile them).
 algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
   two_path_pipeline scatter_allgather reduce_scatter_allgather linear pipelined
-  brent_kung rootp pairwise bruck binomial_nc)
+  brent_kung rootp pairwise bruck ring binomial_nc)
 
 if [ "$mode" = generate ]; then
   collc=$1 handbuilt=$2 src=$3 gen=$4
@@ -86,6 +87,9 @@ if [ "$mode" = generate ]; then
           done
           [ "$r" = 0 ] && for alg in pairwise bruck; do
             job "$alg" alltoall "$p" 0 "$b" --algorithm "$alg"
+          done
+          [ "$r" = 0 ] && for alg in ring bruck; do
+            job "$alg" allgather "$p" 0 "$b" --algorithm "$alg"
           done
         fi
       done
