@@ -24,6 +24,11 @@ namespace collc {
 /// makespan (beside the model's) and the total blocked time. The machine
 /// must pass checkSimulatable().
 void emitSimReport(llvm::raw_ostream &OS, const Schedule &S, const Machine &M);
+/// Runs the simulator on \p S: an error when it cannot complete on \p M's
+/// network (a deadlock; the message names a cycle of waiting transfers and
+/// the channels they wait for). `collc --emit sim` and `chrome-trace-sim`
+/// check this first and exit 2 on it, writing nothing.
+llvm::Error checkSimCompletes(const Schedule &S, const Machine &M);
 
 /// `--emit chrome-trace`: the Trace Event JSON that chrome://tracing and
 /// Perfetto open, with the cost model's times: one process per rank, a

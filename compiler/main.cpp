@@ -1,4 +1,5 @@
-//===- collc: a schedule compiler for collective communication -------------===//
+//===- collc: a schedule compiler for collective communication
+//-------------===//
 //
 // Options, the pipeline of compiler/Driver, one backend, exit codes:
 //   0 success; 1 bad input or usage; 2 a requested verification failed;
@@ -33,93 +34,111 @@ namespace {
 
 cl::OptionCategory Cat("collc options");
 
-cl::opt<std::string> MachinePath("machine", cl::desc("Machine spec (YAML or JSON)"),
+cl::opt<std::string> MachinePath("machine",
+                                 cl::desc("Machine spec (YAML or JSON)"),
                                  cl::value_desc("file"), cl::cat(Cat));
-cl::opt<std::string> RequestPath("request",
-                                 cl::desc("Collective request (YAML or JSON); the "
-                                          "options below override its fields"),
-                                 cl::value_desc("file"), cl::cat(Cat));
+cl::opt<std::string>
+    RequestPath("request",
+                cl::desc("Collective request (YAML or JSON); the "
+                         "options below override its fields"),
+                cl::value_desc("file"), cl::cat(Cat));
 cl::opt<std::string> CollectiveOpt(
     "collective",
     cl::desc("bcast, multicast, reduce, allreduce, scan, exscan, gather, "
              "scatter, allgather, alltoall or barrier"),
     cl::value_desc("name"), cl::cat(Cat));
-cl::opt<int64_t> RanksOpt("ranks", cl::desc("Number of participants (nodes 0..K-1)"),
+cl::opt<int64_t> RanksOpt("ranks",
+                          cl::desc("Number of participants (nodes 0..K-1)"),
                           cl::value_desc("K"), cl::cat(Cat));
-cl::opt<std::string> RootOpt("root",
-                             cl::desc("Root node: a number, coordinates \"(3,2)\" "
-                                      "or a permutation \"14523\""),
-                             cl::value_desc("node"), cl::cat(Cat));
+cl::opt<std::string>
+    RootOpt("root",
+            cl::desc("Root node: a number, coordinates \"(3,2)\" "
+                     "or a permutation \"14523\""),
+            cl::value_desc("node"), cl::cat(Cat));
 cl::opt<std::string> BytesOpt("bytes", cl::desc("Message size in bytes"),
                               cl::value_desc("n"), cl::cat(Cat));
-cl::opt<std::string> AlgorithmOpt("algorithm",
-                                  cl::desc("Algorithm (see --list-algorithms); "
-                                           "'auto' picks the cheapest under the model"),
-                                  cl::value_desc("name"), cl::cat(Cat));
+cl::opt<std::string>
+    AlgorithmOpt("algorithm",
+                 cl::desc("Algorithm (see --list-algorithms); "
+                          "'auto' picks the cheapest under the model"),
+                 cl::value_desc("name"), cl::cat(Cat));
 cl::opt<std::string> DestinationsOpt(
     "destinations",
     cl::desc("Multicast destinations: \"3,4,5\" or \"(1,5),(2,1)\""),
     cl::value_desc("list"), cl::cat(Cat));
-cl::opt<std::string> OpOpt("op", cl::desc("Reduction operator: sum, prod, min, max"),
+cl::opt<std::string> OpOpt("op",
+                           cl::desc("Reduction operator: sum, prod, min, max"),
                            cl::value_desc("op"), cl::cat(Cat));
-cl::opt<std::string> DatatypeOpt("datatype",
-                                 cl::desc("Reduction element type: int32, int64, "
-                                          "float, double"),
-                                 cl::value_desc("type"), cl::cat(Cat));
-cl::opt<int64_t> SegmentsOpt("segments", cl::desc("Split the message into k segments"),
+cl::opt<std::string>
+    DatatypeOpt("datatype",
+                cl::desc("Reduction element type: int32, int64, "
+                         "float, double"),
+                cl::value_desc("type"), cl::cat(Cat));
+cl::opt<int64_t> SegmentsOpt("segments",
+                             cl::desc("Split the message into k segments"),
                              cl::value_desc("k"), cl::cat(Cat));
-cl::opt<std::string> EmitOpt("emit",
-                             cl::desc("Output: summary (default), json, dot, dot-graph, mpi, "
-                                      "mpi-header, mpi-preload, sim, chrome-trace, "
-                                      "chrome-trace-sim, goal, ti-trace, contention, "
-                                      "select, ompi-rules"),
-                             cl::value_desc("kind"), cl::init("summary"), cl::cat(Cat));
+cl::opt<std::string>
+    EmitOpt("emit",
+            cl::desc("Output: summary (default), json, dot, dot-graph, mpi, "
+                     "mpi-header, mpi-preload, sim, chrome-trace, "
+                     "chrome-trace-sim, goal, ti-trace, contention, "
+                     "select, ompi-rules"),
+            cl::value_desc("kind"), cl::init("summary"), cl::cat(Cat));
 cl::opt<std::string> BytesRangeOpt(
     "bytes-range",
-    cl::desc("--emit select / ompi-rules: message sizes LO:HI (bytes, inclusive; "
-             "default 1:1048576) to choose an algorithm for"),
+    cl::desc(
+        "--emit select / ompi-rules: message sizes LO:HI (bytes, inclusive; "
+        "default 1:1048576) to choose an algorithm for"),
     cl::value_desc("lo:hi"), cl::cat(Cat));
-cl::opt<std::string> OutputPath("o", cl::desc("Write the output to <file> (default: stdout)"),
-                                cl::value_desc("file"), cl::cat(Cat));
-cl::opt<bool> MergeStepsOpt("merge-steps",
-                            cl::desc("Merge adjacent steps that touch disjoint ports "
-                                     "and channels (prints how many it removed)"),
-                            cl::cat(Cat));
+cl::opt<std::string>
+    OutputPath("o", cl::desc("Write the output to <file> (default: stdout)"),
+               cl::value_desc("file"), cl::cat(Cat));
+cl::opt<bool>
+    MergeStepsOpt("merge-steps",
+                  cl::desc("Merge adjacent steps that touch disjoint ports "
+                           "and channels (prints how many it removed)"),
+                  cl::cat(Cat));
 cl::opt<bool> VerifyOpt("verify",
                         cl::desc("Exit with status 2 when a check fails (the "
                                  "verifier always runs; this makes its verdict "
                                  "the exit status)"),
                         cl::cat(Cat));
-cl::opt<bool> ListAlgorithms("list-algorithms",
-                             cl::desc("List the algorithms and the collectives they serve"),
-                             cl::cat(Cat));
-cl::opt<bool> PrintAfterAll("print-after-all",
-                            cl::desc("Dump the IR (JSON) to stderr after every pass"),
-                            cl::cat(Cat));
-cl::opt<bool> TimePasses("time-passes", cl::desc("Print the time of every pass to stderr"),
+cl::opt<bool> ListAlgorithms(
+    "list-algorithms",
+    cl::desc("List the algorithms and the collectives they serve"),
+    cl::cat(Cat));
+cl::opt<bool>
+    PrintAfterAll("print-after-all",
+                  cl::desc("Dump the IR (JSON) to stderr after every pass"),
+                  cl::cat(Cat));
+cl::opt<bool> TimePasses("time-passes",
+                         cl::desc("Print the time of every pass to stderr"),
                          cl::cat(Cat));
 cl::list<std::string> ScheduleFiles(
     "schedule",
-    cl::desc("Read a schedule (--emit json output) instead of building one; it is "
-             "verified, then emitted. Repeat it to put several schedules in one "
-             "MPI file"),
+    cl::desc(
+        "Read a schedule (--emit json output) instead of building one; it is "
+        "verified, then emitted. Repeat it to put several schedules in one "
+        "MPI file"),
     cl::value_desc("ir.json"), cl::cat(Cat));
-cl::opt<std::string> MpiName("mpi-name",
-                             cl::desc("MPI backends: entry points are named "
-                                      "collc_<collective>_<name> (default: from the "
-                                      "machine and algorithm)"),
-                             cl::value_desc("name"), cl::cat(Cat));
-cl::opt<bool> MpiFallback("mpi-fallback",
-                          cl::desc("MPI backends: when no schedule fits a call, run "
-                                   "the MPI library's collective instead of "
-                                   "returning an error"),
-                          cl::cat(Cat));
-cl::opt<std::string> MpiSizesOpt("mpi-sizes",
-                              cl::desc("MPI backends: 'exact' (default): a schedule "
-                                       "serves the size it was built for; 'any': "
-                                       "every size, by the nearest schedule"),
-                              cl::value_desc("exact|any"), cl::init("exact"),
-                              cl::cat(Cat));
+cl::opt<std::string>
+    MpiName("mpi-name",
+            cl::desc("MPI backends: entry points are named "
+                     "collc_<collective>_<name> (default: from the "
+                     "machine and algorithm)"),
+            cl::value_desc("name"), cl::cat(Cat));
+cl::opt<bool>
+    MpiFallback("mpi-fallback",
+                cl::desc("MPI backends: when no schedule fits a call, run "
+                         "the MPI library's collective instead of "
+                         "returning an error"),
+                cl::cat(Cat));
+cl::opt<std::string>
+    MpiSizesOpt("mpi-sizes",
+                cl::desc("MPI backends: 'exact' (default): a schedule "
+                         "serves the size it was built for; 'any': "
+                         "every size, by the nearest schedule"),
+                cl::value_desc("exact|any"), cl::init("exact"), cl::cat(Cat));
 
 enum ExitCode { Ok = 0, BadInput = 1, CheckFailed = 2, Internal = 3 };
 
@@ -153,13 +172,16 @@ void emitJson(raw_ostream &OS, const Schedule &S, const Machine &M) {
 std::string CommandLine;
 
 /// The MPI backends over one or more schedules (--schedule may give several).
-Error emitMpiKind(raw_ostream &OS, ArrayRef<Schedule> Schedules, StringRef Kind) {
-  auto Variants = mpiSizeBands(
-      Schedules, MpiSizesOpt == "any" ? collc::MpiSizes::Any : collc::MpiSizes::Exact);
+Error emitMpiKind(raw_ostream &OS, ArrayRef<Schedule> Schedules,
+                  StringRef Kind) {
+  auto Variants =
+      mpiSizeBands(Schedules, MpiSizesOpt == "any" ? collc::MpiSizes::Any
+                                                   : collc::MpiSizes::Exact);
   if (!Variants)
     return Variants.takeError();
   MpiOptions O;
-  O.Name = MpiName.getNumOccurrences() ? MpiName.getValue() : defaultMpiName(Schedules[0]);
+  O.Name = MpiName.getNumOccurrences() ? MpiName.getValue()
+                                       : defaultMpiName(Schedules[0]);
   O.Fallback = MpiFallback;
   O.Preload = Kind == "mpi-preload";
   O.Command = CommandLine;
@@ -200,8 +222,9 @@ Error checkEmitMachine(StringRef Kind, const Machine &M) {
   if (Kind != "sim" && Kind != "chrome-trace-sim")
     return Error::success();
   if (Error E = checkSimulatable(M))
-    return createStringError(inconvertibleErrorCode(), "collc: error: --emit %s: %s",
-                             Kind.str().c_str(), toString(std::move(E)).c_str());
+    return createStringError(inconvertibleErrorCode(),
+                             "collc: error: --emit %s: %s", Kind.str().c_str(),
+                             toString(std::move(E)).c_str());
   return Error::success();
 }
 
@@ -216,11 +239,55 @@ Error writeTiTrace(const Schedule &S) {
   return Error::success();
 }
 
+/// --verify: the contention checker's verdict as an exit status.
+int contentionVerdict(const Schedule &S, const Machine &M) {
+  ContentionReport CR = checkContention(S, M);
+  if (CR.clean())
+    return Ok;
+  std::string Msg;
+  raw_string_ostream MS(Msg);
+  printContention(MS, S, M, CR);
+  WithColor::error(errs(), "collc") << "--verify: " << MS.str();
+  return CheckFailed;
+}
+
+/// Runs one backend on a verified schedule and writes its output; then, with
+/// \p Verify, the contention verdict is the exit status (the output is
+/// written either way, for inspection). A simulation that deadlocks is not a
+/// result: exit 2 and nothing written.
+int emitAndJudge(const Backend &Emit, const Schedule &S, const Machine &M,
+                 bool Verify) {
+  StringRef Kind = Emit.Name;
+  if (Kind == "sim" || Kind == "chrome-trace-sim")
+    if (Error E = checkSimCompletes(S, M)) {
+      WithColor::error(errs(), "collc")
+          << "--emit " << Kind << ": " << toString(std::move(E)) << "\n";
+      return CheckFailed;
+    }
+  if (Kind == "ti-trace" && !OutputPath.empty() && OutputPath != "-") {
+    if (Error E = writeTiTrace(S)) {
+      report(std::move(E));
+      return BadInput;
+    }
+  } else {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    Emit.Emit(OS, S, M);
+    OS.flush();
+    if (Error E = writeOutput(OutputPath, Text)) {
+      report(std::move(E));
+      return BadInput;
+    }
+  }
+  return Verify ? contentionVerdict(S, M) : Ok;
+}
+
 /// `--schedule`: reads, verifies and emits schedules written by --emit json.
 int runSchedules(const Backend &Emit);
 
 /// `--emit select` / `--emit ompi-rules` over the sizes of `--bytes-range`.
-int runSelect(const Machine &M, const Request &R, std::pair<uint64_t, uint64_t> Range);
+int runSelect(const Machine &M, const Request &R,
+              std::pair<uint64_t, uint64_t> Range);
 
 /// Writes \p Text to \p Path atomically: nothing appears unless all of it does.
 Error writeOutput(StringRef Path, StringRef Text) {
@@ -233,8 +300,9 @@ Error writeOutput(StringRef Path, StringRef Text) {
   Model += ".tmp-%%%%%%";
   auto Tmp = sys::fs::TempFile::create(Model);
   if (!Tmp)
-    return createStringError(inconvertibleErrorCode(), "%s: error: cannot write: %s",
-                             Path.str().c_str(), toString(Tmp.takeError()).c_str());
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: error: cannot write: %s", Path.str().c_str(),
+                             toString(Tmp.takeError()).c_str());
   {
     raw_fd_ostream OS(Tmp->FD, /*shouldClose=*/false);
     OS << Text;
@@ -243,14 +311,16 @@ Error writeOutput(StringRef Path, StringRef Text) {
       std::string Why = OS.error().message();
       OS.clear_error();
       consumeError(Tmp->discard());
-      return createStringError(inconvertibleErrorCode(), "%s: error: cannot write: %s",
+      return createStringError(inconvertibleErrorCode(),
+                               "%s: error: cannot write: %s",
                                Path.str().c_str(), Why.c_str());
     }
   }
   if (Error E = Tmp->keep(Path)) {
     std::string Why = toString(std::move(E));
-    return createStringError(inconvertibleErrorCode(), "%s: error: cannot write: %s",
-                             Path.str().c_str(), Why.c_str());
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: error: cannot write: %s", Path.str().c_str(),
+                             Why.c_str());
   }
   return Error::success();
 }
@@ -259,7 +329,8 @@ Error writeOutput(StringRef Path, StringRef Text) {
 
 int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(Cat);
-  cl::SetVersionPrinter([](raw_ostream &OS) { OS << "collc " COLLC_VERSION "\n"; });
+  cl::SetVersionPrinter(
+      [](raw_ostream &OS) { OS << "collc " COLLC_VERSION "\n"; });
   std::string CLErrors;
   raw_string_ostream CLErr(CLErrors);
   if (!cl::ParseCommandLineOptions(
@@ -267,7 +338,8 @@ int main(int argc, char **argv) {
           "collc: a schedule compiler for collective communication\n\n"
           "  Builds a step-by-step schedule for a collective on a measured\n"
           "  machine, verifies it, and emits it.\n\n"
-          "  collc --machine examples/machines/ibm-sp.yaml --collective bcast \\\n"
+          "  collc --machine examples/machines/ibm-sp.yaml --collective bcast "
+          "\\\n"
           "        --ranks 9 --bytes 0 --algorithm opt-tree --emit json\n\n"
           "  Exit status: 0 success, 1 bad input or usage, 2 a requested\n"
           "  verification failed, 3 internal error.\n",
@@ -310,13 +382,15 @@ int main(int argc, char **argv) {
     for (const Backend &B : Backends)
       Names += (Names.empty() ? "" : ", ") + std::string(B.Name);
     Names += ", select, ompi-rules";
-    return usage("--emit: unknown output kind '" + EmitOpt + "'; expected one of: " + Names);
+    return usage("--emit: unknown output kind '" + EmitOpt +
+                 "'; expected one of: " + Names);
   }
   CommandLine = "collc";
   for (int I = 1; I < argc; ++I)
     CommandLine += std::string(" ") + argv[I];
   if (MpiName.getNumOccurrences() && !isValidMpiName(MpiName))
-    return usage("--mpi-name: '" + MpiName + "' is not a C identifier suffix (letters, "
+    return usage("--mpi-name: '" + MpiName +
+                 "' is not a C identifier suffix (letters, "
                  "digits, _)");
   if (MpiSizesOpt != "exact" && MpiSizesOpt != "any")
     return usage("--mpi-sizes: '" + MpiSizesOpt + "'; expected exact or any");
@@ -333,28 +407,31 @@ int main(int argc, char **argv) {
   }
   if (!ScheduleFiles.empty()) {
     if (Selecting)
-      return usage("--emit " + EmitOpt + " builds its own schedules: it takes no --schedule");
+      return usage("--emit " + EmitOpt +
+                   " builds its own schedules: it takes no --schedule");
     return runSchedules(*Emit);
   }
   if (MachinePath.empty())
     return usage("--machine <file> is required (see --help)");
   if (RequestPath.empty() && CollectiveOpt.empty())
-    return usage("give a request: --request <file>, or --collective with --ranks "
-                 "(or --destinations) and --bytes (see --help)");
+    return usage(
+        "give a request: --request <file>, or --collective with --ranks "
+        "(or --destinations) and --bytes (see --help)");
 
   auto M = loadMachine(MachinePath);
   if (!M) {
     report(M.takeError());
     return BadInput;
   }
-  if (EmitOpt == "dot-graph" &&
-      ((M->Topo.Kind != TopologyKind::Star && M->Topo.Kind != TopologyKind::MacroStar) ||
-       M->Topo.Nodes > MaxDotGraphNodes))
-    return usage("--emit dot-graph: draws star and macro-star graphs of at most " +
-                 std::to_string(MaxDotGraphNodes) + " nodes; machine '" + M->Name +
-                 "' has a " + topologyKindName(M->Topo.Kind) + " topology" +
-                 (M->Topo.Nodes ? " of " + std::to_string(M->Topo.Nodes) + " nodes"
-                                : std::string()));
+  if (EmitOpt == "dot-graph" && ((M->Topo.Kind != TopologyKind::Star &&
+                                  M->Topo.Kind != TopologyKind::MacroStar) ||
+                                 M->Topo.Nodes > MaxDotGraphNodes))
+    return usage(
+        "--emit dot-graph: draws star and macro-star graphs of at most " +
+        std::to_string(MaxDotGraphNodes) + " nodes; machine '" + M->Name +
+        "' has a " + topologyKindName(M->Topo.Kind) + " topology" +
+        (M->Topo.Nodes ? " of " + std::to_string(M->Topo.Nodes) + " nodes"
+                       : std::string()));
   RequestOverrides O;
   auto Set = [](auto &Opt, auto &Dest) {
     if (Opt.getNumOccurrences())
@@ -370,7 +447,8 @@ int main(int argc, char **argv) {
   Set(SegmentsOpt, O.Segments);
   Set(BytesOpt, O.Bytes);
   if (Selecting && !O.Bytes)
-    O.Bytes = std::to_string(Range.first - Range.first % 8); // replaced by the range
+    O.Bytes =
+        std::to_string(Range.first - Range.first % 8); // replaced by the range
   auto R = loadRequest(RequestPath, O, *M);
   if (!R) {
     report(R.takeError());
@@ -392,41 +470,15 @@ int main(int argc, char **argv) {
   if (!S) {
     int Code = BadInput;
     Error Rest = handleErrors(S.takeError(), [&](const InternalError &E) {
-      WithColor::error(errs(), "collc") << "internal error: " << E.message() << "\n";
+      WithColor::error(errs(), "collc")
+          << "internal error: " << E.message() << "\n";
       Code = Internal;
     });
     if (Rest)
       report(std::move(Rest));
     return Code;
   }
-  if (EmitOpt == "ti-trace" && !OutputPath.empty() && OutputPath != "-") {
-    if (Error E = writeTiTrace(*S)) {
-      report(std::move(E));
-      return BadInput;
-    }
-    return Ok;
-  }
-  std::string Text;
-  raw_string_ostream OS(Text);
-  Emit->Emit(OS, *S, *M);
-  OS.flush();
-  if (Error E = writeOutput(OutputPath, Text)) {
-    report(std::move(E));
-    return BadInput;
-  }
-  // --verify: the contention checker's verdict is the exit status (the
-  // output above is written either way, for inspection).
-  if (VerifyOpt) {
-    ContentionReport CR = checkContention(*S, *M);
-    if (!CR.clean()) {
-      std::string Msg;
-      raw_string_ostream MS(Msg);
-      printContention(MS, *S, *M, CR);
-      WithColor::error(errs(), "collc") << "--verify: " << MS.str();
-      return CheckFailed;
-    }
-  }
-  return Ok;
+  return emitAndJudge(*Emit, *S, *M, VerifyOpt);
 }
 
 namespace {
@@ -437,7 +489,8 @@ int runSchedules(const Backend &Emit) {
                  "(--request, --collective)");
   bool Mpi = StringRef(Emit.Name).startswith("mpi");
   if (ScheduleFiles.size() > 1 && !Mpi)
-    return usage("several --schedule files go only to --emit mpi, mpi-header or mpi-preload");
+    return usage("several --schedule files go only to --emit mpi, mpi-header "
+                 "or mpi-preload");
   // Without a machine, the schedules' data flow is verified (not their timing
   // or ports, which belong to a machine).
   Machine M;
@@ -465,7 +518,8 @@ int runSchedules(const Backend &Emit) {
   for (const std::string &Path : ScheduleFiles) {
     auto Buf = MemoryBuffer::getFile(Path);
     if (!Buf)
-      return usage("--schedule: cannot read '" + Path + "': " + Buf.getError().message());
+      return usage("--schedule: cannot read '" + Path +
+                   "': " + Buf.getError().message());
     auto S = readScheduleJson((*Buf)->getBuffer(), Path);
     if (!S) {
       report(S.takeError());
@@ -488,22 +542,14 @@ int runSchedules(const Backend &Emit) {
     }
     Schedules.push_back(std::move(*S));
   }
+  if (!Mpi)
+    return emitAndJudge(Emit, Schedules[0], M,
+                        VerifyOpt && !MachinePath.empty());
   std::string Text;
   raw_string_ostream OS(Text);
-  if (Mpi) {
-    if (Error E = emitMpiKind(OS, Schedules, Emit.Name)) {
-      report(std::move(E));
-      return BadInput;
-    }
-  } else if (StringRef(Emit.Name) == "ti-trace" && !OutputPath.empty() &&
-             OutputPath != "-") {
-    if (Error E = writeTiTrace(Schedules[0])) {
-      report(std::move(E));
-      return BadInput;
-    }
-    return Ok;
-  } else {
-    Emit.Emit(OS, Schedules[0], M);
+  if (Error E = emitMpiKind(OS, Schedules, Emit.Name)) {
+    report(std::move(E));
+    return BadInput;
   }
   OS.flush();
   if (Error E = writeOutput(OutputPath, Text)) {
@@ -512,24 +558,18 @@ int runSchedules(const Backend &Emit) {
   }
   // --verify with a machine: the contention verdict is the exit status.
   if (VerifyOpt && !MachinePath.empty())
-    for (const Schedule &S : Schedules) {
-      ContentionReport CR = checkContention(S, M);
-      if (!CR.clean()) {
-        std::string Msg;
-        raw_string_ostream MS(Msg);
-        printContention(MS, S, M, CR);
-        WithColor::error(errs(), "collc") << "--verify: " << MS.str();
-        return CheckFailed;
-      }
-    }
+    for (const Schedule &S : Schedules)
+      if (int Code = contentionVerdict(S, M))
+        return Code;
   return Ok;
 }
 
-int runSelect(const Machine &M, const Request &R, std::pair<uint64_t, uint64_t> Range) {
+int runSelect(const Machine &M, const Request &R,
+              std::pair<uint64_t, uint64_t> Range) {
   bool Rules = EmitOpt == "ompi-rules";
   if (Rules && ompiCollectiveId(R.Coll) < 0)
-    return usage("--emit ompi-rules: Open MPI has no " + std::string(collectiveName(R.Coll)) +
-                 " collective");
+    return usage("--emit ompi-rules: Open MPI has no " +
+                 std::string(collectiveName(R.Coll)) + " collective");
   auto Bands = selectBands(M, R, Range.first, Range.second, Rules);
   if (!Bands) {
     report(Bands.takeError());
