@@ -1,7 +1,7 @@
 #include "passes/Verify.h"
 
-#include "passes/CallModel.h"
 #include "passes/BlockFlow.h"
+#include "passes/CallModel.h"
 #include "passes/Cost.h"
 
 #include <algorithm>
@@ -193,10 +193,9 @@ private:
       bool OneOrigin =
           S.Coll == Collective::Bcast || S.Coll == Collective::Multicast;
       using BS = VerifyOptions::BlockState;
-      bool UseDense = S.Coll == Collective::Alltoall &&
-                      O.AlltoallBlocks != BS::PerRank &&
-                      BlockFlow::fits(P, K) &&
-                      (O.AlltoallBlocks == BS::Dense || P >= 1024);
+      bool UseDense =
+          S.Coll == Collective::Alltoall && O.AlltoallBlocks != BS::PerRank &&
+          BlockFlow::fits(P, K) && (O.AlltoallBlocks == BS::Dense || P >= 1024);
       if (OneOrigin && static_cast<uint64_t>(P) * K <= (uint64_t(1) << 28)) {
         FlatAtoms = static_cast<uint64_t>(K);
         HeldFlat.assign(static_cast<uint64_t>(P) * K, NAN);
@@ -279,10 +278,12 @@ private:
       return false;
     }
     if ((T.From != 0 || T.Into != 1) &&
-        (Kind != DataKind::Reduction || T.From > 1 || T.Into < 1 || T.Into > 3)) {
-      problem(W + "reads value " + std::to_string(T.From) + " into values " +
-              std::to_string(T.Into) +
-              ": only reductions keep two values (from 0 or 1, into 1, 2 or 3)");
+        (Kind != DataKind::Reduction || T.From > 1 || T.Into < 1 ||
+         T.Into > 3)) {
+      problem(
+          W + "reads value " + std::to_string(T.From) + " into values " +
+          std::to_string(T.Into) +
+          ": only reductions keep two values (from 0 or 1, into 1, 2 or 3)");
       return false;
     }
     if (T.Pieces.empty()) {
@@ -617,6 +618,28 @@ private:
         return Rank != O.Rank ? Rank < O.Rank : Time < O.Time;
       }
     };
+    // Grouped by rank in O(n + P) (a counting sort: schedules of millions of
+    // transfers), then each rank's few events by time.
+    auto sortByRankThenTime = [&](std::vector<Event> &V) {
+      for (const Event &E : V)
+        if (E.Rank < 0 || E.Rank >= P) {
+          std::sort(V.begin(), V.end());
+          return;
+        }
+      std::vector<size_t> First(static_cast<size_t>(P) + 1, 0);
+      for (const Event &E : V)
+        ++First[E.Rank + 1];
+      for (int32_t R = 0; R < P; ++R)
+        First[R + 1] += First[R];
+      std::vector<Event> Out(V.size());
+      std::vector<size_t> Next(First.begin(), First.end() - 1);
+      for (const Event &E : V)
+        Out[Next[E.Rank]++] = E;
+      for (int32_t R = 0; R < P; ++R)
+        if (First[R + 1] - First[R] > 1)
+          std::sort(Out.begin() + First[R], Out.begin() + First[R + 1]);
+      V.swap(Out);
+    };
     std::vector<Event> SendStarts, RecvEnds;
     std::vector<uint8_t> Scratch(P, 0);
     std::vector<SendRecvFactor> Factors;
@@ -642,7 +665,7 @@ private:
     // Sends are spaced by the earlier send's t_hold, receives by the later
     // receive's (as the cost pass schedules them).
     auto Gaps = [&](std::vector<Event> &V, const char *What, bool LaterHold) {
-      std::sort(V.begin(), V.end());
+      sortByRankThenTime(V);
       int32_t Reported = -1;
       for (size_t I = Ports; I < V.size() && !full(); ++I) {
         const Event &A = V[I - Ports], &B = V[I];
