@@ -24,10 +24,23 @@ Symbols unrank(int64_t Rank, int K) {
     Digits[I] = static_cast<int>(R % Base);
     R /= Base;
   }
+  Symbols P{};
+  if (K <= 16) {
+    // The symbols not yet placed, one per nibble in increasing order:
+    // taking the d-th out is a shift of the nibbles above it.
+    uint64_t Left = 0xFEDCBA9876543210ull;
+    for (int I = 0; I < K; ++I) {
+      unsigned Sh = 4u * static_cast<unsigned>(Digits[I]);
+      P[I] = static_cast<int8_t>((Left >> Sh) & 0xF);
+      uint64_t Low = Sh ? Left & ((uint64_t(1) << Sh) - 1) : 0;
+      uint64_t High = Sh + 4 < 64 ? (Left >> (Sh + 4)) << Sh : 0;
+      Left = Low | High;
+    }
+    return P;
+  }
   int8_t Left[20];
   for (int V = 0; V < K; ++V)
     Left[V] = static_cast<int8_t>(V);
-  Symbols P{};
   int N = K;
   for (int I = 0; I < K; ++I) {
     P[I] = Left[Digits[I]];
