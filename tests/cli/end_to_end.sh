@@ -9,7 +9,7 @@ pass=0
 ok() { pass=$((pass+1)); }
 die() { echo "FAIL: $*"; exit 1; }
 
-# The acceptance command: makespan 135.
+# The acceptance command of the foundation: makespan 135.
 "$collc" --machine examples/machines/ibm-sp.yaml --collective bcast --ranks 9 \
   --bytes 0 --algorithm opt-tree --emit json > "$tmp/s.json"
 grep -q '"makespan": 135,' "$tmp/s.json" || die "makespan is not 135"; ok
