@@ -37,7 +37,7 @@ struct SNode {
   std::string Text; ///< Scalars: the value.
   bool Quoted = false;
   std::vector<std::pair<SNode *, SNode *>> Entries; ///< Maps.
-  std::vector<SNode *> Items;                      ///< Sequences.
+  std::vector<SNode *> Items;                       ///< Sequences.
 };
 
 /// One spec file being read: the YAML node tree (JSON is read as YAML flow
@@ -68,7 +68,8 @@ public:
     auto It = Stream->begin();
     if (It == Stream->end() || Failed) {
       if (!Failed)
-        error(SMLoc::getFromPointer(Text.begin()), "expected a " + What.str() + " mapping, got an empty file");
+        error(SMLoc::getFromPointer(Text.begin()),
+              "expected a " + What.str() + " mapping, got an empty file");
       return nullptr;
     }
     yaml::Node *N = It->getRoot();
@@ -80,7 +81,8 @@ public:
     if (Failed)
       return nullptr;
     if (Top && Top->Kind == SNode::Null) {
-      error(Top->Loc, "expected a " + What.str() + " mapping, got an empty document");
+      error(Top->Loc,
+            "expected a " + What.str() + " mapping, got an empty document");
       return nullptr;
     }
     if (!Top || Top->Kind != SNode::Map) {
@@ -139,8 +141,7 @@ public:
     return nullptr;
   }
 
-  bool requireKey(SNode *Where, SNode *V, StringRef Key,
-                  StringRef In) {
+  bool requireKey(SNode *Where, SNode *V, StringRef Key, StringRef In) {
     if (V)
       return true;
     return error(Where, "missing key '" + Key + "' in " + In);
@@ -173,13 +174,17 @@ public:
       return false;
     double V;
     StringRef T = StringRef(Text).trim();
-    if (!Quoted && (T.equals_insensitive(".nan") || T.equals_insensitive(".inf") ||
-                    T.equals_insensitive("-.inf") || T.equals_insensitive("+.inf")))
-      return error(N, "expected a finite number for '" + Key + "', got '" + Text + "'");
+    if (!Quoted &&
+        (T.equals_insensitive(".nan") || T.equals_insensitive(".inf") ||
+         T.equals_insensitive("-.inf") || T.equals_insensitive("+.inf")))
+      return error(N, "expected a finite number for '" + Key + "', got '" +
+                          Text + "'");
     if (Quoted || T.getAsDouble(V))
-      return error(N, "expected a number for '" + Key + "', got '" + Text + "'");
+      return error(N,
+                   "expected a number for '" + Key + "', got '" + Text + "'");
     if (!std::isfinite(V))
-      return error(N, "expected a finite number for '" + Key + "', got '" + Text + "'");
+      return error(N, "expected a finite number for '" + Key + "', got '" +
+                          Text + "'");
     if (V < Min)
       return error(N, "expected a number >= " + fmt(Min) + " for '" + Key +
                           "', got '" + Text + "'");
@@ -206,7 +211,8 @@ public:
         Digits.getAsInteger(10, Abs))
       Abs = UINT64_MAX; // too many digits: out of range below
     else if (Quoted || Digits.getAsInteger(10, Abs))
-      return error(N, "expected an integer for '" + Key + "', got '" + Text + "'");
+      return error(N,
+                   "expected an integer for '" + Key + "', got '" + Text + "'");
     if (Negative ? Abs > uint64_t(-(Min < 0 ? Min : 0)) : Abs > uint64_t(Max))
       return error(N, "expected an integer in [" + std::to_string(Min) + ", " +
                           std::to_string(Max) + "] for '" + Key + "', got '" +
@@ -350,10 +356,12 @@ bool parseModel(SpecFile &F, SNode *N, Model &M) {
     return false;
   auto Allow = [&](ArrayRef<StringRef> Keys) {
     for (auto &[Key, V] : E)
-      if (Key != "kind" && Key != "op_per_byte" && !is_contained(Keys, StringRef(Key)))
-        return F.error(V, "'" + Key + "' does not apply to a " + K + " model; " +
-                              (Keys.empty() ? std::string("it takes no parameters")
-                                            : "expected: " + joined(Keys)));
+      if (Key != "kind" && Key != "op_per_byte" &&
+          !is_contained(Keys, StringRef(Key)))
+        return F.error(V,
+                       "'" + Key + "' does not apply to a " + K + " model; " +
+                           (Keys.empty() ? std::string("it takes no parameters")
+                                         : "expected: " + joined(Keys)));
     return true;
   };
   auto Need = [&](StringRef Key) -> SNode * {
@@ -381,7 +389,8 @@ bool parseModel(SpecFile &F, SNode *N, Model &M) {
       return false;
     SNode *Ts = Need("t_s"), *PB = Ts ? Need("per_byte") : nullptr;
     double TsV, PBV;
-    if (!Ts || !PB || !F.number(Ts, "t_s", TsV) || !F.number(PB, "per_byte", PBV))
+    if (!Ts || !PB || !F.number(Ts, "t_s", TsV) ||
+        !F.number(PB, "per_byte", PBV))
       return false;
     M.THold = M.TEnd = Affine{TsV, PBV};
     if (SNode *SR = SpecFile::find(E, "send_recv_factor"))
@@ -403,8 +412,11 @@ bool parseModel(SpecFile &F, SNode *N, Model &M) {
     struct {
       const char *Key;
       double *Out;
-    } Fields[] = {{"s_s", &M.Worm.Ss}, {"s_d", &M.Worm.Sd}, {"c_d", &M.Worm.Cd},
-                  {"r_s", &M.Worm.Rs}, {"r_d", &M.Worm.Rd}};
+    } Fields[] = {{"s_s", &M.Worm.Ss},
+                  {"s_d", &M.Worm.Sd},
+                  {"c_d", &M.Worm.Cd},
+                  {"r_s", &M.Worm.Rs},
+                  {"r_d", &M.Worm.Rd}};
     for (auto &Fd : Fields) {
       SNode *V = Need(Fd.Key);
       if (!V || !F.number(V, Fd.Key, *Fd.Out))
@@ -435,10 +447,10 @@ bool parseTopology(SpecFile &F, SNode *N, Topology &T) {
   if (Map->Kind != SNode::Map)
     return F.error(N, "expected a mapping for 'topology'");
   Entries E;
-  if (!F.entries(Map, "'topology'",
-                 {"kind", "nodes", "dims", "dimension", "k", "l", "n",
-                  "switch_radix"},
-                 E))
+  if (!F.entries(
+          Map, "'topology'",
+          {"kind", "nodes", "dims", "dimension", "k", "l", "n", "switch_radix"},
+          E))
     return false;
   SNode *Kind = SpecFile::find(E, "kind");
   if (!F.requireKey(Map, Kind, "kind", "'topology'"))
@@ -475,7 +487,8 @@ bool parseTopology(SpecFile &F, SNode *N, Topology &T) {
     if (!Dims)
       return false;
     if (Dims->Kind != SNode::Seq)
-      return F.error(Dims, "expected a list of extents for 'dims', e.g. [16, 16]");
+      return F.error(Dims,
+                     "expected a list of extents for 'dims', e.g. [16, 16]");
     int64_t Nodes = 1;
     for (SNode *D : Dims->Items) {
       int64_t V;
@@ -544,7 +557,8 @@ bool parseTopology(SpecFile &F, SNode *N, Topology &T) {
     if (P != T.Nodes)
       return F.error(Nodes, "expected a power of switch_radix (" +
                                 std::to_string(T.SwitchRadix) +
-                                ") for 'nodes', got " + std::to_string(T.Nodes));
+                                ") for 'nodes', got " +
+                                std::to_string(T.Nodes));
     return true;
   }
   return F.error(Kind, "unknown topology kind '" + K +
@@ -555,15 +569,16 @@ bool parseTopology(SpecFile &F, SNode *N, Topology &T) {
 Expected<std::unique_ptr<MemoryBuffer>> readFile(StringRef Path) {
   auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf)
-    return createStringError(inconvertibleErrorCode(), "%s: error: cannot read file: %s",
-                             Path.str().c_str(), Buf.getError().message().c_str());
+    return createStringError(
+        inconvertibleErrorCode(), "%s: error: cannot read file: %s",
+        Path.str().c_str(), Buf.getError().message().c_str());
   return std::move(*Buf);
 }
 
 /// Where a node reference came from, for messages.
 struct NodeRef {
   SNode *Node = nullptr; ///< In the file, or null for the command line.
-  std::string Text;           ///< As written.
+  std::string Text;      ///< As written.
 };
 
 } // namespace
@@ -575,7 +590,8 @@ Expected<Machine> parseMachine(MemoryBufferRef Buffer) {
   if (!Root)
     return F.takeError();
   Entries E;
-  if (!F.entries(Root, "machine spec", {"name", "model", "ports", "topology"}, E))
+  if (!F.entries(Root, "machine spec", {"name", "model", "ports", "topology"},
+                 E))
     return F.takeError();
   SNode *Name = SpecFile::find(E, "name");
   SNode *Mod = SpecFile::find(E, "model");
@@ -637,8 +653,9 @@ public:
       std::vector<StringRef> Names;
       for (Collective X : allCollectives())
         Names.push_back(collectiveName(X));
-      return failAt(CollN, "--collective", "unknown collective '" + Coll +
-                                               "'; expected one of: " + joined(Names));
+      return failAt(CollN, "--collective",
+                    "unknown collective '" + Coll +
+                        "'; expected one of: " + joined(Names));
     }
     R.Coll = *C;
 
@@ -660,24 +677,27 @@ public:
       return fail(Root, "missing key 'bytes' in request");
     }
     if (R.Coll == Collective::Barrier && R.Bytes != 0)
-      return failAt(O.Bytes ? nullptr : BytesN, "--bytes",
-                    "expected 'bytes' to be 0 for a barrier (it moves no data)");
+      return failAt(
+          O.Bytes ? nullptr : BytesN, "--bytes",
+          "expected 'bytes' to be 0 for a barrier (it moves no data)");
 
     // participants
     if (Error Err = readParticipants(Root, E, R))
       return Err;
 
     // reductions
-    bool IsReduction = R.Coll == Collective::Reduce ||
-                       R.Coll == Collective::Allreduce ||
-                       R.Coll == Collective::Scan || R.Coll == Collective::Exscan;
-    SNode *OpN = SpecFile::find(E, "op"), *TypeN = SpecFile::find(E, "datatype");
+    bool IsReduction =
+        R.Coll == Collective::Reduce || R.Coll == Collective::Allreduce ||
+        R.Coll == Collective::Scan || R.Coll == Collective::Exscan;
+    SNode *OpN = SpecFile::find(E, "op"),
+          *TypeN = SpecFile::find(E, "datatype");
     SNode *CommN = SpecFile::find(E, "commutative");
     if (!IsReduction) {
       for (SNode *N : {OpN, TypeN, CommN})
         if (N)
-          return failAt(N, "", "'op', 'datatype' and 'commutative' apply only "
-                               "to reduce, allreduce, scan and exscan");
+          return failAt(N, "",
+                        "'op', 'datatype' and 'commutative' apply only "
+                        "to reduce, allreduce, scan and exscan");
       if (O.Op || O.Datatype)
         return failAt(nullptr, O.Op ? "--op" : "--datatype",
                       "applies only to reduce, allreduce, scan and exscan");
@@ -696,7 +716,8 @@ public:
       static const StringRef Types[] = {"int32", "int64", "float", "double"};
       if (!is_contained(Ops, StringRef(R.Op)))
         return failAt(O.Op ? nullptr : OpN, "--op",
-                      "unknown operator '" + R.Op + "'; expected one of: " + joined(Ops));
+                      "unknown operator '" + R.Op +
+                          "'; expected one of: " + joined(Ops));
       if (!is_contained(Types, StringRef(R.Datatype)))
         return failAt(O.Datatype ? nullptr : TypeN, "--datatype",
                       "unknown datatype '" + R.Datatype +
@@ -704,16 +725,18 @@ public:
       uint64_t Size = (R.Datatype == "int32" || R.Datatype == "float") ? 4 : 8;
       if (R.Bytes % Size)
         return failAt(O.Bytes ? nullptr : BytesN, "--bytes",
-                      "expected 'bytes' to be a multiple of " + std::to_string(Size) +
-                          " (the size of " + R.Datatype + "), got " +
-                          std::to_string(R.Bytes));
+                      "expected 'bytes' to be a multiple of " +
+                          std::to_string(Size) + " (the size of " + R.Datatype +
+                          "), got " + std::to_string(R.Bytes));
       if (CommN) {
         std::string V;
         bool Quoted = false;
         if (!F->scalar(CommN, "commutative", V, Quoted))
           return F->takeError();
         if (V != "true" && V != "false")
-          return failAt(CommN, "", "expected true or false for 'commutative', got '" + V + "'");
+          return failAt(CommN, "",
+                        "expected true or false for 'commutative', got '" + V +
+                            "'");
         R.Commutative = V == "true";
       }
     }
@@ -747,12 +770,14 @@ public:
             Names.push_back(X.Name);
         return failAt(AlgN, "--algorithm",
                       "unknown algorithm '" + R.Algorithm + "' for " +
-                          collectiveName(R.Coll) + "; expected one of: " + joined(Names));
+                          collectiveName(R.Coll) +
+                          "; expected one of: " + joined(Names));
       }
       std::string Why;
       if (!A->applies(M, R, Why))
         return failAt(AlgN, "--algorithm",
-                      "algorithm '" + R.Algorithm + "' cannot run here: " + Why);
+                      "algorithm '" + R.Algorithm +
+                          "' cannot run here: " + Why);
     }
     return R;
   }
@@ -783,8 +808,9 @@ private:
     if (N) {
       if (N->Kind == SNode::Seq) {
         if (!M.Topo.hasCoordinates())
-          return failAt(N, Opt, "expected a node number for '" + Key +
-                                    "': coordinates need a mesh, torus or hypercube");
+          return failAt(N, Opt,
+                        "expected a node number for '" + Key +
+                            "': coordinates need a mesh, torus or hypercube");
         std::vector<int64_t> C;
         for (SNode *X : N->Items) {
           int64_t V;
@@ -819,14 +845,16 @@ private:
       return S + ")";
     };
     if (C.size() != D.size())
-      return failAt(N, Opt, "expected " + std::to_string(D.size()) +
-                                " coordinates for '" + Key + "', got " +
-                                std::to_string(C.size()));
+      return failAt(N, Opt,
+                    "expected " + std::to_string(D.size()) +
+                        " coordinates for '" + Key + "', got " +
+                        std::to_string(C.size()));
     for (size_t I = 0; I < C.size(); ++I)
       if (C[I] < 0 || C[I] >= D[I])
-        return failAt(N, Opt, "node " + Written() + " in '" + Key +
-                                  "' is outside the " + Shape() + " " +
-                                  topologyKindName(M.Topo.Kind));
+        return failAt(N, Opt,
+                      "node " + Written() + " in '" + Key +
+                          "' is outside the " + Shape() + " " +
+                          topologyKindName(M.Topo.Kind));
     Out = M.Topo.nodeOf(C);
     return Error::success();
   }
@@ -850,40 +878,45 @@ private:
         return Error::success();
       }
       if (!Node)
-        return failAt(N, Opt, "expected a permutation of " +
-                                  std::to_string(M.Topo.StarK) + " symbols for '" +
-                                  Key + "', got '" + S + "': " + Why);
+        return failAt(N, Opt,
+                      "expected a permutation of " +
+                          std::to_string(M.Topo.StarK) + " symbols for '" +
+                          Key + "', got '" + S + "': " + Why);
       Out = *Node;
       return Error::success();
     }
     if (T.startswith("(") || T.startswith("[")) {
       // Coordinates on the command line: "(3,2)" or "[3,2]".
       if (!M.Topo.hasCoordinates())
-        return failAt(N, Opt, "expected a node number for '" + Key +
-                                  "': coordinates need a mesh, torus or hypercube");
+        return failAt(N, Opt,
+                      "expected a node number for '" + Key +
+                          "': coordinates need a mesh, torus or hypercube");
       SmallVector<StringRef, 4> Parts;
       T.drop_front().drop_back().split(Parts, ',');
       std::vector<int64_t> C;
       for (StringRef P : Parts) {
         int64_t V;
         if (P.trim().getAsInteger(10, V))
-          return failAt(N, Opt, "expected integer coordinates for '" + Key +
-                                    "', got '" + S + "'");
+          return failAt(N, Opt,
+                        "expected integer coordinates for '" + Key +
+                            "', got '" + S + "'");
         C.push_back(V);
       }
       return coordsToNode(N, Opt, Key, C, Out);
     }
     int64_t V;
     if (Quoted || T.getAsInteger(10, V))
-      return failAt(N, Opt, "expected a node number" +
-                                std::string(M.Topo.hasCoordinates() ? " or coordinates"
-                                                                   : "") +
-                                " for '" + Key + "', got '" + S + "'");
+      return failAt(
+          N, Opt,
+          "expected a node number" +
+              std::string(M.Topo.hasCoordinates() ? " or coordinates" : "") +
+              " for '" + Key + "', got '" + S + "'");
     int64_t Limit = M.Topo.Nodes ? M.Topo.Nodes : MaxNodes;
     if (V < 0 || V >= Limit)
-      return failAt(N, Opt, "node " + std::to_string(V) + " in '" + Key +
-                                "' is outside the machine (nodes 0.." +
-                                std::to_string(Limit - 1) + ")");
+      return failAt(N, Opt,
+                    "node " + std::to_string(V) + " in '" + Key +
+                        "' is outside the machine (nodes 0.." +
+                        std::to_string(Limit - 1) + ")");
     Out = V;
     return Error::success();
   }
@@ -896,7 +929,8 @@ private:
       // "1,5;2,1" or "(1,5),(2,1)" for coordinates, "3,4,5" for numbers.
       std::string S = *Text;
       std::vector<std::string> Items;
-      if (S.find('(') != std::string::npos || S.find('[') != std::string::npos) {
+      if (S.find('(') != std::string::npos ||
+          S.find('[') != std::string::npos) {
         std::string Cur;
         int Depth = 0;
         for (char Ch : S) {
@@ -972,7 +1006,8 @@ private:
                       "a multicast names its group by 'root' and "
                       "'destinations', not 'ranks' or 'participants'");
       if (!RootNode)
-        return fail(Root, "missing key 'root' in request (the multicast source)");
+        return fail(Root,
+                    "missing key 'root' in request (the multicast source)");
       if (!HasDests)
         return fail(Root, "missing key 'destinations' in request");
       List.push_back({*RootNode, RootN});
@@ -986,11 +1021,13 @@ private:
                             ") must not be among the destinations");
     } else {
       if (HasDests)
-        return failAt(O.Destinations ? nullptr : DestsN, "--destinations",
-                      "'destinations' applies only to a multicast; use 'ranks' or "
-                      "'participants'");
+        return failAt(
+            O.Destinations ? nullptr : DestsN, "--destinations",
+            "'destinations' applies only to a multicast; use 'ranks' or "
+            "'participants'");
       if (HasRanks && PartsN && !O.Ranks)
-        return failAt(PartsN, "", "give either 'ranks' or 'participants', not both");
+        return failAt(PartsN, "",
+                      "give either 'ranks' or 'participants', not both");
       if (O.Ranks) {
         if (*O.Ranks < 1 || *O.Ranks > Limit)
           return failAt(nullptr, "--ranks",
@@ -1005,13 +1042,15 @@ private:
         for (int64_t I = 0; I < K; ++I)
           List.push_back({I, nullptr});
       } else if (PartsN) {
-        if (Error Err = parseNodeList(PartsN, std::nullopt, "", "participants", List))
+        if (Error Err =
+                parseNodeList(PartsN, std::nullopt, "", "participants", List))
           return Err;
         if (List.empty())
           return failAt(PartsN, "", "expected at least one participant");
         if (static_cast<int64_t>(List.size()) > MaxRanks)
-          return failAt(PartsN, "", "expected at most " + std::to_string(MaxRanks) +
-                                        " participants");
+          return failAt(PartsN, "",
+                        "expected at most " + std::to_string(MaxRanks) +
+                            " participants");
       } else if (M.Topo.Nodes > 0 && M.Topo.Nodes <= MaxRanks) {
         // A topology of fixed size: every node takes part, rank = node.
         for (int64_t I = 0; I < M.Topo.Nodes; ++I)

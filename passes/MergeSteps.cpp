@@ -35,8 +35,7 @@ MergeStats mergeSteps(Schedule &S, const Machine &M) {
     for (const Transfer &T : St.Transfers) {
       Route.clear();
       llvm::cantFail(appendRoute(M.Topo, S.Participants[T.Src].Node,
-                                 S.Participants[T.Dst].Node, Route,
-                                 T.TieDown));
+                                 S.Participants[T.Dst].Node, Route, T.TieDown));
       for (const Channel &C : Route)
         StepChannels.push_back(channelKey(C));
     }

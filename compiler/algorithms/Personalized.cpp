@@ -23,6 +23,36 @@ Transfer blocks(const Schedule &S, int32_t Src, int32_t Dst,
 
 std::vector<Interval> one(int32_t R) { return {{R, R + 1}}; }
 
+/// One step per round value in \p Rounds; in each, every rank r sends the
+/// transfer \p Make(round, r) returns (the exchange pattern of pairwise,
+/// ring and Bruck algorithms).
+template <typename MakeFn>
+void stepPerRound(Schedule &S, const std::vector<int64_t> &Rounds,
+                  MakeFn Make) {
+  for (int64_t X : Rounds) {
+    Step Stp;
+    for (int32_t Rk = 0; Rk < S.size(); ++Rk)
+      Stp.Transfers.push_back(Make(X, Rk));
+    S.Steps.push_back(std::move(Stp));
+  }
+}
+
+/// 1, 2, 4, ... below \p P: the distances of Bruck's rounds.
+std::vector<int64_t> powersBelow(int64_t P) {
+  std::vector<int64_t> V;
+  for (int64_t Bit = 1; Bit < P; Bit <<= 1)
+    V.push_back(Bit);
+  return V;
+}
+
+/// 0 .. N - 1.
+std::vector<int64_t> upTo(int64_t N) {
+  std::vector<int64_t> V;
+  for (int64_t I = 0; I < N; ++I)
+    V.push_back(I);
+  return V;
+}
+
 } // namespace
 
 llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M,
@@ -75,14 +105,10 @@ llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M,
                                                const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "pairwise");
   const int32_t P = S.size();
-  for (int32_t St = 1; St < P; ++St) {
-    Step Stp;
-    for (int32_t Rk = 0; Rk < P; ++Rk) {
-      int32_t To = (Rk + St) % P;
-      Stp.Transfers.push_back(blocks(S, Rk, To, one(Rk), one(To)));
-    }
-    S.Steps.push_back(std::move(Stp));
-  }
+  stepPerRound(S, upTo(P - 1), [&](int64_t St, int32_t Rk) {
+    int32_t To = static_cast<int32_t>((Rk + St + 1) % P);
+    return blocks(S, Rk, To, one(Rk), one(To));
+  });
   return S;
 }
 
@@ -91,27 +117,22 @@ llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M,
   Schedule S = scheduleSkeleton(M, R, "bruck");
   const int32_t P = S.size();
   // Block M[a][b] sits at rank a + (the bits of (b - a) mod P below k).
-  for (int64_t Bit = 1; Bit < P; Bit <<= 1) {
-    Step Stp;
-    for (int32_t Rk = 0; Rk < P; ++Rk) {
-      int32_t To = static_cast<int32_t>((Rk + Bit) % P);
-      Transfer T;
-      T.Src = Rk;
-      T.Dst = To;
-      // Distances d with bit k set; the block at Rk with distance d has
-      // origin a = Rk - (d mod Bit), dest b = a + d.
-      for (int64_t D = Bit; D < P; ++D) {
-        if (!(D & Bit))
-          continue;
-        int32_t A = static_cast<int32_t>(((Rk - D % Bit) % P + P) % P);
-        int32_t B = static_cast<int32_t>((A + D) % P);
-        T.Pieces.push_back({{A, A + 1}, {B, B + 1}, {0, S.NumChunks}});
-        T.Bytes += S.Bytes;
-      }
-      Stp.Transfers.push_back(std::move(T));
+  stepPerRound(S, powersBelow(P), [&](int64_t Bit, int32_t Rk) {
+    Transfer T;
+    T.Src = Rk;
+    T.Dst = static_cast<int32_t>((Rk + Bit) % P);
+    // Distances d with bit k set; the block at Rk with distance d has
+    // origin a = Rk - (d mod Bit), dest b = a + d.
+    for (int64_t D = Bit; D < P; ++D) {
+      if (!(D & Bit))
+        continue;
+      int32_t A = static_cast<int32_t>(((Rk - D % Bit) % P + P) % P);
+      int32_t B = static_cast<int32_t>((A + D) % P);
+      T.Pieces.push_back({{A, A + 1}, {B, B + 1}, {0, S.NumChunks}});
+      T.Bytes += S.Bytes;
     }
-    S.Steps.push_back(std::move(Stp));
-  }
+    return T;
+  });
   return S;
 }
 
@@ -134,14 +155,10 @@ llvm::Expected<Schedule> buildRingAllgather(const Machine &M,
   Schedule S = scheduleSkeleton(M, R, "ring");
   const int32_t P = S.size();
   // Step s: rank r passes on the block of rank r - s to r + 1.
-  for (int64_t St = 0; St + 1 < P; ++St) {
-    Step Stp;
-    for (int32_t Rk = 0; Rk < P; ++Rk)
-      Stp.Transfers.push_back(
-          allgatherBlocks(S, Rk, static_cast<int32_t>((Rk + 1) % P),
-                          ((Rk - St) % P + P) % P, 1));
-    S.Steps.push_back(std::move(Stp));
-  }
+  stepPerRound(S, upTo(P - 1), [&](int64_t St, int32_t Rk) {
+    return allgatherBlocks(S, Rk, static_cast<int32_t>((Rk + 1) % P),
+                           ((Rk - St) % P + P) % P, 1);
+  });
   return S;
 }
 
@@ -152,14 +169,11 @@ llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
   // Before the step with distance Bit, rank r holds the blocks of ranks
   // r .. r + Bit - 1 (mod P); it sends them (or the ones rank r - Bit still
   // lacks) to r - Bit.
-  for (int64_t Bit = 1; Bit < P; Bit <<= 1) {
-    Step Stp;
-    const int64_t N = std::min<int64_t>(Bit, P - Bit);
-    for (int32_t Rk = 0; Rk < P; ++Rk)
-      Stp.Transfers.push_back(allgatherBlocks(
-          S, Rk, static_cast<int32_t>(((Rk - Bit) % P + P) % P), Rk, N));
-    S.Steps.push_back(std::move(Stp));
-  }
+  stepPerRound(S, powersBelow(P), [&](int64_t Bit, int32_t Rk) {
+    return allgatherBlocks(S, Rk,
+                           static_cast<int32_t>(((Rk - Bit) % P + P) % P), Rk,
+                           std::min<int64_t>(Bit, P - Bit));
+  });
   return S;
 }
 

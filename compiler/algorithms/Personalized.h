@@ -2,8 +2,8 @@
 /// Personalized collectives (paper 001 finds no algorithmic gain for them,
 /// only the choice of point-to-point calls): gather and scatter, linear and
 /// binomial; all-to-all by direct pairwise exchange and by Bruck's
-/// algorithm; allgather on a ring and by Bruck's algorithm. A block M[a][b] is the atom (origin a, dest b); the message
-/// size is one block.
+/// algorithm; allgather on a ring and by Bruck's algorithm. A block M[a][b] is
+/// the atom (origin a, dest b); the message size is one block.
 #ifndef COLLC_COMPILER_ALGORITHMS_PERSONALIZED_H
 #define COLLC_COMPILER_ALGORITHMS_PERSONALIZED_H
 
@@ -26,8 +26,7 @@ llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M,
 llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M, const Request &R);
 /// Allgather on a ring: P - 1 steps; in step s rank r passes the block of
 /// rank r - s to r + 1 (bandwidth-optimal, latency P - 1 start-ups).
-llvm::Expected<Schedule> buildRingAllgather(const Machine &M,
-                                            const Request &R);
+llvm::Expected<Schedule> buildRingAllgather(const Machine &M, const Request &R);
 /// Bruck's allgather: ceil(log2 P) steps for any P; in the step of distance
 /// 2^k rank r sends the blocks of r .. r + 2^k - 1 to r - 2^k.
 llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
