@@ -95,9 +95,8 @@ std::string transferArgs(uint32_t Id, const Transfer &T, size_t Step) {
 /// else t_hold (the gap the model keeps between two receives of a port).
 double receiveTime(const Machine &M, const Transfer &T) {
   if (M.M.Kind == ModelKind::Wormhole) {
-    uint64_t Flit = std::max<uint64_t>(1, M.M.Worm.FlitBytes);
     return M.M.Worm.Rs +
-           static_cast<double>((T.Bytes + Flit - 1) / Flit) * M.M.Worm.Rd;
+           static_cast<double>(M.M.Worm.flits(T.Bytes)) * M.M.Worm.Rd;
   }
   return M.M.tHold(T.Bytes);
 }

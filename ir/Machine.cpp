@@ -9,7 +9,7 @@ namespace collc {
 double Model::tHold(uint64_t Bytes) const {
   switch (Kind) {
   case ModelKind::Wormhole: {
-    double Flits = static_cast<double>((Bytes + Worm.FlitBytes - 1) / Worm.FlitBytes);
+    double Flits = static_cast<double>(Worm.flits(Bytes));
     return Worm.Ss + Flits * Worm.Sd;
   }
   default:
@@ -20,7 +20,7 @@ double Model::tHold(uint64_t Bytes) const {
 double Model::tEnd(uint64_t Bytes, unsigned Hops) const {
   switch (Kind) {
   case ModelKind::Wormhole: {
-    double Flits = static_cast<double>((Bytes + Worm.FlitBytes - 1) / Worm.FlitBytes);
+    double Flits = static_cast<double>(Worm.flits(Bytes));
     double K = Hops == 0 ? 1 : Hops;
     return Worm.Ss + Worm.Rs + (K - 1) * Worm.Cd +
            Flits * (Worm.Sd + Worm.Cd + Worm.Rd);
@@ -75,23 +75,34 @@ unsigned Topology::distance(int64_t A, int64_t B) const {
 
 const char *modelKindName(ModelKind K) {
   switch (K) {
-  case ModelKind::Parameterized: return "parameterized";
-  case ModelKind::Linear: return "linear";
-  case ModelKind::UnitCall: return "unit-call";
-  case ModelKind::Wormhole: return "wormhole";
+  case ModelKind::Parameterized:
+    return "parameterized";
+  case ModelKind::Linear:
+    return "linear";
+  case ModelKind::UnitCall:
+    return "unit-call";
+  case ModelKind::Wormhole:
+    return "wormhole";
   }
   return "?";
 }
 
 const char *topologyKindName(TopologyKind K) {
   switch (K) {
-  case TopologyKind::Full: return "full";
-  case TopologyKind::Mesh: return "mesh";
-  case TopologyKind::Torus: return "torus";
-  case TopologyKind::Hypercube: return "hypercube";
-  case TopologyKind::Star: return "star";
-  case TopologyKind::MacroStar: return "macro-star";
-  case TopologyKind::Min: return "min";
+  case TopologyKind::Full:
+    return "full";
+  case TopologyKind::Mesh:
+    return "mesh";
+  case TopologyKind::Torus:
+    return "torus";
+  case TopologyKind::Hypercube:
+    return "hypercube";
+  case TopologyKind::Star:
+    return "star";
+  case TopologyKind::MacroStar:
+    return "macro-star";
+  case TopologyKind::Min:
+    return "min";
   }
   return "?";
 }

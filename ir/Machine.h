@@ -32,7 +32,8 @@ enum class ModelKind {
   /// reads it as t_hold = t_end = T_send(m): a node's sends occupy it for the
   /// whole transfer (blocking point-to-point, as the report measures).
   Linear,
-  /// Paper 002: a call between neighbours takes one time unit; t_hold = t_end = 1.
+  /// Paper 002: a call between neighbours takes one time unit; t_hold = t_end
+  /// = 1.
   UnitCall,
   /// Paper 000 section 4.2: the flit-level wormhole parameters. t_hold =
   /// s_s + m*s_d, t_end = s_s + r_s + (k-1)*c_d + m*(s_d + c_d + r_d) for a
@@ -44,6 +45,11 @@ enum class ModelKind {
 struct WormholeParams {
   double Ss = 0, Sd = 0, Cd = 0, Rs = 0, Rd = 0;
   uint64_t FlitBytes = 1;
+  /// Flits of a message of \p Bytes: ceil(Bytes / FlitBytes).
+  uint64_t flits(uint64_t Bytes) const {
+    const uint64_t F = FlitBytes ? FlitBytes : 1;
+    return (Bytes + F - 1) / F;
+  }
 };
 
 /// The communication model. tHold/tEnd are defined for every kind so that

@@ -37,8 +37,7 @@ std::string fmtTime(double T) {
 
 ChannelWindow wormChannelWindow(const WormholeParams &W, uint64_t Bytes,
                                 unsigned Hops, unsigned Pos, double Start) {
-  const uint64_t Flit = std::max<uint64_t>(1, W.FlitBytes);
-  const uint64_t M = (Bytes + Flit - 1) / Flit;
+  const uint64_t M = W.flits(Bytes);
   const uint64_t L = std::max<uint64_t>(1, M); // a signal is one header flit
   const double Inject = Start + W.Ss + static_cast<double>(M) * W.Sd;
   const uint64_t Release = std::min<uint64_t>(Pos + L, Hops + L - 1);

@@ -80,7 +80,6 @@ llvm::Expected<ScheduleSim> prepareSimulation(const Schedule &S,
   sim::SimInput &In = Out.Input;
   In.Ranks = S.size();
   In.Ports = std::max(1u, M.Ports);
-  const uint64_t Flit = std::max<uint64_t>(1, M.M.Worm.FlitBytes);
   const uint64_t NumT = S.numTransfers();
   In.Messages.reserve(NumT);
   Out.Hops.reserve(NumT);
@@ -98,7 +97,7 @@ llvm::Expected<ScheduleSim> prepareSimulation(const Schedule &S,
       sim::SimMessage Msg;
       Msg.Src = T.Src;
       Msg.Dst = T.Dst;
-      Msg.Flits = (T.Bytes + Flit - 1) / Flit;
+      Msg.Flits = M.M.Worm.flits(T.Bytes);
       Path.clear();
       if (llvm::Error E =
               appendRoute(M.Topo, S.Participants[T.Src].Node,
