@@ -56,6 +56,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -168,8 +169,14 @@ inline char *lastErrorBuffer() { return collc_rt_last_error; }
 /// What the last failing collc call was told (empty when none failed).
 inline const char *lastError() { return lastErrorBuffer(); }
 
-template <typename... A> int fail(int Code, const char *Fmt, A... Args) {
-  std::snprintf(lastErrorBuffer(), sizeof collc_rt_last_error, Fmt, Args...);
+/// Records the printf-style message as the last error and returns \p Code.
+/// A C variadic function, so that compilers check every format string.
+__attribute__((format(printf, 2, 3))) inline int fail(int Code, const char *Fmt,
+                                                      ...) {
+  std::va_list Args;
+  va_start(Args, Fmt);
+  std::vsnprintf(lastErrorBuffer(), sizeof collc_rt_last_error, Fmt, Args);
+  va_end(Args);
   return Code;
 }
 

@@ -33,7 +33,10 @@ byX(const std::vector<SweepPoint> &Points, bool OverBytes) {
 }
 
 void checkOrdering(const std::vector<SweepPoint> &Points, bool OverBytes) {
-  for (auto &[X, Row] : byX(Points, OverBytes)) {
+  for (auto &[Key, Row] : byX(Points, OverBytes)) {
+    // CAPTURE takes its argument into a lambda: a structured binding cannot
+    // be captured before C++20's P1091 (clang 16), so capture a copy.
+    int64_t X = Key;
     CAPTURE(X);
     CHECK(Row["opt-mesh"].Mean <= Row["opt-tree"].Mean);
     CHECK(Row["opt-mesh"].Mean < Row["u-mesh"].Mean);
