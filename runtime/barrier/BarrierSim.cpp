@@ -62,7 +62,7 @@ int64_t SimParams::autoTimeout() const {
   // on a root path busy with all its children's packets in each of the three
   // phases, and every link of the round trip. The slowest unit (4 cycles)
   // is used for both schemes, so both run with the same timers.
-  int64_t C = std::max<int64_t>(unitCycles(), 4);
+  int64_t C = std::max<int64_t>(unitCycles(), 4) * CycleLength;
   return ArrivalMax + 3 * PathSwitches * (Radix + 1) * C + 8 * N * Link + 16;
 }
 
@@ -211,7 +211,7 @@ class Run {
 public:
   Run(const SimParams &P, const MinNetwork &Net, const Episode &E, Rng &R,
       std::vector<std::string> *Trace, EventQueue &Q)
-      : P(P), Net(Net), E(E), R(R), Trace(Trace), Q(Q), C(P.unitCycles()),
+      : P(P), Net(Net), E(E), R(R), Trace(Trace), Q(Q), C(P.unitTime()),
         Timeout(P.timeout()), Sivaram(P.S == Scheme::Sivaram) {}
 
   EpisodeResult go() {
@@ -245,7 +245,7 @@ private:
   Rng &R;
   std::vector<std::string> *Trace;
   EventQueue &Q;
-  const int64_t C, Timeout;
+  const int64_t C, Timeout; ///< C: the unit's time per packet.
   const bool Sivaram;
   std::vector<Node> Nodes;
   size_t RootIdx = 0;
@@ -425,9 +425,8 @@ private:
     if (N.Busy || N.QHead == N.Queue.size())
       return;
     N.Busy = true;
-    int64_t Cycles =
-        N.Queue[N.QHead].Corrupt ? std::min(P.CorruptCycles, C) : C;
-    push({T + Cycles, 0, EvKind::UnitDone, Phase::Reached, false, Id, -1, 0});
+    int64_t Hold = N.Queue[N.QHead].Corrupt ? P.corruptTime() : C;
+    push({T + Hold, 0, EvKind::UnitDone, Phase::Reached, false, Id, -1, 0});
   }
 
   void arrive(int64_t T, int32_t Id) {
@@ -711,7 +710,7 @@ EpisodeResult Simulator::run(const Episode &E, Rng &R) {
   }
   // One event ring per thread, reused across episodes.
   thread_local EventQueue Q;
-  int64_t MaxAhead = std::max({P.timeout(), P.unitCycles(), P.CorruptCycles,
+  int64_t MaxAhead = std::max({P.timeout(), P.unitTime(), P.corruptTime(),
                                P.StageCycle, P.ProcessorLink, P.ArrivalMax});
   Q.reset(MaxAhead);
   return Run(P, Net, E, R, Trace, Q).go();

@@ -13,7 +13,9 @@
 /// unit busy waits on its link), arrivals uniform in [4, 12] units, packets
 /// reaching a unit together are served one at a time, a stage cycle of 1
 /// unit, 1 unit between a switch and a processor, one barrier at a time.
-/// Every modelling decision is listed in docs/barrier.md.
+/// The paper never gives how long one cycle of the barrier unit lasts; it is
+/// a parameter (SimParams::CycleLength). Every modelling decision is listed
+/// in docs/barrier.md.
 ///
 /// Processors, switches and the root are explicit finite state machines
 /// (Figures 5-7) with timeouts and retransmission; faults (loss, corruption)
@@ -23,6 +25,7 @@
 
 #include "ir/Min.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -75,6 +78,11 @@ struct SimParams {
   /// Cycles a corrupted packet occupies a barrier unit before its error
   /// check discards it (Sivaram's unit checks in its second cycle).
   int64_t CorruptCycles = 2;
+  /// Time units one cycle of the barrier unit lasts. The paper's assumption 4
+  /// says only that a packet waits while the unit serves another; it never
+  /// says how long a unit cycle is. 1 reads it as a stage cycle (assumption
+  /// 5); paper003CycleLength() is the length that reproduces Figure 8.
+  int64_t CycleLength = 1;
   /// Whether a multi-drop release worm passes through the barrier unit of
   /// every switch (true) or is replicated by the cut-through crossbar from
   /// its header alone (false). Sivaram's release always takes the unit.
@@ -90,6 +98,12 @@ struct SimParams {
 
   int64_t unitCycles() const {
     return UnitCycles ? UnitCycles : (S == Scheme::Sivaram ? 4 : 3);
+  }
+  /// Time units the unit spends on one packet: unitCycles() cycles.
+  int64_t unitTime() const { return unitCycles() * CycleLength; }
+  /// Time units a corrupted packet occupies the unit.
+  int64_t corruptTime() const {
+    return std::min(CorruptCycles, unitCycles()) * CycleLength;
   }
   /// A timeout no fault-free episode reaches on this network.
   int64_t autoTimeout() const;

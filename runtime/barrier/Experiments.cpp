@@ -1,5 +1,6 @@
 #include "runtime/barrier/Experiments.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -18,6 +19,11 @@ SimParams withScheme(SimParams P, Scheme S) {
   return P;
 }
 
+/// 1 - Better / Worse, in percent.
+double reduction(double Worse, double Better) {
+  return Worse > 0 ? 100.0 * (1 - Better / Worse) : 0;
+}
+
 } // namespace
 
 std::vector<Figure8Row> figure8(const SimParams &Base, int64_t Runs,
@@ -27,15 +33,15 @@ std::vector<Figure8Row> figure8(const SimParams &Base, int64_t Runs,
   for (int32_t N = From; N <= To; N += Step) {
     Figure8Row Row;
     Row.Participants = N;
+    Row.CycleLength = Base.CycleLength;
     // Each point has its own seed range; both schemes share it.
     uint64_t PointSeed = Seed + static_cast<uint64_t>(N) * 1000003ULL;
     Row.Sivaram = sweep(withScheme(Base, Scheme::Sivaram), N, Runs, PointSeed);
     Row.MultiDrop =
         sweep(withScheme(Base, Scheme::MultiDrop), N, Runs, PointSeed);
-    Row.ReductionPercent =
-        Row.Sivaram.MeanAD > 0
-            ? 100.0 * (1 - Row.MultiDrop.MeanAD / Row.Sivaram.MeanAD)
-            : 0;
+    Row.ReductionPercent = reduction(Row.Sivaram.MeanAD, Row.MultiDrop.MeanAD);
+    Row.CompletionReductionPercent = reduction(
+        Row.Sivaram.MeanCompletionDelay, Row.MultiDrop.MeanCompletionDelay);
     Rows.push_back(Row);
   }
   return Rows;
@@ -44,7 +50,7 @@ std::vector<Figure8Row> figure8(const SimParams &Base, int64_t Runs,
 void writeFigure8Csv(std::ostream &OS, const std::vector<Figure8Row> &Rows) {
   OS << "participants,runs,ad_sivaram,sd_sivaram,ad_multidrop,sd_multidrop,"
         "reduction_percent,completion_ad_sivaram,completion_ad_multidrop,"
-        "completion_reduction_percent\n";
+        "completion_reduction_percent,cycle_length\n";
   for (const Figure8Row &R : Rows)
     OS << R.Participants << "," << R.Sivaram.Runs << ","
        << fix(R.Sivaram.MeanAD) << "," << fix(R.Sivaram.StdAD) << ","
@@ -52,16 +58,15 @@ void writeFigure8Csv(std::ostream &OS, const std::vector<Figure8Row> &Rows) {
        << fix(R.ReductionPercent, 2) << ","
        << fix(R.Sivaram.MeanCompletionDelay) << ","
        << fix(R.MultiDrop.MeanCompletionDelay) << ","
-       << fix(100 * (1 - R.MultiDrop.MeanCompletionDelay /
-                             R.Sivaram.MeanCompletionDelay),
-              2)
-       << "\n";
+       << fix(R.CompletionReductionPercent, 2) << "," << R.CycleLength << "\n";
 }
 
 Chart figure8Chart(const std::vector<Figure8Row> &Rows) {
   Chart C;
-  C.Title =
-      "Figure 8: average delay of the barrier, 64-node MIN of 8x8 switches";
+  int64_t CycleLength = Rows.empty() ? 1 : Rows.front().CycleLength;
+  C.Title = "Figure 8: average delay on a 64-node MIN, unit cycle = " +
+            std::to_string(CycleLength) + " time unit" +
+            (CycleLength == 1 ? "" : "s");
   C.XLabel = "participants";
   C.YLabel = "average delay AD (time units)";
   Series S{"Sivaram et al. (4-cycle unit, end-to-end acks)", "#d62728", {}};
@@ -72,6 +77,36 @@ Chart figure8Chart(const std::vector<Figure8Row> &Rows) {
   }
   C.Lines = {S, M};
   return C;
+}
+
+CycleFit cycleFit(const std::vector<Figure8Row> &Rows) {
+  CycleFit F;
+  if (Rows.empty())
+    return F;
+  F.CycleLength = Rows.front().CycleLength;
+  F.MinReduction = F.MaxReduction = Rows.front().ReductionPercent;
+  double Sum = 0;
+  for (const Figure8Row &R : Rows) {
+    F.MinReduction = std::min(F.MinReduction, R.ReductionPercent);
+    F.MaxReduction = std::max(F.MaxReduction, R.ReductionPercent);
+    Sum += R.ReductionPercent;
+  }
+  F.MeanReduction = Sum / static_cast<double>(Rows.size());
+  F.Distance = std::max({0.0, PaperReductionMin - F.MinReduction,
+                         F.MaxReduction - PaperReductionMax});
+  return F;
+}
+
+std::vector<CycleFit> cycleFits(const SimParams &Base,
+                                const std::vector<int64_t> &Lengths,
+                                int64_t Runs, uint64_t Seed) {
+  std::vector<CycleFit> Fits;
+  for (int64_t L : Lengths) {
+    SimParams P = Base;
+    P.CycleLength = L;
+    Fits.push_back(cycleFit(figure8(P, Runs, Seed)));
+  }
+  return Fits;
 }
 
 std::vector<FaultRow> faultSweep(const SimParams &Base, int32_t Participants,
