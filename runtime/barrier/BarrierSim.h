@@ -81,7 +81,7 @@ struct SimParams {
   /// Time units one cycle of the barrier unit lasts. The paper's assumption 4
   /// says only that a packet waits while the unit serves another; it never
   /// says how long a unit cycle is. 1 reads it as a stage cycle (assumption
-  /// 5); paper003CycleLength() is the length that reproduces Figure 8.
+  /// 5); Figure8CycleLength (Experiments.h) reproduces the paper's Figure 8.
   int64_t CycleLength = 1;
   /// Whether a multi-drop release worm passes through the barrier unit of
   /// every switch (true) or is replicated by the cut-through crossbar from
