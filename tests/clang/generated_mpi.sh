@@ -40,7 +40,9 @@ fi
 # The wrappers must really have used clang: its predefined macro says so.
 for w in openmpi mpich; do
   command -v "mpicxx.$w" >/dev/null || continue
-  if ! OMPI_CXX=$cxx MPICH_CXX=$cxx "mpicxx.$w" -dM -E -x c++ /dev/null | grep -q __clang__; then
+  # (Into a variable first: grep -q would cut the pipe under pipefail.)
+  macros=$(OMPI_CXX=$cxx MPICH_CXX=$cxx "mpicxx.$w" -dM -E -x c++ /dev/null)
+  if ! grep -q __clang__ <<<"$macros"; then
     echo "FAIL: mpicxx.$w does not compile with $cxx" >&2
     failed=$((failed + 1))
   fi
