@@ -232,7 +232,7 @@ TEST_CASE("sem: refuses tori it cannot split") {
   llvm::consumeError(S.takeError());
 }
 
-TEST_CASE("torus baselines: block-exact; row-column is contention-free") {
+TEST_CASE("torus baselines: block-exact, row-column is contention-free") {
   for (int64_t N : {4, 8}) {
     CAPTURE(N);
     Machine M = torus(N);

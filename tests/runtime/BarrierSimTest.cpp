@@ -234,7 +234,7 @@ TEST_CASE("barrier sim: loss and corruption up to 20% in every phase, one "
     }
 }
 
-TEST_CASE("barrier sim: completion grows with the loss rate; same seeds, same "
+TEST_CASE("barrier sim: completion grows with the loss rate, same seeds, same "
           "results") {
   auto Rows = faultSweep(SimParams(), 32, {0, 5, 10, 20}, 0, 300, 3);
   for (size_t I = 1; I < Rows.size(); ++I) {
