@@ -952,7 +952,11 @@ inline int choose(const Variant *Vs, int N, const Call &C, uint64_t &Bytes,
                                Unit, Contig)) != MPI_SUCCESS)
     return NoVariant;
   bool Commute = true;
-  if (Executor::isReduction(C.Collective)) {
+  // Chunks are counted in bytes, or in elements for reductions (then every
+  // rank has the same datatype).
+  if (!Executor::isReduction(C.Collective)) {
+    Unit = 1;
+  } else {
     // MPI_Reduce_local folds elements where the datatype lays them out, and
     // every rank passes the same datatype: only contiguous ones are served.
     if (!Contig) {
