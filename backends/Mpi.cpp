@@ -81,94 +81,62 @@ bool isRooted(Collective C) {
          C == Collective::Scatter;
 }
 
-/// How an entry point looks and how it measures its message.
+/// How an entry point looks and what it hands the runtime.
 struct Entry {
   Collective C;
-  const char *Params;  ///< C parameter list.
-  const char *Args;    ///< The same names, for the fallback call.
-  const char *Mpi;     ///< MPI_<Mpi> is the library's collective.
-  const char *Prelude; ///< Code that sets Count_ and Type_.
-  const char *Send, *Recv, *Type, *Op, *Root;
-  bool ElementUnit;
+  const char *Params; ///< C parameter list.
+  const char *Args;   ///< The same names, for the fallback call.
+  const char *Mpi;    ///< MPI_<Mpi> is the library's collective.
+  /// collc::rt::Call's fields after the collective: send buffer, count and
+  /// datatype, receive buffer, count and datatype, operator, root, comm.
+  const char *CallArgs;
 };
+
+#define COLLC_REDUCTION_PARAMS                                                 \
+  "const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op "  \
+  "op, "
+#define COLLC_PERSONALIZED_PARAMS                                              \
+  "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void "           \
+  "*recvbuf, int recvcount, MPI_Datatype recvtype, "
+#define COLLC_PERSONALIZED_ARGS                                                \
+  "sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, "
 
 const Entry Entries[] = {
     {Collective::Bcast,
      "void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm",
      "buf, count, type, root, comm", "Bcast",
-     "  const int Count_ = count;\n  const MPI_Datatype Type_ = type;\n", "buf",
-     "buf", "type", "MPI_OP_NULL", "root", false},
-    {Collective::Reduce,
-     "const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op "
-     "op, int root, "
-     "MPI_Comm comm",
+     "buf, count, type, buf, count, type, MPI_OP_NULL, root, comm"},
+    {Collective::Reduce, COLLC_REDUCTION_PARAMS "int root, MPI_Comm comm",
      "sendbuf, recvbuf, count, type, op, root, comm", "Reduce",
-     "  const int Count_ = count;\n  const MPI_Datatype Type_ = type;\n",
-     "sendbuf", "recvbuf", "type", "op", "root", true},
-    {Collective::Allreduce,
-     "const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op "
-     "op, MPI_Comm comm",
+     "sendbuf, count, type, recvbuf, count, type, op, root, comm"},
+    {Collective::Allreduce, COLLC_REDUCTION_PARAMS "MPI_Comm comm",
      "sendbuf, recvbuf, count, type, op, comm", "Allreduce",
-     "  const int Count_ = count;\n  const MPI_Datatype Type_ = type;\n",
-     "sendbuf", "recvbuf", "type", "op", "-1", true},
-    {Collective::Scan,
-     "const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op "
-     "op, MPI_Comm comm",
+     "sendbuf, count, type, recvbuf, count, type, op, 0, comm"},
+    {Collective::Scan, COLLC_REDUCTION_PARAMS "MPI_Comm comm",
      "sendbuf, recvbuf, count, type, op, comm", "Scan",
-     "  const int Count_ = count;\n  const MPI_Datatype Type_ = type;\n",
-     "sendbuf", "recvbuf", "type", "op", "-1", true},
-    {Collective::Exscan,
-     "const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op "
-     "op, MPI_Comm comm",
+     "sendbuf, count, type, recvbuf, count, type, op, 0, comm"},
+    {Collective::Exscan, COLLC_REDUCTION_PARAMS "MPI_Comm comm",
      "sendbuf, recvbuf, count, type, op, comm", "Exscan",
-     "  const int Count_ = count;\n  const MPI_Datatype Type_ = type;\n",
-     "sendbuf", "recvbuf", "type", "op", "-1", true},
-    {Collective::Gather,
-     "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void "
-     "*recvbuf, int recvcount, "
-     "MPI_Datatype recvtype, int root, MPI_Comm comm",
-     "sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm",
-     "Gather",
-     "  int Rank_ = 0;\n  MPI_Comm_rank(comm, &Rank_);\n"
-     "  // The root measures what it receives; the others what they send.\n"
-     "  const int Count_ = Rank_ == root ? recvcount : sendcount;\n"
-     "  const MPI_Datatype Type_ = Rank_ == root ? recvtype : sendtype;\n",
-     "sendbuf", "recvbuf", "Type_", "MPI_OP_NULL", "root", false},
-    {Collective::Scatter,
-     "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void "
-     "*recvbuf, int recvcount, "
-     "MPI_Datatype recvtype, int root, MPI_Comm comm",
-     "sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm",
-     "Scatter",
-     "  int Rank_ = 0;\n  MPI_Comm_rank(comm, &Rank_);\n"
-     "  // The root measures what it sends; the others what they receive.\n"
-     "  const int Count_ = Rank_ == root ? sendcount : recvcount;\n"
-     "  const MPI_Datatype Type_ = Rank_ == root ? sendtype : recvtype;\n",
-     "sendbuf", "recvbuf", "Type_", "MPI_OP_NULL", "root", false},
-    {Collective::Allgather,
-     "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void "
-     "*recvbuf, int recvcount, "
-     "MPI_Datatype recvtype, MPI_Comm comm",
-     "sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm",
-     "Allgather",
-     "  (void)sendcount;\n  (void)sendtype;\n"
-     "  const int Count_ = recvcount;\n  const MPI_Datatype Type_ = "
-     "recvtype;\n",
-     "sendbuf", "recvbuf", "recvtype", "MPI_OP_NULL", "-1", false},
-    {Collective::Alltoall,
-     "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void "
-     "*recvbuf, int recvcount, "
-     "MPI_Datatype recvtype, MPI_Comm comm",
-     "sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm",
-     "Alltoall",
-     "  (void)sendcount;\n  (void)sendtype;\n"
-     "  const int Count_ = recvcount;\n  const MPI_Datatype Type_ = "
-     "recvtype;\n",
-     "sendbuf", "recvbuf", "recvtype", "MPI_OP_NULL", "-1", false},
+     "sendbuf, count, type, recvbuf, count, type, op, 0, comm"},
+    {Collective::Gather, COLLC_PERSONALIZED_PARAMS "int root, MPI_Comm comm",
+     COLLC_PERSONALIZED_ARGS "root, comm", "Gather",
+     COLLC_PERSONALIZED_ARGS "MPI_OP_NULL, root, comm"},
+    {Collective::Scatter, COLLC_PERSONALIZED_PARAMS "int root, MPI_Comm comm",
+     COLLC_PERSONALIZED_ARGS "root, comm", "Scatter",
+     COLLC_PERSONALIZED_ARGS "MPI_OP_NULL, root, comm"},
+    {Collective::Allgather, COLLC_PERSONALIZED_PARAMS "MPI_Comm comm",
+     COLLC_PERSONALIZED_ARGS "comm", "Allgather",
+     COLLC_PERSONALIZED_ARGS "MPI_OP_NULL, 0, comm"},
+    {Collective::Alltoall, COLLC_PERSONALIZED_PARAMS "MPI_Comm comm",
+     COLLC_PERSONALIZED_ARGS "comm", "Alltoall",
+     COLLC_PERSONALIZED_ARGS "MPI_OP_NULL, 0, comm"},
     {Collective::Barrier, "MPI_Comm comm", "comm", "Barrier",
-     "  const int Count_ = 0;\n  const MPI_Datatype Type_ = MPI_BYTE;\n",
-     "nullptr", "nullptr", "MPI_BYTE", "MPI_OP_NULL", "-1", false},
+     "nullptr, 0, MPI_BYTE, nullptr, 0, MPI_BYTE, MPI_OP_NULL, 0, comm"},
 };
+
+#undef COLLC_REDUCTION_PARAMS
+#undef COLLC_PERSONALIZED_PARAMS
+#undef COLLC_PERSONALIZED_ARGS
 
 const Entry &entry(Collective C) {
   for (const Entry &E : Entries)
@@ -571,17 +539,41 @@ bool isValidMpiName(StringRef Name) {
 Expected<std::vector<MpiVariant>> mpiSizeBands(ArrayRef<Schedule> Schedules,
                                                MpiSizes Sizes) {
   std::vector<MpiVariant> Out;
-  for (const Schedule &S : Schedules)
-    Out.push_back({&S, S.Bytes, S.Bytes});
+  for (const Schedule &S : Schedules) {
+    // A reduction that needs a commutative operator and one that folds in
+    // rank order serve different calls: they may share a size, and each
+    // has its own size bands. (A table the backend cannot build is reported
+    // by emitMpi.)
+    bool NeedsCommutative = false;
+    if (isReduction(S.Coll)) {
+      TableBuilder T(S);
+      if (Error E = T.build())
+        consumeError(std::move(E));
+      else
+        NeedsCommutative = T.needsCommutative();
+    }
+    Out.push_back({&S, S.Bytes, S.Bytes, NeedsCommutative});
+  }
   auto Key = [](const MpiVariant &V) {
     return std::make_tuple(static_cast<int>(entryOf(V.S->Coll)), V.S->size(),
-                           isRooted(V.S->Coll) ? V.S->Root : 0);
+                           isRooted(V.S->Coll) ? V.S->Root : 0,
+                           V.NeedsCommutative);
   };
-  std::stable_sort(Out.begin(), Out.end(),
-                   [&](const MpiVariant &A, const MpiVariant &B) {
-                     return std::make_tuple(Key(A), A.S->Bytes) <
-                            std::make_tuple(Key(B), B.S->Bytes);
-                   });
+  std::stable_sort(
+      Out.begin(), Out.end(), [&](const MpiVariant &A, const MpiVariant &B) {
+        return std::make_tuple(Key(A), A.S->Bytes, !A.S->Commutative) <
+               std::make_tuple(Key(B), B.S->Bytes, !B.S->Commutative);
+      });
+  // A reduction built for a non-commutative operator whose fold order is
+  // that of the one built for a commutative operator and the same call
+  // adds nothing: the latter serves every operator the former could.
+  Out.erase(std::unique(Out.begin(), Out.end(),
+                        [&](const MpiVariant &A, const MpiVariant &B) {
+                          return Key(A) == Key(B) && A.S->Bytes == B.S->Bytes &&
+                                 isReduction(A.S->Coll) && A.S->Commutative &&
+                                 !B.S->Commutative;
+                        }),
+            Out.end());
   for (size_t I = 0; I < Out.size(); ++I) {
     bool First = I == 0 || Key(Out[I - 1]) != Key(Out[I]);
     bool Last = I + 1 == Out.size() || Key(Out[I + 1]) != Key(Out[I]);
@@ -589,11 +581,14 @@ Expected<std::vector<MpiVariant>> mpiSizeBands(ArrayRef<Schedule> Schedules,
       return createStringError(
           inconvertibleErrorCode(),
           "two %s schedules for %d ranks, root %d and %llu bytes ('%s' and "
-          "'%s'): a call could "
+          "'%s'%s): a call could "
           "not choose between them",
           collectiveName(Out[I].S->Coll), Out[I].S->size(), Out[I].S->Root,
           (unsigned long long)Out[I].S->Bytes, Out[I - 1].S->Algorithm.c_str(),
-          Out[I].S->Algorithm.c_str());
+          Out[I].S->Algorithm.c_str(),
+          !isReduction(Out[I].S->Coll) ? ""
+          : Out[I].NeedsCommutative    ? ", both for commutative operators only"
+                                       : ", both folding in rank order");
     if (Out[I].S->Coll == Collective::Barrier) {
       Out[I].MinBytes = 0;
       Out[I].MaxBytes = UINT64_MAX;
@@ -692,9 +687,11 @@ Error emitMpi(raw_ostream &OS, ArrayRef<MpiVariant> Variants,
              ? std::string("the MPI library's own collective (") + Lib +
                    "...) runs.\n"
              : std::string(
-                   "the call returns MPI_ERR_COMM, MPI_ERR_ROOT, "
-                   "MPI_ERR_COUNT\n"
-                   "// or MPI_ERR_TYPE; collc::rt::lastError() says why.\n"));
+                   "the call raises MPI_ERR_COMM, MPI_ERR_ROOT, "
+                   "MPI_ERR_COUNT,\n"
+                   "// MPI_ERR_TYPE or MPI_ERR_OP through the communicator's "
+                   "error handler;\n"
+                   "// collc::rt::lastError() says why.\n"));
   if (Options.Preload)
     OS << "// PMPI interposers: MPI_<collective> runs the schedules above, "
           "PMPI_<collective>\n"
@@ -742,22 +739,18 @@ Error emitMpi(raw_ostream &OS, ArrayRef<MpiVariant> Variants,
     std::string Table = Prefix + "_" + collectiveName(C) + "_variants";
     OS << "extern \"C\" int " << functionName(C, Options.Name) << "("
        << E.Params << ") {\n"
-       << E.Prelude
-       << "  int Code = MPI_SUCCESS;\n  uint64_t Bytes = 0, Unit = 1;\n"
-       << "  if (collc::rt::blockBytes(Count_, Type_, Bytes, Unit, Code)) {\n"
-       << "    const collc::rt::Call Call = {collc::rt::" << rtName(C) << ", "
-       << E.Send << ", " << E.Recv << ", Bytes, "
-       << (E.ElementUnit ? "Unit" : "1") << ", " << E.Type << ", " << E.Op
-       << ", " << E.Root << ", comm};\n"
-       << "    const int N = static_cast<int>(sizeof " << Table << " / sizeof "
+       << "  const collc::rt::Call Call = {collc::rt::" << rtName(C) << ", "
+       << E.CallArgs << "};\n"
+       << "  const int N = static_cast<int>(sizeof " << Table << " / sizeof "
        << Table << "[0]);\n"
-       << "    if (collc::rt::dispatch(" << Table
-       << ", N, Call, Code) != collc::rt::NoVariant)\n"
-       << "      return Code;\n  }\n";
+       << "  int Code = MPI_SUCCESS;\n";
     if (Fallback)
-      OS << "  return " << Lib << E.Mpi << "(" << E.Args << ");\n";
+      OS << "  if (collc::rt::serve(" << Table << ", N, Call, true, Code))\n"
+         << "    return collc::rt::reportError(comm, Code);\n"
+         << "  return " << Lib << E.Mpi << "(" << E.Args << ");\n";
     else
-      OS << "  return Code;\n";
+      OS << "  collc::rt::serve(" << Table << ", N, Call, false, Code);\n"
+         << "  return collc::rt::reportError(comm, Code);\n";
     OS << "}\n\n";
   }
   if (Options.Preload) {

@@ -38,6 +38,9 @@ namespace collc {
 struct MpiVariant {
   const Schedule *S = nullptr;
   uint64_t MinBytes = 0, MaxBytes = 0;
+  /// A reduction whose fold order needs a commutative operator. Calls with
+  /// a non-commutative one go to a variant that folds in rank order.
+  bool NeedsCommutative = false;
 };
 
 enum class MpiSizes {
@@ -48,9 +51,10 @@ enum class MpiSizes {
 struct MpiOptions {
   /// Suffix of the entry points: collc_<collective>_<Name>.
   std::string Name;
-  /// When no variant fits a call (communicator size, root, size, a
-  /// non-contiguous datatype), call the MPI library's collective instead of
-  /// returning an error.
+  /// When no variant fits a call (an intercommunicator, communicator size,
+  /// root, size, a non-commutative operator, a reduction on a non-contiguous
+  /// datatype), call the MPI library's collective instead of raising an
+  /// error through the communicator's error handler.
   bool Fallback = false;
   /// Emit PMPI interposers (implies Fallback, through PMPI_*).
   bool Preload = false;
@@ -67,8 +71,10 @@ bool isValidMpiName(llvm::StringRef Name);
 
 /// Pairs schedules with size bands. With MpiSizes::Any, schedules of the same
 /// collective, size and root share the size axis: each serves the sizes
-/// closer (on a log scale) to its own than to its neighbours'. Two schedules
-/// for the same collective, size, root and bytes are an error.
+/// closer (on a log scale) to its own than to its neighbours'; reductions
+/// that need a commutative operator and those that fold in rank order are
+/// banded apart. Two schedules for the same collective, size, root, bytes
+/// (and, for reductions, operator order) are an error.
 llvm::Expected<std::vector<MpiVariant>>
 mpiSizeBands(llvm::ArrayRef<Schedule> Schedules, MpiSizes Sizes);
 

@@ -40,8 +40,15 @@
 ///
 /// Messages travel on a duplicate of the user's communicator, made once and
 /// cached on it with an attribute, so they never match the user's traffic.
-/// Errors come back as MPI error codes (never an abort); lastError() says
-/// what was wrong.
+/// Datatypes that are not one contiguous run are packed (MPI_Pack) into the
+/// arena and unpacked after, except for reductions, which need contiguous
+/// ones.
+///
+/// Whether a call is served, and by which variant, follows from arguments
+/// that are significant and equal on every rank (see choose()), so every
+/// rank decides alike. Errors come back as MPI error codes, raised through
+/// the communicator's error handler (reportError()) as the MPI library's
+/// own collectives do; lastError() says what was wrong.
 #ifndef COLLC_RUNTIME_H
 #define COLLC_RUNTIME_H
 
@@ -542,32 +549,23 @@ private:
 // ---- argument checks and entry points
 // ----------------------------------------
 
-/// Whether \p T lays out \p Count elements as one contiguous run of bytes.
-inline bool contiguous(MPI_Datatype T, uint64_t &Size) {
-  int S = 0;
-  MPI_Aint Lb = 0, Ext = 0, TLb = 0, TExt = 0;
-  if (MPI_Type_size(T, &S) != MPI_SUCCESS ||
-      MPI_Type_get_extent(T, &Lb, &Ext) != MPI_SUCCESS ||
-      MPI_Type_get_true_extent(T, &TLb, &TExt) != MPI_SUCCESS)
-    return false;
-  Size = static_cast<uint64_t>(S);
-  return Lb == 0 && TLb == 0 && Ext == S && TExt == S;
-}
-
-/// What an entry point was called with.
+/// What an entry point was called with: MPI's arguments, unchanged. A
+/// broadcast passes its buffer, count and datatype as both sides; a
+/// reduction its count and datatype as both sides.
 struct Call {
   int Collective;
   const void *Send; ///< May be MPI_IN_PLACE.
-  void *Recv;       ///< May be MPI_IN_PLACE (scatter root).
-  uint64_t BlockBytes;
-  uint64_t Unit;
-  MPI_Datatype Type;
-  MPI_Op Op;
-  int Root; ///< -1 for rootless collectives.
+  int SendCount;
+  MPI_Datatype SendType;
+  void *Recv; ///< May be MPI_IN_PLACE (scatter root).
+  int RecvCount;
+  MPI_Datatype RecvType;
+  MPI_Op Op; ///< MPI_OP_NULL unless a reduction.
+  int Root;  ///< Rooted collectives only.
   MPI_Comm Comm;
 };
 
-/// Sentinel: no variant fits; the caller falls back or reports \p Why.
+/// Sentinel: no variant fits; the caller falls back or reports the code.
 constexpr int NoVariant = -1;
 
 inline const char *collName(int C) {
@@ -577,66 +575,247 @@ inline const char *collName(int C) {
   return C >= 0 && C <= Barrier ? Names[C] : "?";
 }
 
-/// Picks the variant for a call: communicator size, root, size band. Returns
-/// its index, or NoVariant with lastError() and \p Code set.
-inline int pickVariant(const Variant *Vs, int N, const Call &C, int Size,
-                       int &Code) {
+/// The MPI library's collective for entry point \p C.
+inline const char *mpiName(int C) {
+  static const char *Names[] = {"MPI_Bcast",     "MPI_Bcast",   "MPI_Reduce",
+                                "MPI_Allreduce", "MPI_Scan",    "MPI_Exscan",
+                                "MPI_Gather",    "MPI_Scatter", "MPI_Allgather",
+                                "MPI_Alltoall",  "MPI_Barrier"};
+  return C >= 0 && C <= Barrier ? Names[C] : "?";
+}
+
+inline bool isRooted(int C) {
+  return C == Bcast || C == Multicast || C == Reduce || C == Gather ||
+         C == Scatter;
+}
+
+/// Size of \p T in bytes (MPI_Type_size_x: beyond INT_MAX too), its extent,
+/// and whether it lays its elements out as one contiguous run (lower bound
+/// 0, extent = true extent = size).
+inline int typeLayout(MPI_Datatype T, uint64_t &Size, int64_t &Extent,
+                      bool &Contig) {
+  MPI_Count S = 0;
+  MPI_Aint Lb = 0, Ext = 0, TLb = 0, TExt = 0;
+  if (T == MPI_DATATYPE_NULL || MPI_Type_size_x(T, &S) != MPI_SUCCESS ||
+      S < 0 || MPI_Type_get_extent(T, &Lb, &Ext) != MPI_SUCCESS ||
+      MPI_Type_get_true_extent(T, &TLb, &TExt) != MPI_SUCCESS)
+    return fail(MPI_ERR_TYPE, "collc: an invalid datatype");
+  Size = static_cast<uint64_t>(S);
+  Extent = static_cast<int64_t>(Ext);
+  Contig = Lb == 0 && TLb == 0 && static_cast<MPI_Count>(Ext) == S &&
+           static_cast<MPI_Count>(TExt) == S;
+  return MPI_SUCCESS;
+}
+
+/// Bytes of \p Count elements of \p T (a block, as the variants count it).
+inline int measure(int Coll, int Count, MPI_Datatype T, uint64_t &Bytes,
+                   uint64_t &Size, bool &Contig) {
+  if (Count < 0)
+    return fail(MPI_ERR_COUNT, "collc: %s with a negative count (%d)",
+                collName(Coll), Count);
+  int64_t Extent = 0;
+  if (int Err = typeLayout(T, Size, Extent, Contig))
+    return Err;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(Count), Size, &Bytes))
+    return fail(MPI_ERR_COUNT,
+                "collc: %s of %d elements of %llu bytes: the size overflows "
+                "64 bits",
+                collName(Coll), Count, (unsigned long long)Size);
+  return MPI_SUCCESS;
+}
+
+/// Picks the variant for a call of \p Bytes per block: communicator size,
+/// root, size band, and, for a non-commutative operator, a schedule that
+/// folds in rank order (a commutative one prefers the variant built for
+/// commutativity). Returns its index, or NoVariant with lastError() and
+/// \p Code set. Every argument is the same on every rank, and so is the
+/// choice.
+inline int pickVariant(const Variant *Vs, int N, int Coll, int Size, int Root,
+                       uint64_t Bytes, bool Commute, int &Code) {
   bool SizeOk = false, RootOk = false;
+  int Found = NoVariant, Refused = NoVariant;
   for (int I = 0; I < N; ++I) {
     if (Vs[I].Ranks != Size)
       continue;
     SizeOk = true;
-    if (C.Root >= 0 && Vs[I].Root != C.Root)
+    if (isRooted(Coll) && Vs[I].Root != Root)
       continue;
     RootOk = true;
-    if (C.BlockBytes >= Vs[I].MinBytes && C.BlockBytes <= Vs[I].MaxBytes)
+    if (Bytes < Vs[I].MinBytes || Bytes > Vs[I].MaxBytes)
+      continue;
+    if (Vs[I].NeedsCommutative && !Commute) {
+      Refused = I;
+      continue;
+    }
+    if (Vs[I].NeedsCommutative || !Commute)
       return I;
+    if (Found == NoVariant)
+      Found = I;
   }
+  if (Found != NoVariant)
+    return Found;
   if (!SizeOk) {
-    Code = MPI_ERR_COMM;
-    fail(Code, "collc: no %s schedule for a communicator of %d ranks",
-         collName(C.Collective), Size);
+    Code = fail(MPI_ERR_COMM,
+                "collc: no %s schedule for a communicator of %d ranks",
+                collName(Coll), Size);
   } else if (!RootOk) {
-    Code = MPI_ERR_ROOT;
-    fail(Code, "collc: no %s schedule for %d ranks with root %d",
-         collName(C.Collective), Size, C.Root);
+    Code = fail(MPI_ERR_ROOT, "collc: no %s schedule for %d ranks with root %d",
+                collName(Coll), Size, Root);
+  } else if (Refused != NoVariant) {
+    Code = fail(MPI_ERR_OP,
+                "collc: the %s schedule '%s' for %d ranks and %llu bytes "
+                "needs a commutative operator, and no schedule that folds in "
+                "rank order fits",
+                collName(Coll), Vs[Refused].Algorithm, Size,
+                (unsigned long long)Bytes);
   } else {
-    Code = MPI_ERR_COUNT;
-    fail(Code, "collc: no %s schedule for %d ranks and %llu bytes",
-         collName(C.Collective), Size, (unsigned long long)C.BlockBytes);
+    Code =
+        fail(MPI_ERR_COUNT, "collc: no %s schedule for %d ranks and %llu bytes",
+             collName(Coll), Size, (unsigned long long)Bytes);
   }
   return NoVariant;
 }
 
-/// Runs variant \p V for call \p C on this rank.
-inline int execute(const Variant &V, const Call &C) {
+/// One side (send or receive) of a personalized collective or broadcast on
+/// this rank: the user's buffer in the user's datatype, and where the
+/// schedule finds it as contiguous bytes (the buffer itself, or a packed
+/// copy in the arena).
+struct Side {
+  bool Used = false;            ///< Significant on this rank.
+  bool In = false, Out = false; ///< Read by / written by the schedule.
+  int64_t Blocks = 0;
+  int Count = 0;
+  MPI_Datatype Type = MPI_BYTE;
+  char *User = nullptr;
+  uint64_t Size = 0; ///< Bytes per element.
+  int64_t Extent = 0;
+  bool Contig = true;
+  char *Bytes = nullptr; ///< What the schedule reads and writes.
+
+  void use(const void *Buf, int Cnt, MPI_Datatype T, int64_t NumBlocks,
+           bool Input, bool Output) {
+    Used = true;
+    User = static_cast<char *>(const_cast<void *>(Buf));
+    Count = Cnt;
+    Type = T;
+    Blocks = NumBlocks;
+    In = Input;
+    Out = Output;
+  }
+};
+
+/// The sides \p C uses on rank \p Rank of \p P (none for reductions, which
+/// run on contiguous datatypes, and barriers).
+inline void sidesOf(const Call &C, int Rank, int P, Side &S, Side &R) {
+  const bool Root = Rank == C.Root, SendInPlace = C.Send == MPI_IN_PLACE,
+             RecvInPlace = C.Recv == MPI_IN_PLACE;
+  switch (C.Collective) {
+  case Bcast:
+  case Multicast:
+    R.use(C.Recv, C.RecvCount, C.RecvType, 1, Root, !Root);
+    break;
+  case Gather:
+    if (!(Root && SendInPlace))
+      S.use(C.Send, C.SendCount, C.SendType, 1, true, false);
+    if (Root)
+      R.use(C.Recv, C.RecvCount, C.RecvType, P, SendInPlace, true);
+    break;
+  case Scatter:
+    if (Root)
+      S.use(C.Send, C.SendCount, C.SendType, P, true, false);
+    if (!(Root && RecvInPlace))
+      R.use(C.Recv, C.RecvCount, C.RecvType, 1, false, true);
+    break;
+  case Allgather:
+  case Alltoall:
+    if (!SendInPlace)
+      S.use(C.Send, C.SendCount, C.SendType, C.Collective == Alltoall ? P : 1,
+            true, false);
+    R.use(C.Recv, C.RecvCount, C.RecvType, P, SendInPlace, true);
+    break;
+  default:
+    break;
+  }
+}
+
+/// Copies \p Elems elements of \p Sd's datatype from the user's buffer to
+/// its packed bytes (\p Pack) or back. Pieces stay within MPI_Pack's int
+/// sizes.
+inline int packSide(const Side &Sd, bool Pack, MPI_Comm Comm) {
+  const int64_t Elems = Sd.Blocks * Sd.Count;
+  if (Sd.Size == 0 || Elems == 0)
+    return MPI_SUCCESS;
+  if (Sd.Size > static_cast<uint64_t>(INT_MAX))
+    return fail(MPI_ERR_COUNT,
+                "collc: an element of %llu bytes of a non-contiguous datatype "
+                "exceeds what MPI_Pack can copy",
+                (unsigned long long)Sd.Size);
+  const int64_t Piece =
+      std::max<int64_t>(1, INT_MAX / static_cast<int64_t>(Sd.Size));
+  for (int64_t Done = 0; Done < Elems;) {
+    const int Num = static_cast<int>(std::min(Piece, Elems - Done));
+    const int Len = static_cast<int>(Num * Sd.Size);
+    char *User = Sd.User + Done * Sd.Extent;
+    char *Packed = Sd.Bytes + Done * static_cast<int64_t>(Sd.Size);
+    int Pos = 0;
+    int Err = Pack ? MPI_Pack(User, Num, Sd.Type, Packed, Len, &Pos, Comm)
+                   : MPI_Unpack(Packed, Len, &Pos, User, Num, Sd.Type, Comm);
+    if (Err != MPI_SUCCESS)
+      return fail(Err, "collc: %s a non-contiguous datatype failed",
+                  Pack ? "packing" : "unpacking");
+    if (Pos != Len)
+      return fail(MPI_ERR_INTERN,
+                  "collc: the MPI library packs %d bytes of data in %d bytes",
+                  Len, Pos);
+    Done += Num;
+  }
+  return MPI_SUCCESS;
+}
+
+/// Runs variant \p V for call \p C of \p Blk bytes per block (in elements
+/// of \p Unit bytes for reductions) on rank \p Rank.
+inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
+                   int Rank) {
   CommState *St = nullptr;
   int Err = commState(C.Comm, St);
   if (Err != MPI_SUCCESS)
     return Err;
-  int Rank = 0;
-  MPI_Comm_rank(C.Comm, &Rank);
-  if (V.NeedsCommutative && C.Op != MPI_OP_NULL) {
-    int Commute = 1;
-    MPI_Op_commutative(C.Op, &Commute);
-    if (!Commute)
-      return fail(MPI_ERR_OP,
-                  "collc: the %s schedule '%s' needs a commutative operator",
-                  collName(C.Collective), V.Algorithm);
-  }
   Buffers B;
-  B.BlockBytes = C.BlockBytes;
-  B.Unit = C.Unit ? C.Unit : 1;
-  B.Type = C.Type;
+  B.BlockBytes = Blk;
+  B.Unit = Unit ? Unit : 1;
+  B.Type = C.SendType;
   B.Op = C.Op;
   B.Send = static_cast<const char *>(C.Send);
   B.Recv = static_cast<char *>(C.Recv);
-  const uint64_t Blk = C.BlockBytes;
   const uint64_t P = static_cast<uint64_t>(V.Ranks);
   bool SendInPlace = C.Send == MPI_IN_PLACE,
        RecvInPlace = C.Recv == MPI_IN_PLACE;
 
-  // Arena: [scratch blocks][accumulator][all-to-all in-place copy][staging].
+  // Non-contiguous datatypes travel packed: each side whose datatype is not
+  // one contiguous run gets a contiguous copy in the arena.
+  Side Sides[2];
+  sidesOf(C, Rank, V.Ranks, Sides[0], Sides[1]);
+  uint64_t PackBytes[2] = {0, 0};
+  for (int I = 0; I < 2; ++I) {
+    Side &Sd = Sides[I];
+    if (!Sd.Used)
+      continue;
+    if ((Err = typeLayout(Sd.Type, Sd.Size, Sd.Extent, Sd.Contig)) !=
+        MPI_SUCCESS)
+      return Err;
+    if (static_cast<uint64_t>(Sd.Count) * Sd.Size != Blk)
+      return fail(MPI_ERR_TRUNCATE,
+                  "collc: %s: the %s side has %llu bytes per block, the call "
+                  "%llu",
+                  collName(C.Collective), I ? "receive" : "send",
+                  (unsigned long long)(Sd.Count * Sd.Size),
+                  (unsigned long long)Blk);
+    if (!Sd.Contig)
+      PackBytes[I] = static_cast<uint64_t>(Sd.Blocks) * Blk;
+  }
+
+  // Arena: [scratch blocks][accumulator][all-to-all in-place copy]
+  // [packed send][packed receive][staging].
   uint64_t ScratchBytes = static_cast<uint64_t>(V.ScratchBlocks) * Blk;
   // The accumulator lives in the arena on the non-root ranks of a reduce
   // and for exscan, whose receive buffer holds the result kept apart.
@@ -645,14 +824,33 @@ inline int execute(const Variant &V, const Call &C) {
   uint64_t AccBytes = OwnAcc ? Blk : 0;
   uint64_t CopyBytes = C.Collective == Alltoall && SendInPlace ? P * Blk : 0;
   uint64_t Stage = Executor::stagingBytes(V, B, Rank);
-  uint64_t Need = ScratchBytes + AccBytes + CopyBytes + Stage + 1;
+  uint64_t Need = ScratchBytes + AccBytes + CopyBytes + PackBytes[0] +
+                  PackBytes[1] + Stage + 1;
   if (St->Arena.size() < Need)
     St->Arena.resize(Need);
   char *A = St->Arena.data();
   B.Scratch = A;
   char *AccArea = A + ScratchBytes;
   char *CopyArea = AccArea + AccBytes;
-  char *StageArea = CopyArea + CopyBytes;
+  char *PackArea[2] = {CopyArea + CopyBytes,
+                       CopyArea + CopyBytes + PackBytes[0]};
+  char *StageArea = PackArea[1] + PackBytes[1];
+  for (int I = 0; I < 2; ++I) {
+    Side &Sd = Sides[I];
+    if (!Sd.Used)
+      continue;
+    Sd.Bytes = Sd.Contig ? Sd.User : PackArea[I];
+    if (!Sd.Contig && Sd.In &&
+        (Err = packSide(Sd, true, C.Comm)) != MPI_SUCCESS)
+      return Err;
+  }
+  if (Sides[0].Used)
+    B.Send = Sides[0].Bytes;
+  if (Sides[1].Used) {
+    B.Recv = Sides[1].Bytes;
+    if (C.Collective == Bcast || C.Collective == Multicast)
+      B.Send = B.Recv;
+  }
 
   switch (C.Collective) {
   case Reduce:
@@ -692,61 +890,143 @@ inline int execute(const Variant &V, const Call &C) {
     break;
   }
   Executor E(V, B, Rank, *St, StageArea);
-  return E.run();
+  if ((Err = E.run()) != MPI_SUCCESS)
+    return Err;
+  for (Side &Sd : Sides)
+    if (Sd.Used && !Sd.Contig && Sd.Out &&
+        (Err = packSide(Sd, false, C.Comm)) != MPI_SUCCESS)
+      return Err;
+  return MPI_SUCCESS;
 }
 
 /// Whether COLLC_VERBOSE is set: then rank 0 says on stderr which schedule
-/// serves each call (or why none does).
+/// serves each call, or why none does.
 inline bool verbose() {
   if (collc_rt_verbose < 0)
     collc_rt_verbose = std::getenv("COLLC_VERBOSE") != nullptr;
   return collc_rt_verbose == 1;
 }
 
-/// The common path of every entry point: validates, picks a variant, runs it
-/// or reports NoVariant (then the generated code falls back or returns
-/// lastErrorCode()).
-inline int dispatch(const Variant *Vs, int N, const Call &C, int &Code) {
-  int Size = 0;
-  if (MPI_Comm_size(C.Comm, &Size) != MPI_SUCCESS) {
-    Code = fail(MPI_ERR_COMM, "collc: invalid communicator");
+/// Chooses the variant for \p C, from arguments that are significant and
+/// equal on every rank (so every rank decides alike): the communicator
+/// (an intracommunicator), its size, the root, the bytes per block (MPI's
+/// matching type signatures give every rank the same), the operator's
+/// commutativity and, for reductions, the datatype. Returns the variant or
+/// NoVariant with \p Code and lastError() saying why.
+inline int choose(const Variant *Vs, int N, const Call &C, uint64_t &Bytes,
+                  uint64_t &Unit, int &Rank, int &Size, int &Code) {
+  const char *Name = collName(C.Collective);
+  int Inter = 0;
+  if (C.Comm == MPI_COMM_NULL) {
+    Code = fail(MPI_ERR_COMM, "collc: %s on MPI_COMM_NULL", Name);
     return NoVariant;
   }
-  int I = pickVariant(Vs, N, C, Size, Code);
-  if (verbose()) {
-    int Rank = 0;
-    MPI_Comm_rank(C.Comm, &Rank);
-    if (Rank == 0) {
-      if (I == NoVariant)
-        std::fprintf(stderr, "%s\n", lastError());
+  if ((Code = MPI_Comm_test_inter(C.Comm, &Inter)) != MPI_SUCCESS) {
+    fail(Code, "collc: %s on an invalid communicator", Name);
+    return NoVariant;
+  }
+  MPI_Comm_rank(C.Comm, &Rank); // the rank in the local group
+  if (Inter) {
+    Code = fail(MPI_ERR_COMM,
+                "collc: %s on an intercommunicator (collc schedules run on "
+                "intracommunicators)",
+                Name);
+    return NoVariant;
+  }
+  MPI_Comm_size(C.Comm, &Size);
+  if (isRooted(C.Collective) && (C.Root < 0 || C.Root >= Size)) {
+    Code = fail(MPI_ERR_ROOT,
+                "collc: %s with root %d, not a rank of the communicator of %d "
+                "ranks",
+                Name, C.Root, Size);
+    return NoVariant;
+  }
+  // The arguments that measure a block on this rank: those significant here.
+  const bool Root = isRooted(C.Collective) && Rank == C.Root;
+  bool BySend = C.Collective != Allgather && C.Collective != Alltoall &&
+                C.Collective != Barrier;
+  if (C.Collective == Gather)
+    BySend = !Root;
+  else if (C.Collective == Scatter)
+    BySend = Root;
+  bool Contig = true;
+  Bytes = 0;
+  Unit = 1;
+  if (C.Collective != Barrier &&
+      (Code = BySend ? measure(C.Collective, C.SendCount, C.SendType, Bytes,
+                               Unit, Contig)
+                     : measure(C.Collective, C.RecvCount, C.RecvType, Bytes,
+                               Unit, Contig)) != MPI_SUCCESS)
+    return NoVariant;
+  bool Commute = true;
+  // Chunks are counted in bytes, or in elements for reductions (then every
+  // rank has the same datatype).
+  if (!Executor::isReduction(C.Collective)) {
+    Unit = 1;
+  } else {
+    // MPI_Reduce_local folds elements where the datatype lays them out, and
+    // every rank passes the same datatype: only contiguous ones are served.
+    if (!Contig) {
+      MPI_Aint Lb = 0, Ext = 0;
+      MPI_Type_get_extent(C.SendType, &Lb, &Ext);
+      Code = fail(MPI_ERR_TYPE,
+                  "collc: %s on a datatype that is not contiguous (%llu bytes "
+                  "in an extent of %lld; collc folds contiguous vectors)",
+                  Name, (unsigned long long)Unit, (long long)Ext);
+      return NoVariant;
+    }
+    int Flag = 1;
+    if (C.Op != MPI_OP_NULL && MPI_Op_commutative(C.Op, &Flag) == MPI_SUCCESS)
+      Commute = Flag != 0;
+  }
+  return pickVariant(Vs, N, C.Collective, Size, C.Root, Bytes, Commute, Code);
+}
+
+/// The common path of every entry point. Returns true when collc ran the
+/// call (\p Code is its result), false when no variant fits (\p Code and
+/// lastError() say why; the generated code then runs the MPI library's
+/// collective when \p Fallback, else reports the error). With
+/// COLLC_VERBOSE, rank 0 says which schedule served the call or why none
+/// did, and a rank whose run fails says so.
+inline bool serve(const Variant *Vs, int N, const Call &C, bool Fallback,
+                  int &Code) {
+  uint64_t Bytes = 0, Unit = 1;
+  int Rank = 0, Size = 0;
+  Code = MPI_SUCCESS;
+  int I = choose(Vs, N, C, Bytes, Unit, Rank, Size, Code);
+  if (verbose() && Rank == 0) {
+    if (I == NoVariant) {
+      if (Fallback)
+        std::fprintf(stderr, "%s; %s of the MPI library runs\n", lastError(),
+                     mpiName(C.Collective));
       else
-        std::fprintf(stderr, "collc: %s '%s' on %d ranks, %llu bytes\n",
-                     collName(C.Collective), Vs[I].Algorithm, Size,
-                     (unsigned long long)C.BlockBytes);
+        std::fprintf(stderr, "%s\n", lastError());
+    } else {
+      int Flag = 1;
+      if (C.Op != MPI_OP_NULL)
+        MPI_Op_commutative(C.Op, &Flag);
+      std::fprintf(stderr, "collc: %s '%s' on %d ranks, %llu bytes%s\n",
+                   collName(C.Collective), Vs[I].Algorithm, Size,
+                   (unsigned long long)Bytes,
+                   Flag ? "" : ", non-commutative operator in rank order");
     }
   }
   if (I == NoVariant)
-    return NoVariant;
-  Code = execute(Vs[I], C);
-  return I;
+    return false;
+  Code = execute(Vs[I], C, Bytes, Unit, Rank);
+  if (Code != MPI_SUCCESS && verbose())
+    std::fprintf(stderr, "%s (rank %d)\n", lastError(), Rank);
+  return true;
 }
 
-/// Size in bytes of \p Count elements of a contiguous \p T; false (with
-/// lastError) when \p T is not contiguous or the count is negative.
-inline bool blockBytes(int Count, MPI_Datatype T, uint64_t &Bytes,
-                       uint64_t &Unit, int &Code) {
-  if (Count < 0) {
-    Code = fail(MPI_ERR_COUNT, "collc: negative count %d", Count);
-    return false;
-  }
-  if (!contiguous(T, Unit)) {
-    Code = fail(MPI_ERR_TYPE,
-                "collc: the datatype is not contiguous (collc schedules move "
-                "contiguous buffers)");
-    return false;
-  }
-  Bytes = static_cast<uint64_t>(Count) * Unit;
-  return true;
+/// Reports \p Code as the MPI library's own collective would: through the
+/// communicator's error handler (MPI_COMM_WORLD's for MPI_COMM_NULL).
+/// Returns \p Code.
+inline int reportError(MPI_Comm Comm, int Code) {
+  if (Code != MPI_SUCCESS)
+    MPI_Comm_call_errhandler(Comm == MPI_COMM_NULL ? MPI_COMM_WORLD : Comm,
+                             Code);
+  return Code;
 }
 
 } // namespace rt

@@ -134,6 +134,58 @@ TEST_CASE("mpi: reductions record operand order and whether they need "
   CHECK(Text.find("{0,1,0,1,3,1}") != std::string::npos); // right operand
 }
 
+TEST_CASE("mpi: a reduction that needs commutativity and one in rank order "
+          "serve one call") {
+  Machine M = test::parameterized(2, 3);
+  auto Reduce = [&](int32_t Root, bool Commutative) {
+    Request R = test::bcast(4, Root, 1000, "binomial");
+    R.Coll = Collective::Reduce;
+    R.Op = "sum";
+    R.Datatype = "int64";
+    R.Commutative = Commutative;
+    auto S = compile(M, R);
+    REQUIRE(static_cast<bool>(S));
+    return *S;
+  };
+  // Root 1: the binomial tree folds out of rank order; the one built for a
+  // non-commutative operator keeps it. Both are emitted, each marked.
+  std::vector<Schedule> Ss = {Reduce(1, true), Reduce(1, false)};
+  auto V = mpiSizeBands(Ss, MpiSizes::Any);
+  REQUIRE(static_cast<bool>(V));
+  REQUIRE(V->size() == 2);
+  CHECK((*V)[0].NeedsCommutative != (*V)[1].NeedsCommutative);
+  for (const MpiVariant &X : *V) // each covers every size for its operators
+    CHECK((X.MinBytes == 0 && X.MaxBytes == UINT64_MAX));
+  std::string Text = emit(Ss);
+  CHECK(Text.find("collc::rt::Reduce, 4, 1, 1000u, 1000u, 1, true,") !=
+        std::string::npos);
+  CHECK(Text.find("collc::rt::Reduce, 4, 1, 1000u, 1000u, 1, false,") !=
+        std::string::npos);
+  // Root 0: both fold in rank order; the one for commutative operators
+  // serves every operator, the other is left out.
+  Ss = {Reduce(0, false), Reduce(0, true)};
+  V = mpiSizeBands(Ss, MpiSizes::Exact);
+  REQUIRE(static_cast<bool>(V));
+  REQUIRE(V->size() == 1);
+  CHECK((*V)[0].S->Commutative);
+  CHECK(!(*V)[0].NeedsCommutative);
+}
+
+TEST_CASE("mpi: failures go through the communicator's error handler") {
+  Schedule S = skeleton(Collective::Bcast, 2);
+  std::string Direct = emit({S});
+  CHECK(Direct.find("  collc::rt::serve(collc_t_bcast_variants, N, Call, "
+                    "false, Code);\n"
+                    "  return collc::rt::reportError(comm, Code);\n") !=
+        std::string::npos);
+  std::string Preload = emit({S}, MpiSizes::Exact, /*Preload=*/true);
+  CHECK(Preload.find("  if (collc::rt::serve(collc_t_bcast_variants, N, Call, "
+                     "true, Code))\n"
+                     "    return collc::rt::reportError(comm, Code);\n"
+                     "  return PMPI_Bcast(buf, count, type, root, comm);\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("mpi: exscan keeps its result apart in the receive buffer") {
   Machine M = test::parameterized(2, 3);
   auto Exscan = [](const char *Alg) {
