@@ -944,16 +944,25 @@ private:
       return coordsToNode(N, Opt, Key, C, Out);
     }
     int64_t V;
-    if (Quoted || T.getAsInteger(10, V))
-      return failAt(
-          N, Opt,
-          "expected a node number" +
-              std::string(M.Topo.hasCoordinates() ? " or coordinates" : "") +
-              " for '" + Key + "', got '" + S + "'");
+    StringRef Digits = T.startswith("-") ? T.drop_front() : T;
+    bool Overflow = !Quoted && !Digits.empty() &&
+                    Digits.find_first_not_of("0123456789") == StringRef::npos;
+    std::string Shown = T.str();
+    if (!Quoted && !T.getAsInteger(10, V)) {
+      Shown = std::to_string(V);
+    } else {
+      if (!Overflow)
+        return failAt(
+            N, Opt,
+            "expected a node number" +
+                std::string(M.Topo.hasCoordinates() ? " or coordinates" : "") +
+                " for '" + Key + "', got '" + S + "'");
+      V = -1; // beyond 64 bits: outside the machine below
+    }
     int64_t Limit = M.Topo.Nodes ? M.Topo.Nodes : MaxNodes;
     if (V < 0 || V >= Limit)
       return failAt(N, Opt,
-                    "node " + std::to_string(V) + " in '" + Key +
+                    "node " + Shown + " in '" + Key +
                         "' is outside the machine (nodes 0.." +
                         std::to_string(Limit - 1) + ")");
     Out = V;

@@ -8,6 +8,7 @@
 //                         [--seed S] [--loss PCT] [--corrupt PCT] [--trace]
 //
 // Exit status: 0 success, 1 bad usage, 2 an episode broke an invariant.
+#include "ir/OutOfMemory.h"
 #include "runtime/barrier/Experiments.h"
 
 #include <cerrno>
@@ -238,7 +239,7 @@ int runCmd(int Argc, char **Argv) {
 
 } // namespace
 
-int main(int Argc, char **Argv) {
+static int run(int Argc, char **Argv) {
   if (Argc < 2 || std::string(Argv[1]) == "--help" ||
       std::string(Argv[1]) == "-h") {
     std::fputs(Usage, Argc < 2 ? stderr : stdout);
@@ -252,4 +253,8 @@ int main(int Argc, char **Argv) {
   if (Cmd == "run")
     return runCmd(Argc, Argv);
   fail("unknown command '" + Cmd + "'; expected figure8, faults or run");
+}
+
+int main(int Argc, char **Argv) {
+  return collc::runReportingOutOfMemory("collc-barrier", run, Argc, Argv);
 }
