@@ -528,7 +528,8 @@ int runSchedules(const Backend &Emit) {
     if (!Buf)
       return usage("--schedule: cannot read '" + Path +
                    "': " + Buf.getError().message());
-    auto S = readScheduleJson((*Buf)->getBuffer(), Path);
+    auto S = readScheduleJson((*Buf)->getBuffer(), Path,
+                              MachinePath.empty() ? nullptr : &M);
     if (!S) {
       report(S.takeError());
       return BadInput;

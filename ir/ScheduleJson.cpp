@@ -126,6 +126,7 @@ namespace {
 /// place it was found.
 struct Reader {
   llvm::StringRef Text, File;
+  int64_t Nodes; ///< The machine's node count (INT64_MAX: no machine).
   std::string Problem;
 
   bool fail(const JsonNode &At, const std::string &Msg) {
@@ -238,7 +239,8 @@ struct Reader {
       int64_t Node = 0;
       if (!P.isObject())
         return fail(P, "each participant needs a 'node'");
-      if (!getInt(P, "node", Node, true, 0))
+      if (!getInt(P, "node", Node, true, 0,
+                  Nodes == INT64_MAX ? INT64_MAX : Nodes - 1))
         return false;
       S.Participants.push_back({Node});
     }
@@ -327,8 +329,8 @@ struct Reader {
 
 } // namespace
 
-llvm::Expected<Schedule> readScheduleJson(llvm::StringRef Text,
-                                          llvm::StringRef File) {
+llvm::Expected<Schedule>
+readScheduleJson(llvm::StringRef Text, llvm::StringRef File, const Machine *M) {
   JsonNode J;
   JsonError E;
   if (!parseJsonTree(Text, J, E))
@@ -337,7 +339,8 @@ llvm::Expected<Schedule> readScheduleJson(llvm::StringRef Text,
         locatedError(Text, File, E.Offset,
                      "expected a JSON schedule: " + E.Message));
   Schedule S;
-  Reader R{Text, File, {}};
+  int64_t Nodes = M && M->Topo.Nodes > 0 ? M->Topo.Nodes : INT64_MAX;
+  Reader R{Text, File, Nodes, {}};
   if (!R.read(J, S))
     return llvm::createStringError(llvm::inconvertibleErrorCode(), R.Problem);
   return S;
