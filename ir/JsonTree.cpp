@@ -107,10 +107,16 @@ public:
   }
   bool parse_error(std::size_t Position, const std::string &,
                    const nlohmann::detail::exception &E) override {
-    if (E.id == 406) // out_of_range: a number beyond a double
-      return fail(tokenStart(),
+    if (E.id == 406) { // out_of_range: a number beyond a double
+      const char *Start = tokenStart();
+      llvm::StringRef Number =
+          llvm::StringRef(Start, Text.end() - Start).take_while([](char C) {
+            return llvm::StringRef("0123456789+-.eE").contains(C);
+          });
+      return fail(Start,
                   "expected a number within the range of a double, got '" +
-                      std::string(tokenText()) + "'");
+                      Number.str() + "'");
+    }
     // nlohmann's messages start "[json.exception.parse_error.101] parse
     // error at line L, column C: "; keep only what follows.
     std::string Msg = E.what();
@@ -129,17 +135,6 @@ private:
     PrevEnd = Read;
     return P;
   }
-  /// The number at the current token, for messages.
-  llvm::StringRef tokenText() const {
-    const char *P = PrevEnd;
-    while (P < Text.end() && (*P == ' ' || *P == '\t' || *P == '\n' ||
-                              *P == '\r' || *P == ',' || *P == ':'))
-      ++P;
-    llvm::StringRef Rest(P, Text.end() - P);
-    return Rest.take_while(
-        [](char C) { return llvm::StringRef("0123456789+-.eE").contains(C); });
-  }
-
   /// The node the next value goes into.
   JsonNode *value(JsonNode::Kind K) {
     const char *Start = tokenStart();
