@@ -1,7 +1,9 @@
 #include "compiler/Spec.h"
 
 #include "compiler/Algorithms.h"
+#include "ir/JsonTree.h"
 #include "ir/Permutation.h"
+#include "ir/ScheduleJson.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -10,7 +12,6 @@
 #include "llvm/Support/YAMLParser.h"
 
 #include <cmath>
-#include <nlohmann/json.hpp>
 #include <set>
 
 using namespace llvm;
@@ -92,11 +93,29 @@ public:
     }
     ++It;
     if (It != Stream->end()) {
-      error(It->getRoot() ? It->getRoot()->getSourceRange().Start : SMLoc(),
-            "expected a single document");
+      error(nextDocument(), "expected a single document");
       return nullptr;
     }
     return Top;
+  }
+
+  /// Where the document after the first begins: its `---`, past the first
+  /// document's last scalar, closing brackets, blanks, comments and `...`.
+  SMLoc nextDocument() {
+    const char *P = LastEnd ? LastEnd : Text.begin();
+    while (P < Text.end()) {
+      StringRef Rest(P, Text.end() - P);
+      if (isSpace(*P) || *P == ']' || *P == '}' || *P == ',')
+        ++P;
+      else if (*P == '#')
+        P = Rest.find('\n') == StringRef::npos ? Text.end()
+                                               : P + Rest.find('\n');
+      else if (Rest.startswith("..."))
+        P += 3;
+      else
+        break;
+    }
+    return SMLoc::getFromPointer(std::min(P, Text.end()));
   }
 
   bool error(SMLoc Loc, const Twine &Msg) {
@@ -226,41 +245,46 @@ public:
     return true;
   }
 
+  /// A bound as people write it: "0", "1e300", "0.5".
   static std::string fmt(double V) {
     if (V == std::floor(V) && std::fabs(V) < 1e15)
       return std::to_string(static_cast<long long>(V));
-    return std::to_string(V);
+    std::string S = formatNumber(V);
+    if (auto E = S.find("e+"); E != std::string::npos)
+      S.erase(E + 1, 1);
+    return S;
   }
 
   std::string Name;
 
 private:
   std::string render(SMLoc Loc, const std::string &Msg) {
-    std::string S;
-    raw_string_ostream OS(S);
-    if (Loc.isValid()) {
-      SMDiagnostic D = SM.GetMessage(Loc, SourceMgr::DK_Error, Msg);
-      D.print(nullptr, OS, /*ShowColors=*/false);
-    } else {
-      OS << Name << ": error: " << Msg << "\n";
-    }
-    OS.flush();
-    while (!S.empty() && S.back() == '\n')
-      S.pop_back();
-    return S;
+    if (Loc.isValid())
+      return locatedError(SM, Loc, Msg);
+    return Name + ": error: " + Msg;
   }
 
-  SNode *convert(yaml::Node *N) {
+  /// \p Depth counts the collections around \p N; deeper than
+  /// MaxNestingDepth is an error rather than a stack overflow.
+  SNode *convert(yaml::Node *N, unsigned Depth = 0) {
     if (!N || Failed)
       return nullptr;
     Pool.push_back(std::make_unique<SNode>());
     SNode *Out = Pool.back().get();
     Out->Loc = N->getSourceRange().Start;
+    if (Out->Loc.getPointer() > LastEnd)
+      LastEnd = Out->Loc.getPointer();
+    if ((isa<yaml::MappingNode>(N) || isa<yaml::SequenceNode>(N)) &&
+        Depth >= MaxNestingDepth) {
+      error(Out->Loc, "expected at most " + Twine(MaxNestingDepth) +
+                          " levels of nesting");
+      return nullptr;
+    }
     if (auto *M = dyn_cast<yaml::MappingNode>(N)) {
       Out->Kind = SNode::Map;
       for (yaml::KeyValueNode &KV : *M) {
-        SNode *K = convert(KV.getKey());
-        SNode *V = convert(KV.getValue());
+        SNode *K = convert(KV.getKey(), Depth + 1);
+        SNode *V = convert(KV.getValue(), Depth + 1);
         if (Failed)
           return nullptr;
         Out->Entries.push_back({K, V});
@@ -268,19 +292,21 @@ private:
     } else if (auto *S = dyn_cast<yaml::SequenceNode>(N)) {
       Out->Kind = SNode::Seq;
       for (yaml::Node &E : *S) {
-        SNode *X = convert(&E);
+        SNode *X = convert(&E, Depth + 1);
         if (Failed)
           return nullptr;
         Out->Items.push_back(X);
       }
     } else if (auto *Sc = dyn_cast<yaml::ScalarNode>(N)) {
       Out->Kind = SNode::Scalar;
+      LastEnd = std::max(LastEnd, Sc->getRawValue().end());
       SmallString<32> Storage;
       Out->Text = Sc->getValue(Storage).str();
       StringRef Raw = Sc->getRawValue();
       Out->Quoted = Raw.startswith("\"") || Raw.startswith("'");
     } else if (auto *B = dyn_cast<yaml::BlockScalarNode>(N)) {
       Out->Kind = SNode::Scalar;
+      LastEnd = std::max(LastEnd, B->getSourceRange().End.getPointer());
       Out->Text = B->getValue().str();
       Out->Quoted = true;
     } else if (isa<yaml::AliasNode>(N)) {
@@ -294,20 +320,13 @@ private:
   }
 
   /// JSON files must be strict JSON: YAML accepts things JSON does not.
+  /// Duplicate keys are left to the schema walk, which names the mapping.
   bool checkJson() {
-    try {
-      nlohmann::json J = nlohmann::json::parse(Text.begin(), Text.end());
-      (void)J;
-    } catch (const nlohmann::json::parse_error &E) {
-      size_t Off = E.byte ? E.byte - 1 : 0;
-      if (Off > Text.size())
-        Off = Text.size();
-      std::string Msg = E.what();
-      if (auto Pos = Msg.find(": "); Pos != std::string::npos)
-        Msg = Msg.substr(Pos + 2);
-      return error(SMLoc::getFromPointer(Text.begin() + Off),
-                   "expected JSON: " + Msg);
-    }
+    JsonNode Tree;
+    JsonError E;
+    if (!parseJsonTree(Text, Tree, E, /*RejectDuplicateKeys=*/false))
+      return error(SMLoc::getFromPointer(Text.begin() + E.Offset),
+                   "expected JSON: " + E.Message);
     return true;
   }
 
@@ -315,6 +334,8 @@ private:
   std::unique_ptr<yaml::Stream> Stream;
   std::vector<std::unique_ptr<SNode>> Pool;
   StringRef Text;
+  /// The end of the last scalar converted (or start of the last node).
+  const char *LastEnd = nullptr;
   bool Failed = false;
   std::string Message;
 };
@@ -743,14 +764,20 @@ public:
 
     // segments
     if (O.Segments) {
-      if (*O.Segments < 1 || *O.Segments > (int64_t(1) << 20))
-        return failAt(nullptr, "--segments",
-                      "expected an integer in [1, 1048576], got " +
-                          std::to_string(*O.Segments));
-      R.Segments = *O.Segments;
+      if (Error Err = optionInteger(*O.Segments, "--segments", "segments", 1,
+                                    int64_t(1) << 20, R.Segments))
+        return Err;
     } else if (SNode *S = SpecFile::find(E, "segments")) {
       if (!F->integer(S, "segments", R.Segments, 1, int64_t(1) << 20))
         return F->takeError();
+    }
+
+    // A size the model cannot time.
+    if (Error Err = checkFiniteTimes(M, R, R.Bytes)) {
+      std::string Msg = toString(std::move(Err));
+      if (O.Bytes)
+        return failAt(nullptr, "--bytes", Msg);
+      return fail(BytesN ? BytesN : Root, Msg);
     }
 
     // algorithm
@@ -799,6 +826,18 @@ private:
       return fail(nullptr, Msg);
     return createStringError(inconvertibleErrorCode(), "collc: error: %s: %s",
                              Opt.str().c_str(), Msg.str().c_str());
+  }
+
+  /// A command-line integer in [Min, Max]; any other text, a sign or a
+  /// number beyond 64 bits among them, gets the same message.
+  Error optionInteger(StringRef Text, StringRef Opt, StringRef Key, int64_t Min,
+                      int64_t Max, int64_t &Out) {
+    if (Text.trim().getAsInteger(10, Out) || Out < Min || Out > Max)
+      return failAt(nullptr, Opt,
+                    "expected an integer in [" + std::to_string(Min) + ", " +
+                        std::to_string(Max) + "] for '" + Key + "', got '" +
+                        Text + "'");
+    return Error::success();
   }
 
   /// Parses one node reference: a number, a coordinate list or a permutation.
@@ -905,16 +944,25 @@ private:
       return coordsToNode(N, Opt, Key, C, Out);
     }
     int64_t V;
-    if (Quoted || T.getAsInteger(10, V))
-      return failAt(
-          N, Opt,
-          "expected a node number" +
-              std::string(M.Topo.hasCoordinates() ? " or coordinates" : "") +
-              " for '" + Key + "', got '" + S + "'");
+    StringRef Digits = T.startswith("-") ? T.drop_front() : T;
+    bool Overflow = !Quoted && !Digits.empty() &&
+                    Digits.find_first_not_of("0123456789") == StringRef::npos;
+    std::string Shown = T.str();
+    if (!Quoted && !T.getAsInteger(10, V)) {
+      Shown = std::to_string(V);
+    } else {
+      if (!Overflow)
+        return failAt(
+            N, Opt,
+            "expected a node number" +
+                std::string(M.Topo.hasCoordinates() ? " or coordinates" : "") +
+                " for '" + Key + "', got '" + S + "'");
+      V = -1; // beyond 64 bits: outside the machine below
+    }
     int64_t Limit = M.Topo.Nodes ? M.Topo.Nodes : MaxNodes;
     if (V < 0 || V >= Limit)
       return failAt(N, Opt,
-                    "node " + std::to_string(V) + " in '" + Key +
+                    "node " + Shown + " in '" + Key +
                         "' is outside the machine (nodes 0.." +
                         std::to_string(Limit - 1) + ")");
     Out = V;
@@ -1029,11 +1077,11 @@ private:
         return failAt(PartsN, "",
                       "give either 'ranks' or 'participants', not both");
       if (O.Ranks) {
-        if (*O.Ranks < 1 || *O.Ranks > Limit)
-          return failAt(nullptr, "--ranks",
-                        "expected an integer in [1, " + std::to_string(Limit) +
-                            "] for 'ranks', got " + std::to_string(*O.Ranks));
-        for (int64_t I = 0; I < *O.Ranks; ++I)
+        int64_t K;
+        if (Error Err =
+                optionInteger(*O.Ranks, "--ranks", "ranks", 1, Limit, K))
+          return Err;
+        for (int64_t I = 0; I < K; ++I)
           List.push_back({I, nullptr});
       } else if (RanksN) {
         int64_t K;
@@ -1095,6 +1143,32 @@ private:
 };
 
 } // namespace
+
+Error checkFiniteTimes(const Machine &M, const Request &R, uint64_t Bytes) {
+  // No transfer carries more than every block of every rank, and no route is
+  // longer than the machine has nodes.
+  double N = std::max<int32_t>(R.size(), 1);
+  double Data =
+      static_cast<double>(Bytes) * N * (R.Coll == Collective::Alltoall ? N : 1);
+  uint64_t Cap = uint64_t(1) << 62;
+  uint64_t B = Data < double(Cap) ? static_cast<uint64_t>(Data) : Cap;
+  unsigned Hops = M.Topo.Kind == TopologyKind::Full
+                      ? 1
+                      : static_cast<unsigned>(std::min<int64_t>(
+                            std::max<int64_t>(M.Topo.Nodes, 1), UINT32_MAX));
+  double T = std::max(M.M.tHold(B), M.M.tEnd(B, Hops)) *
+                 std::max(1.0, M.M.SendRecvFactor) +
+             M.M.OpPerByte * static_cast<double>(B);
+  if (T <= MaxTransferTime)
+    return Error::success();
+  return createStringError(
+      inconvertibleErrorCode(),
+      "a transfer of this request's data (up to %llu bytes) takes %s time "
+      "units under machine '%s'; expected at most %s, so that every time of "
+      "the schedule stays finite",
+      static_cast<unsigned long long>(B), formatRounded(T).c_str(),
+      M.Name.c_str(), SpecFile::fmt(MaxTransferTime).c_str());
+}
 
 Expected<Request> parseRequest(const MemoryBufferRef *Buffer,
                                const RequestOverrides &Overrides,

@@ -25,9 +25,9 @@ struct RequestOverrides {
   std::optional<std::string> Collective, Algorithm, Op, Datatype;
   std::optional<std::string> Root;         ///< Node number, coords or permutation.
   std::optional<std::string> Destinations; ///< Comma/semicolon separated list.
-  std::optional<int64_t> Ranks;
-  std::optional<int64_t> Segments;
-  std::optional<std::string> Bytes; ///< Text, so that "-1" gets a clear error.
+  /// Numbers as text, so that "-1" or a number beyond 64 bits gets the same
+  /// clear error as any other value out of range.
+  std::optional<std::string> Ranks, Segments, Bytes;
 };
 
 /// Reads a request file (\p Buffer may be null when the whole request comes
@@ -39,6 +39,15 @@ llvm::Expected<Request> parseRequest(const llvm::MemoryBufferRef *Buffer,
 llvm::Expected<Request> loadRequest(llvm::StringRef Path,
                                     const RequestOverrides &Overrides,
                                     const Machine &M);
+
+/// Longest time one transfer may take under a model: a schedule has far
+/// fewer than 10^20 transfers, so its makespan stays below 10^300.
+constexpr double MaxTransferTime = 1e280;
+
+/// Checks that the largest transfer a request for \p Bytes can make has a
+/// time of at most MaxTransferTime under \p M; the error says what it takes.
+llvm::Error checkFiniteTimes(const Machine &M, const Request &R,
+                             uint64_t Bytes);
 
 } // namespace collc
 

@@ -15,6 +15,7 @@
 #include "compiler/Driver.h"
 #include "compiler/Select.h"
 #include "compiler/Spec.h"
+#include "ir/OutOfMemory.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Contention.h"
 #include "passes/MergeSteps.h"
@@ -47,9 +48,9 @@ cl::opt<std::string> CollectiveOpt(
     cl::desc("bcast, multicast, reduce, allreduce, scan, exscan, gather, "
              "scatter, allgather, alltoall or barrier"),
     cl::value_desc("name"), cl::cat(Cat));
-cl::opt<int64_t> RanksOpt("ranks",
-                          cl::desc("Number of participants (nodes 0..K-1)"),
-                          cl::value_desc("K"), cl::cat(Cat));
+cl::opt<std::string> RanksOpt("ranks",
+                              cl::desc("Number of participants (nodes 0..K-1)"),
+                              cl::value_desc("K"), cl::cat(Cat));
 cl::opt<std::string>
     RootOpt("root",
             cl::desc("Root node: a number, coordinates \"(3,2)\" "
@@ -74,9 +75,9 @@ cl::opt<std::string>
                 cl::desc("Reduction element type: int32, int64, "
                          "float, double"),
                 cl::value_desc("type"), cl::cat(Cat));
-cl::opt<int64_t> SegmentsOpt("segments",
-                             cl::desc("Split the message into k segments"),
-                             cl::value_desc("k"), cl::cat(Cat));
+cl::opt<std::string> SegmentsOpt("segments",
+                                 cl::desc("Split the message into k segments"),
+                                 cl::value_desc("k"), cl::cat(Cat));
 cl::opt<std::string>
     EmitOpt("emit",
             cl::desc("Output: summary (default), json, dot, dot-graph, mpi, "
@@ -327,7 +328,7 @@ Error writeOutput(StringRef Path, StringRef Text) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   cl::HideUnrelatedOptions(Cat);
   cl::SetVersionPrinter(
       [](raw_ostream &OS) { OS << "collc " COLLC_VERSION "\n"; });
@@ -454,8 +455,11 @@ int main(int argc, char **argv) {
     report(R.takeError());
     return BadInput;
   }
-  if (Selecting)
+  if (Selecting) {
+    if (Error E = checkFiniteTimes(*M, *R, Range.second))
+      return usage("--bytes-range: " + toString(std::move(E)));
     return runSelect(*M, *R, Range);
+  }
   if (Error E = checkEmitMachine(EmitOpt, *M)) {
     report(std::move(E));
     return BadInput;
@@ -479,6 +483,10 @@ int main(int argc, char **argv) {
     return Code;
   }
   return emitAndJudge(*Emit, *S, *M, VerifyOpt);
+}
+
+int main(int argc, char **argv) {
+  return runReportingOutOfMemory("collc", run, argc, argv, BadInput);
 }
 
 namespace {
@@ -520,7 +528,8 @@ int runSchedules(const Backend &Emit) {
     if (!Buf)
       return usage("--schedule: cannot read '" + Path +
                    "': " + Buf.getError().message());
-    auto S = readScheduleJson((*Buf)->getBuffer(), Path);
+    auto S = readScheduleJson((*Buf)->getBuffer(), Path,
+                              MachinePath.empty() ? nullptr : &M);
     if (!S) {
       report(S.takeError());
       return BadInput;

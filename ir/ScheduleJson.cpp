@@ -1,7 +1,9 @@
 #include "ir/ScheduleJson.h"
 
+#include "ir/JsonTree.h"
+
 #include <charconv>
-#include <nlohmann/json.hpp>
+#include <cmath>
 
 namespace collc {
 
@@ -120,174 +122,206 @@ void writeScheduleJson(llvm::raw_ostream &OS, const Schedule &S,
 
 namespace {
 
-using nlohmann::json;
-
-/// Line and column (1-based) of byte \p Offset in \p Text.
-std::pair<unsigned, unsigned> lineCol(llvm::StringRef Text, size_t Offset) {
-  unsigned Line = 1, Col = 1;
-  for (size_t I = 0; I < Offset && I < Text.size(); ++I) {
-    if (Text[I] == '\n') {
-      ++Line;
-      Col = 1;
-    } else {
-      ++Col;
-    }
-  }
-  return {Line, Col};
-}
-
+/// Reads the schedule from the JSON tree; the first problem is kept with the
+/// place it was found.
 struct Reader {
-  llvm::StringRef File;
+  llvm::StringRef Text, File;
+  int64_t Nodes; ///< The machine's node count (INT64_MAX: no machine).
   std::string Problem;
 
-  bool fail(const std::string &Msg) {
+  bool fail(const JsonNode &At, const std::string &Msg) {
+    return failAt(At.Offset, Msg);
+  }
+  bool failAt(size_t Offset, const std::string &Msg) {
     if (Problem.empty())
-      Problem = Msg;
+      Problem = locatedError(Text, File, Offset, Msg);
     return false;
   }
-  bool getInt(const json &J, const char *Key, int64_t &Out,
-              bool Required = true) {
-    auto It = J.find(Key);
-    if (It == J.end())
-      return Required ? fail(std::string("missing key '") + Key + "'") : true;
-    if (!It->is_number_integer())
-      return fail(std::string("'") + Key + "' must be an integer");
-    Out = It->get<int64_t>();
+  /// Member \p Key of \p Obj; a missing required one is an error at \p Obj.
+  bool member(const JsonNode &Obj, const char *Key, const JsonNode *&Out,
+              bool Required) {
+    Out = Obj.find(Key);
+    if (!Out && Required)
+      return fail(Obj, std::string("missing key '") + Key + "'");
     return true;
   }
-  bool getTime(const json &J, const char *Key, double &Out) {
-    auto It = J.find(Key);
-    if (It == J.end() || It->is_null()) {
+  /// An integer in [Min, Max]; a missing optional key leaves \p Out as is.
+  bool getInt(const JsonNode &Obj, const char *Key, int64_t &Out,
+              bool Required = true, int64_t Min = INT64_MIN,
+              int64_t Max = INT64_MAX) {
+    const JsonNode *V;
+    if (!member(Obj, Key, V, Required))
+      return false;
+    if (!V)
+      return true;
+    // An integer beyond 64 bits reads as a floating-point number.
+    bool Digits = V->K == JsonNode::Kind::Number &&
+                  V->Str.find_first_of(".eE") == std::string::npos;
+    if (!V->isInteger() && !Digits)
+      return fail(*V, std::string("'") + Key + "' must be an integer");
+    if (Digits || V->Huge || V->Int < Min || V->Int > Max) {
+      std::string Range =
+          Max == INT64_MAX
+              ? (Min == INT64_MIN ? "of 64 bits" : ">= " + std::to_string(Min))
+              : "in [" + std::to_string(Min) + ", " + std::to_string(Max) + "]";
+      return fail(*V, std::string("'") + Key + "' must be an integer " + Range +
+                          ", got " + V->Str);
+    }
+    Out = V->Int;
+    return true;
+  }
+  bool getTime(const JsonNode &Obj, const char *Key, double &Out) {
+    const JsonNode *V = Obj.find(Key);
+    if (!V || V->K == JsonNode::Kind::Null) {
       Out = NAN;
       return true;
     }
-    if (!It->is_number())
-      return fail(std::string("'") + Key + "' must be a number or null");
-    Out = It->get<double>();
+    if (!V->isNumber())
+      return fail(*V, std::string("'") + Key + "' must be a number or null");
+    Out = V->Num;
     return true;
   }
-  bool getInterval(const json &J, const char *Key, Interval &Out) {
-    auto It = J.find(Key);
-    if (It == J.end())
-      return fail(std::string("missing key '") + Key + "'");
-    if (!It->is_array() || It->size() != 2 || !(*It)[0].is_number_integer() ||
-        !(*It)[1].is_number_integer())
-      return fail(std::string("'") + Key + "' must be [lo, hi]");
-    Out = {(*It)[0].get<int64_t>(), (*It)[1].get<int64_t>()};
+  bool getInterval(const JsonNode &Obj, const char *Key, Interval &Out) {
+    const JsonNode *V;
+    if (!member(Obj, Key, V, true))
+      return false;
+    if (!V->isArray() || V->Items.size() != 2 || !V->Items[0].isInteger() ||
+        !V->Items[1].isInteger() || V->Items[0].Huge || V->Items[1].Huge)
+      return fail(*V, std::string("'") + Key + "' must be [lo, hi]");
+    Out = {V->Items[0].Int, V->Items[1].Int};
     return true;
   }
-  bool getString(const json &J, const char *Key, std::string &Out,
+  bool getString(const JsonNode &Obj, const char *Key, std::string &Out,
                  bool Required = true) {
-    auto It = J.find(Key);
-    if (It == J.end())
-      return Required ? fail(std::string("missing key '") + Key + "'") : true;
-    if (!It->is_string())
-      return fail(std::string("'") + Key + "' must be a string");
-    Out = It->get<std::string>();
+    const JsonNode *V;
+    if (!member(Obj, Key, V, Required))
+      return false;
+    if (!V)
+      return true;
+    if (V->K != JsonNode::Kind::String)
+      return fail(*V, std::string("'") + Key + "' must be a string");
+    Out = V->Str;
     return true;
   }
 
-  bool read(const json &J, Schedule &S) {
-    if (!J.is_object())
-      return fail("a schedule must be a JSON object");
+  bool read(const JsonNode &J, Schedule &S) {
+    if (!J.isObject())
+      return fail(J, "a schedule must be a JSON object");
     std::string Coll;
     if (!getString(J, "collective", Coll))
       return false;
     auto C = parseCollective(Coll);
     if (!C)
-      return fail("unknown collective '" + Coll + "'");
+      return fail(*J.find("collective"), "unknown collective '" + Coll + "'");
     S.Coll = *C;
     int64_t Bytes = 0, Root = 0, Chunks = 1;
     if (!getString(J, "algorithm", S.Algorithm) ||
         !getString(J, "machine", S.MachineName, false) ||
-        !getInt(J, "bytes", Bytes) || !getInt(J, "root", Root) ||
-        !getInt(J, "chunks", Chunks, false) ||
+        !getInt(J, "bytes", Bytes, true, 0) || !getInt(J, "root", Root) ||
+        !getInt(J, "chunks", Chunks, false, 1) ||
         !getString(J, "op", S.Op, false) ||
         !getString(J, "datatype", S.Datatype, false) ||
         !getTime(J, "makespan", S.Makespan))
       return false;
-    if (Bytes < 0 || Chunks < 1)
-      return fail("'bytes' must be >= 0 and 'chunks' >= 1");
     S.Bytes = static_cast<uint64_t>(Bytes);
-    S.Root = static_cast<int32_t>(Root);
     S.NumChunks = Chunks;
-    if (auto It = J.find("commutative"); It != J.end())
-      S.Commutative = It->is_boolean() ? It->get<bool>() : true;
-    auto Ps = J.find("participants");
-    if (Ps == J.end() || !Ps->is_array())
-      return fail("'participants' must be an array");
-    for (const json &P : *Ps) {
+    if (const JsonNode *V = J.find("commutative")) {
+      if (V->K != JsonNode::Kind::Bool)
+        return fail(*V, "'commutative' must be true or false");
+      S.Commutative = V->Bool;
+    }
+    const JsonNode *Ps;
+    if (!member(J, "participants", Ps, true))
+      return false;
+    if (!Ps->isArray())
+      return fail(*Ps, "'participants' must be an array");
+    for (const JsonNode &P : Ps->Items) {
       int64_t Node = 0;
-      if (!P.is_object() || !getInt(P, "node", Node))
-        return fail("each participant needs a 'node'");
+      if (!P.isObject())
+        return fail(P, "each participant needs a 'node'");
+      if (!getInt(P, "node", Node, true, 0,
+                  Nodes == INT64_MAX ? INT64_MAX : Nodes - 1))
+        return false;
       S.Participants.push_back({Node});
     }
     if (Root < 0 || Root >= S.size())
-      return fail("'root' is not a rank of the schedule");
+      return fail(*J.find("root"), "'root' is not a rank of the schedule");
+    S.Root = static_cast<int32_t>(Root);
     Piece Whole = S.wholeMessage();
-    auto Ss = J.find("steps");
-    if (Ss == J.end() || !Ss->is_array())
-      return fail("'steps' must be an array");
-    for (const json &SJ : *Ss) {
-      auto Ts = SJ.find("transfers");
-      if (!SJ.is_object() || Ts == SJ.end() || !Ts->is_array())
-        return fail("each step needs a 'transfers' array");
+    const JsonNode *Ss;
+    if (!member(J, "steps", Ss, true))
+      return false;
+    if (!Ss->isArray())
+      return fail(*Ss, "'steps' must be an array");
+    for (const JsonNode &SJ : Ss->Items) {
+      const JsonNode *Ts = SJ.find("transfers");
+      if (!SJ.isObject() || !Ts || !Ts->isArray())
+        return fail(Ts ? *Ts : SJ, "each step needs a 'transfers' array");
       Step St;
-      for (const json &TJ : *Ts) {
-        Transfer T;
-        int64_t Src = 0, Dst = 0, TB = 0;
-        if (!TJ.is_object() || !getInt(TJ, "src", Src) ||
-            !getInt(TJ, "dst", Dst) || !getInt(TJ, "bytes", TB) ||
-            !getTime(TJ, "start", T.Start) || !getTime(TJ, "end", T.End))
+      for (const JsonNode &TJ : Ts->Items) {
+        if (!readTransfer(TJ, S, Whole, St.Transfers.emplace_back()))
           return false;
-        if (Src < 0 || Src >= S.size() || Dst < 0 || Dst >= S.size())
-          return fail("transfer between ranks outside the schedule");
-        T.Src = static_cast<int32_t>(Src);
-        T.Dst = static_cast<int32_t>(Dst);
-        T.Bytes = static_cast<uint64_t>(TB);
-        std::string Kind = "copy";
-        if (!getString(TJ, "kind", Kind, false))
-          return false;
-        if (Kind == "copy")
-          T.Kind = TransferKind::Copy;
-        else if (Kind == "combine")
-          T.Kind = TransferKind::Combine;
-        else if (Kind == "signal")
-          T.Kind = TransferKind::Signal;
-        else
-          return fail("unknown transfer kind '" + Kind + "'");
-        int64_t From = 0, Into = 1;
-        if (!getInt(TJ, "from", From, false) ||
-            !getInt(TJ, "into", Into, false))
-          return false;
-        if (From < 0 || From > 1 || Into < 1 || Into > 3)
-          return fail("'from' must be 0 or 1 and 'into' 1, 2 or 3");
-        T.From = static_cast<uint8_t>(From);
-        T.Into = static_cast<uint8_t>(Into);
-        int64_t TieDown = 0;
-        if (!getInt(TJ, "tie_down", TieDown, false))
-          return false;
-        if (TieDown < 0 || TieDown > 255)
-          return fail(
-              "'tie_down' must be a bit mask of dimensions in [0, 255]");
-        T.TieDown = static_cast<uint8_t>(TieDown);
-        if (auto PJ = TJ.find("pieces"); PJ != TJ.end()) {
-          if (!PJ->is_array())
-            return fail("'pieces' must be an array");
-          for (const json &X : *PJ) {
-            Piece P;
-            if (!getInterval(X, "origins", P.Origins) ||
-                !getInterval(X, "dests", P.Dests) ||
-                !getInterval(X, "chunks", P.Chunks))
-              return false;
-            T.Pieces.push_back(P);
-          }
-        } else if (T.Kind != TransferKind::Signal) {
-          T.Pieces.push_back(Whole);
-        }
-        St.Transfers.push_back(std::move(T));
       }
       S.Steps.push_back(std::move(St));
+    }
+    return true;
+  }
+
+  bool readTransfer(const JsonNode &TJ, const Schedule &S, const Piece &Whole,
+                    Transfer &T) {
+    if (!TJ.isObject())
+      return fail(TJ, "a transfer must be a JSON object");
+    int64_t Src = 0, Dst = 0, TB = 0;
+    if (!getInt(TJ, "src", Src) || !getInt(TJ, "dst", Dst) ||
+        !getInt(TJ, "bytes", TB, true, 0) || !getTime(TJ, "start", T.Start) ||
+        !getTime(TJ, "end", T.End))
+      return false;
+    for (const char *Key : {"src", "dst"}) {
+      const JsonNode &V = *TJ.find(Key);
+      if (V.Int < 0 || V.Int >= S.size())
+        return fail(V, "transfer between ranks outside the schedule");
+    }
+    T.Src = static_cast<int32_t>(Src);
+    T.Dst = static_cast<int32_t>(Dst);
+    T.Bytes = static_cast<uint64_t>(TB);
+    std::string Kind = "copy";
+    if (!getString(TJ, "kind", Kind, false))
+      return false;
+    if (Kind == "copy")
+      T.Kind = TransferKind::Copy;
+    else if (Kind == "combine")
+      T.Kind = TransferKind::Combine;
+    else if (Kind == "signal")
+      T.Kind = TransferKind::Signal;
+    else
+      return fail(*TJ.find("kind"), "unknown transfer kind '" + Kind + "'");
+    int64_t From = 0, Into = 1, TieDown = 0;
+    if (!getInt(TJ, "from", From, false, 0, 1) ||
+        !getInt(TJ, "into", Into, false, 1, 3))
+      return false;
+    T.From = static_cast<uint8_t>(From);
+    T.Into = static_cast<uint8_t>(Into);
+    if (!getInt(TJ, "tie_down", TieDown, false))
+      return false;
+    if (TieDown < 0 || TieDown > 255)
+      return fail(*TJ.find("tie_down"),
+                  "'tie_down' must be a bit mask of dimensions in [0, 255]");
+    T.TieDown = static_cast<uint8_t>(TieDown);
+    if (const JsonNode *PJ = TJ.find("pieces")) {
+      if (!PJ->isArray())
+        return fail(*PJ, "'pieces' must be an array");
+      for (const JsonNode &X : PJ->Items) {
+        Piece P;
+        if (!X.isObject())
+          return fail(X, "a piece must be a JSON object");
+        if (!getInterval(X, "origins", P.Origins) ||
+            !getInterval(X, "dests", P.Dests) ||
+            !getInterval(X, "chunks", P.Chunks))
+          return false;
+        T.Pieces.push_back(P);
+      }
+    } else if (T.Kind != TransferKind::Signal) {
+      T.Pieces.push_back(Whole);
     }
     return true;
   }
@@ -295,29 +329,20 @@ struct Reader {
 
 } // namespace
 
-llvm::Expected<Schedule> readScheduleJson(llvm::StringRef Text,
-                                          llvm::StringRef File) {
-  json J;
-  try {
-    J = json::parse(Text.begin(), Text.end());
-  } catch (const json::parse_error &E) {
-    auto [Line, Col] = lineCol(Text, E.byte ? E.byte - 1 : 0);
-    std::string Msg = E.what();
-    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line
-    // L, column C: "; keep only what follows.
-    if (auto Pos = Msg.find(": "); Pos != std::string::npos)
-      Msg = Msg.substr(Pos + 2);
+llvm::Expected<Schedule>
+readScheduleJson(llvm::StringRef Text, llvm::StringRef File, const Machine *M) {
+  JsonNode J;
+  JsonError E;
+  if (!parseJsonTree(Text, J, E))
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
-        "%s:%u:%u: error: expected a JSON schedule: %s", File.str().c_str(),
-        Line, Col, Msg.c_str());
-  }
+        locatedError(Text, File, E.Offset,
+                     "expected a JSON schedule: " + E.Message));
   Schedule S;
-  Reader R{File, {}};
+  int64_t Nodes = M && M->Topo.Nodes > 0 ? M->Topo.Nodes : INT64_MAX;
+  Reader R{Text, File, Nodes, {}};
   if (!R.read(J, S))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "%s: error: %s", File.str().c_str(),
-                                   R.Problem.c_str());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), R.Problem);
   return S;
 }
 

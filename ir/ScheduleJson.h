@@ -18,9 +18,11 @@ namespace collc {
 void writeScheduleJson(llvm::raw_ostream &OS, const Schedule &S,
                        const Machine *M = nullptr);
 
-/// Reads what writeScheduleJson wrote. Errors carry `File:line:col`.
+/// Reads what writeScheduleJson wrote. Errors carry `File:line:col`. With
+/// \p M, every participant's node must be one of its nodes.
 llvm::Expected<Schedule> readScheduleJson(llvm::StringRef Text,
-                                          llvm::StringRef File);
+                                          llvm::StringRef File,
+                                          const Machine *M = nullptr);
 
 /// Shortest decimal text that reads back as \p V ("135", "0.02"); "null" for NaN.
 std::string formatNumber(double V);

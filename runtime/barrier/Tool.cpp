@@ -12,6 +12,7 @@
 //                         [--corrupt PCT] [--trace]
 //
 // Exit status: 0 success, 1 bad usage, 2 an episode broke an invariant.
+#include "ir/OutOfMemory.h"
 #include "runtime/barrier/Experiments.h"
 
 #include <cerrno>
@@ -324,7 +325,7 @@ int runCmd(int Argc, char **Argv) {
 
 } // namespace
 
-int main(int Argc, char **Argv) {
+static int run(int Argc, char **Argv) {
   if (Argc < 2 || std::string(Argv[1]) == "--help" ||
       std::string(Argv[1]) == "-h") {
     std::fputs(usage().c_str(), Argc < 2 ? stderr : stdout);
@@ -341,4 +342,8 @@ int main(int Argc, char **Argv) {
     return runCmd(Argc, Argv);
   fail("unknown command '" + Cmd +
        "'; expected figure8, cycle-fit, faults or run");
+}
+
+int main(int Argc, char **Argv) {
+  return collc::runReportingOutOfMemory("collc-barrier", run, Argc, Argv);
 }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/OutOfMemory.h"
 #include "runtime/sim/Experiments.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -41,7 +42,7 @@ static cl::list<std::string>
     Only("figure", cl::desc("Run only this figure (fig11..fig14); "
                             "repeatable"));
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "collc-sim: paper 000's wormhole-mesh "
                               "multicast experiments\n");
@@ -110,4 +111,8 @@ int main(int argc, char **argv) {
     outs() << "\n";
   }
   return 0;
+}
+
+int main(int argc, char **argv) {
+  return collc::runReportingOutOfMemory("collc-sim", run, argc, argv);
 }

@@ -67,7 +67,7 @@ TEST_CASE("spec: command-line fields override the request file") {
   auto M = loadMachine(path("examples/machines/ibm-sp.yaml"));
   REQUIRE(M);
   RequestOverrides O;
-  O.Ranks = 5;
+  O.Ranks = "5";
   O.Algorithm = "binomial";
   O.Bytes = "77";
   auto R = loadRequest(path("examples/requests/bcast-9.yaml"), O, *M);

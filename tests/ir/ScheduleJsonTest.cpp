@@ -76,5 +76,7 @@ TEST_CASE("json: malformed schedules are rejected with a location") {
   auto Unknown = readScheduleJson(R"({"collective": "teleport"})", "s.json");
   REQUIRE(!Unknown);
   CHECK(llvm::toString(Unknown.takeError()) ==
-        "s.json: error: unknown collective 'teleport'");
+        "s.json:1:16: error: unknown collective 'teleport'\n"
+        "{\"collective\": \"teleport\"}\n"
+        "               ^");
 }
