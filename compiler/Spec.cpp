@@ -698,8 +698,11 @@ public:
           return failAt(N, "",
                         "'op', 'datatype' and 'commutative' apply only "
                         "to reduce, allreduce, scan and exscan");
-      if (O.Op || O.Datatype)
-        return failAt(nullptr, O.Op ? "--op" : "--datatype",
+      if (O.Op || O.Datatype || O.Commutative)
+        return failAt(nullptr,
+                      O.Op         ? "--op"
+                      : O.Datatype ? "--datatype"
+                                   : "--commutative",
                       "applies only to reduce, allreduce, scan and exscan");
     } else {
       R.Op = "sum";
@@ -728,7 +731,12 @@ public:
                       "expected 'bytes' to be a multiple of " +
                           std::to_string(Size) + " (the size of " + R.Datatype +
                           "), got " + std::to_string(R.Bytes));
-      if (CommN) {
+      if (O.Commutative) {
+        if (*O.Commutative != "true" && *O.Commutative != "false")
+          return failAt(nullptr, "--commutative",
+                        "expected true or false, got '" + *O.Commutative + "'");
+        R.Commutative = *O.Commutative == "true";
+      } else if (CommN) {
         std::string V;
         bool Quoted = false;
         if (!F->scalar(CommN, "commutative", V, Quoted))

@@ -28,6 +28,7 @@ struct RequestOverrides {
   std::optional<int64_t> Ranks;
   std::optional<int64_t> Segments;
   std::optional<std::string> Bytes; ///< Text, so that "-1" gets a clear error.
+  std::optional<std::string> Commutative; ///< "true" or "false", as written.
 };
 
 /// Reads a request file (\p Buffer may be null when the whole request comes
