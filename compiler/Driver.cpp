@@ -10,6 +10,7 @@
 #include "llvm/Support/Format.h"
 
 #include <chrono>
+#include <cmath>
 
 namespace collc {
 
@@ -55,6 +56,23 @@ private:
   std::vector<std::pair<std::string, double>> Times;
 };
 
+/// Requests whose every schedule would be beyond what collc tracks: an
+/// allgather or all-to-all moves ranks^2 blocks.
+llvm::Error checkSize(const Request &R) {
+  if (R.Coll != Collective::Allgather && R.Coll != Collective::Alltoall)
+    return llvm::Error::success();
+  const double Blocks = static_cast<double>(R.size()) * R.size();
+  if (Blocks <= static_cast<double>(VerifyLimits::MaxAtoms))
+    return llvm::Error::success();
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "collc: error: %s %s of %d ranks moves %.0f blocks; collc schedules at "
+      "most %llu (%lld ranks)",
+      withArticle(R.Coll), collectiveName(R.Coll), R.size(), Blocks,
+      static_cast<unsigned long long>(VerifyLimits::MaxAtoms),
+      static_cast<long long>(std::sqrt(double(VerifyLimits::MaxAtoms))));
+}
+
 } // namespace
 
 llvm::Expected<Schedule> buildAndCost(const Machine &M, const Request &R,
@@ -65,6 +83,8 @@ llvm::Expected<Schedule> buildAndCost(const Machine &M, const Request &R,
                                    "collc: error: no algorithm '%s' for %s",
                                    Algorithm.str().c_str(),
                                    collectiveName(R.Coll));
+  if (llvm::Error E = checkSize(R))
+    return std::move(E);
   auto S = A->Build(M, R);
   if (!S)
     return S.takeError();
@@ -74,6 +94,8 @@ llvm::Expected<Schedule> buildAndCost(const Machine &M, const Request &R,
 
 llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
                                  const CompileOptions &Opts) {
+  if (llvm::Error E = checkSize(R))
+    return std::move(E);
   Pipeline P(Opts);
   std::optional<Schedule> Best;
   bool Verified = false; // Best as it stands has passed the verifier

@@ -417,10 +417,19 @@ bool parseModel(SpecFile &F, SNode *N, Model &M) {
                   {"c_d", &M.Worm.Cd},
                   {"r_s", &M.Worm.Rs},
                   {"r_d", &M.Worm.Rd}};
+    // Times far beyond any network (1e12 units) would swallow the others in
+    // the sums that make a start or an end: keep every time exact enough.
     for (auto &Fd : Fields) {
       SNode *V = Need(Fd.Key);
       if (!V || !F.number(V, Fd.Key, *Fd.Out))
         return false;
+      if (*Fd.Out > 1e12) {
+        char Got[32];
+        snprintf(Got, sizeof(Got), "%g", *Fd.Out);
+        return F.error(V, std::string("expected a number <= 1e12 for '") +
+                              Fd.Key +
+                              "' (larger times absorb the others), got " + Got);
+      }
     }
     if (SNode *FB = SpecFile::find(E, "flit_bytes")) {
       int64_t V;

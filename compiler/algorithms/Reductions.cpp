@@ -1,7 +1,6 @@
 #include "compiler/algorithms/Reductions.h"
 
 #include "compiler/algorithms/Placement.h"
-#include "passes/Verify.h"
 
 #include <algorithm>
 #include <cmath>
@@ -130,6 +129,16 @@ int64_t floorPow2(int64_t P) {
 
 uint64_t elementCount(const Request &R) { return R.Bytes / elementBytes(R); }
 
+/// Whether \p Ranks x \p Segments stay within MaxRankSegments.
+bool tracked(int64_t Ranks, int64_t Segments, std::string &Why) {
+  if (Segments <= maxSegmentsFor(Ranks))
+    return true;
+  Why = std::to_string(Ranks) + " ranks x " + std::to_string(Segments) +
+        " segments exceed the " + std::to_string(MaxRankSegments) +
+        " (rank, segment) pairs a schedule may have";
+  return false;
+}
+
 /// The divisor of \p Count nearest to \p Want (1 when Count is 0).
 int64_t nearestDivisor(uint64_t Count, double Want) {
   if (Count == 0)
@@ -195,14 +204,7 @@ bool reduceScatterApplies(const Machine &, const Request &R, std::string &Why) {
     return false;
   }
   // Every rank tracks every one of the Core segments.
-  if (static_cast<double>(R.size()) * static_cast<double>(Core) >
-      static_cast<double>(VerifyLimits::MaxAtoms)) {
-    Why = std::to_string(R.size()) + " ranks x " + std::to_string(Core) +
-          " segments exceed the " + std::to_string(VerifyLimits::MaxAtoms) +
-          " (rank, segment) pairs a schedule may track";
-    return false;
-  }
-  return true;
+  return tracked(R.size(), Core, Why);
 }
 
 llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
@@ -298,6 +300,8 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
 
 bool scanApplies(const Machine &, const Request &R, std::string &Why) {
   uint64_t Count = elementCount(R);
+  if (!tracked(R.size(), R.Segments, Why))
+    return false;
   if (R.Segments > 0 && Count > 0 &&
       (Count % static_cast<uint64_t>(R.Segments) != 0)) {
     Why = "segments (" + std::to_string(R.Segments) +
@@ -358,6 +362,7 @@ llvm::Expected<Schedule> buildPipelinedScan(const Machine &M,
     double Want = Ts > 0 ? std::sqrt(R.size() * static_cast<double>(R.Bytes) *
                                      PerByte / (2 * Ts))
                          : static_cast<double>(Count);
+    Want = std::min(Want, static_cast<double>(maxSegmentsFor(R.size())));
     K = nearestDivisor(Count, std::max(1.0, Want));
   }
   return chainScan(M, R, "pipelined", K);
