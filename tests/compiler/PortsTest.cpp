@@ -64,13 +64,15 @@ TEST_CASE("ports: every algorithm verifies with 1 to 4 ports") {
                   continue;
                 auto S = compile(M, R);
                 std::string Err = S ? "" : llvm::toString(S.takeError());
-                CAPTURE(Name);
+                const std::string MachineName = Name, Coll = collectiveName(C),
+                                  Alg = A.Name;
+                CAPTURE(MachineName);
                 CAPTURE(Ports);
                 CAPTURE(P);
-                CAPTURE(collectiveName(C));
+                CAPTURE(Coll);
                 CAPTURE(Root);
                 CAPTURE(Bytes);
-                CAPTURE(A.Name);
+                CAPTURE(Alg);
                 // A builder may refuse a size it cannot serve, but never
                 // produce a schedule that fails verification.
                 CHECK(Err.find("fails verification") == std::string::npos);
