@@ -72,7 +72,7 @@ llvm::Expected<Schedule> buildEdgeDisjoint(const Machine &M, const Request &R) {
   const int D = ceilLog2(P);
   if (P < 2)
     return S;
-  S.NumChunks = std::min<int64_t>(D, maxSegments(R));
+  S.NumChunks = std::min<int64_t>({D, maxSegments(R), maxSegmentsFor(P)});
   const int64_t Parts = S.NumChunks;
   const int64_t Cube = int64_t(1) << D;
   // Holders of part j per relative node, simulated on the full cube; nodes
