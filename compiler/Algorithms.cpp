@@ -139,7 +139,7 @@ const std::vector<AlgorithmInfo> &algorithms() {
        "binomial scatter of P segments, then ring allgather",
        {Collective::Bcast},
        buildScatterAllgather,
-       segmentedBcastApplies},
+       scatterAllgatherApplies},
       {"binomial",
        "binomial tree reduce (allreduce: then a binomial broadcast)",
        {Collective::Reduce, Collective::Allreduce},

@@ -10,6 +10,7 @@
 #include "llvm/Support/Format.h"
 
 #include <chrono>
+#include <cmath>
 
 namespace collc {
 
@@ -55,6 +56,23 @@ private:
   std::vector<std::pair<std::string, double>> Times;
 };
 
+/// Requests whose every schedule would be beyond what collc tracks: an
+/// allgather or all-to-all moves ranks^2 blocks.
+llvm::Error checkSize(const Request &R) {
+  if (R.Coll != Collective::Allgather && R.Coll != Collective::Alltoall)
+    return llvm::Error::success();
+  const double Blocks = static_cast<double>(R.size()) * R.size();
+  if (Blocks <= static_cast<double>(VerifyLimits::MaxAtoms))
+    return llvm::Error::success();
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "collc: error: %s %s of %d ranks moves %.0f blocks; collc schedules at "
+      "most %llu (%lld ranks)",
+      withArticle(R.Coll), collectiveName(R.Coll), R.size(), Blocks,
+      static_cast<unsigned long long>(VerifyLimits::MaxAtoms),
+      static_cast<long long>(std::sqrt(double(VerifyLimits::MaxAtoms))));
+}
+
 } // namespace
 
 llvm::Expected<Schedule> buildAndCost(const Machine &M, const Request &R,
@@ -65,6 +83,8 @@ llvm::Expected<Schedule> buildAndCost(const Machine &M, const Request &R,
                                    "collc: error: no algorithm '%s' for %s",
                                    Algorithm.str().c_str(),
                                    collectiveName(R.Coll));
+  if (llvm::Error E = checkSize(R))
+    return std::move(E);
   auto S = A->Build(M, R);
   if (!S)
     return S.takeError();
@@ -74,17 +94,27 @@ llvm::Expected<Schedule> buildAndCost(const Machine &M, const Request &R,
 
 llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
                                  const CompileOptions &Opts) {
+  if (llvm::Error E = checkSize(R))
+    return std::move(E);
   Pipeline P(Opts);
   std::optional<Schedule> Best;
+  bool Verified = false; // Best as it stands has passed the verifier
   if (R.Algorithm == "auto") {
     std::string Considered;
     bool SharedChannels = isRouted(M.Topo) && M.Topo.Kind != TopologyKind::Full;
     bool BestFree = false;
+    // Why a candidate was left out: said under --time-passes.
+    auto LeaveOut = [&](const AlgorithmInfo &A, llvm::Error E) {
+      std::string Why = llvm::toString(std::move(E));
+      if (Opts.TimePasses && Opts.Log)
+        *Opts.Log << "collc: note: auto leaves out " << A.Name << ": " << Why
+                  << "\n";
+    };
     for (const AlgorithmInfo *A : autoCandidates(M, R)) {
       auto S = P.run(std::string("build ") + A->Name,
                      [&] { return A->Build(M, R); });
       if (!S) {
-        llvm::consumeError(S.takeError());
+        LeaveOut(*A, S.takeError());
         continue;
       }
       P.run(std::string("cost ") + A->Name, [&] {
@@ -100,8 +130,17 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
       });
       if (!Best || (Free && !BestFree) ||
           (Free == BestFree && S->Makespan < Best->Makespan)) {
+        // Only a schedule that verifies may win: one that does not is a
+        // defect of its builder, never a reason to fail the whole request.
+        llvm::Error E = P.run(std::string("verify ") + A->Name,
+                              [&] { return verify(*S, M); });
+        if (E) {
+          LeaveOut(*A, std::move(E));
+          continue;
+        }
         Best = std::move(*S);
         BestFree = Free;
+        Verified = true;
       }
     }
     if (!Best)
@@ -138,10 +177,13 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
       *Opts.Log << "collc: note: merge-steps removed " << MS.removed() << " of "
                 << MS.StepsBefore << " steps\n";
     P.after("merge-steps", *Best, M);
+    Verified = false;
   }
-  llvm::Error E = P.run("verify", [&] { return verify(*Best, M); });
-  if (E)
-    return llvm::make_error<InternalError>(llvm::toString(std::move(E)));
+  if (!Verified) {
+    llvm::Error E = P.run("verify", [&] { return verify(*Best, M); });
+    if (E)
+      return llvm::make_error<InternalError>(llvm::toString(std::move(E)));
+  }
   P.after("verify", *Best, M);
   return std::move(*Best);
 }

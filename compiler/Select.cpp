@@ -2,6 +2,7 @@
 
 #include "compiler/Algorithms.h"
 #include "compiler/Driver.h"
+#include "passes/Verify.h"
 
 #include "llvm/Support/Format.h"
 
@@ -114,8 +115,14 @@ public:
         llvm::consumeError(S.takeError());
         continue;
       }
-      if (S->Makespan < Best.Time)
+      // As under auto: only a schedule that verifies may win.
+      if (S->Makespan < Best.Time) {
+        if (llvm::Error E = verify(*S, M)) {
+          llvm::consumeError(std::move(E));
+          continue;
+        }
         Best = {A->Name, S->NumChunks, S->Makespan};
+      }
     }
     if (Best.Algorithm.empty())
       return llvm::createStringError(

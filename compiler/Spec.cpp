@@ -438,10 +438,19 @@ bool parseModel(SpecFile &F, SNode *N, Model &M) {
                   {"c_d", &M.Worm.Cd},
                   {"r_s", &M.Worm.Rs},
                   {"r_d", &M.Worm.Rd}};
+    // Times far beyond any network (1e12 units) would swallow the others in
+    // the sums that make a start or an end: keep every time exact enough.
     for (auto &Fd : Fields) {
       SNode *V = Need(Fd.Key);
       if (!V || !F.number(V, Fd.Key, *Fd.Out))
         return false;
+      if (*Fd.Out > 1e12) {
+        char Got[32];
+        snprintf(Got, sizeof(Got), "%g", *Fd.Out);
+        return F.error(V, std::string("expected a number <= 1e12 for '") +
+                              Fd.Key +
+                              "' (larger times absorb the others), got " + Got);
+      }
     }
     if (SNode *FB = SpecFile::find(E, "flit_bytes")) {
       int64_t V;
@@ -719,8 +728,11 @@ public:
           return failAt(N, "",
                         "'op', 'datatype' and 'commutative' apply only "
                         "to reduce, allreduce, scan and exscan");
-      if (O.Op || O.Datatype)
-        return failAt(nullptr, O.Op ? "--op" : "--datatype",
+      if (O.Op || O.Datatype || O.Commutative)
+        return failAt(nullptr,
+                      O.Op         ? "--op"
+                      : O.Datatype ? "--datatype"
+                                   : "--commutative",
                       "applies only to reduce, allreduce, scan and exscan");
     } else {
       R.Op = "sum";
@@ -749,7 +761,12 @@ public:
                       "expected 'bytes' to be a multiple of " +
                           std::to_string(Size) + " (the size of " + R.Datatype +
                           "), got " + std::to_string(R.Bytes));
-      if (CommN) {
+      if (O.Commutative) {
+        if (*O.Commutative != "true" && *O.Commutative != "false")
+          return failAt(nullptr, "--commutative",
+                        "expected true or false, got '" + *O.Commutative + "'");
+        R.Commutative = *O.Commutative == "true";
+      } else if (CommN) {
         std::string V;
         bool Quoted = false;
         if (!F->scalar(CommN, "commutative", V, Quoted))

@@ -28,6 +28,7 @@ struct RequestOverrides {
   /// Numbers as text, so that "-1" or a number beyond 64 bits gets the same
   /// clear error as any other value out of range.
   std::optional<std::string> Ranks, Segments, Bytes;
+  std::optional<std::string> Commutative; ///< "true" or "false", as written.
 };
 
 /// Reads a request file (\p Buffer may be null when the whole request comes

@@ -75,6 +75,12 @@ cl::opt<std::string>
                 cl::desc("Reduction element type: int32, int64, "
                          "float, double"),
                 cl::value_desc("type"), cl::cat(Cat));
+cl::opt<std::string> CommutativeOpt(
+    "commutative",
+    cl::desc("Reductions: whether the operator is commutative, true "
+             "(default) or false; with false every combine keeps rank order "
+             "and algorithms that need commutativity are refused"),
+    cl::value_desc("bool"), cl::cat(Cat));
 cl::opt<std::string> SegmentsOpt("segments",
                                  cl::desc("Split the message into k segments"),
                                  cl::value_desc("k"), cl::cat(Cat));
@@ -442,6 +448,7 @@ static int run(int argc, char **argv) {
   Set(AlgorithmOpt, O.Algorithm);
   Set(OpOpt, O.Op);
   Set(DatatypeOpt, O.Datatype);
+  Set(CommutativeOpt, O.Commutative);
   Set(RootOpt, O.Root);
   Set(DestinationsOpt, O.Destinations);
   Set(RanksOpt, O.Ranks);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <memory>
+#include <unordered_map>
 
 namespace collc {
 
@@ -88,17 +91,107 @@ TransferTime transferTime(const Schedule &S, const Machine &M, const Transfer &T
   return TT;
 }
 
+namespace {
+
+/// The transfers each rank received in earlier steps, for "when has what this
+/// send forwards arrived". A rank with few receives keeps a list that is
+/// scanned whole; past a threshold its receives are also indexed by the start
+/// of their chunk hull, so that a send of chunk c looks only at receives whose
+/// chunks can reach c (a pipeline of k segments costs O(k log k), not k^2).
+class Arrivals {
+public:
+  explicit Arrivals(int32_t P, size_t Expected)
+      : Head(static_cast<size_t>(P), -1), Count(static_cast<size_t>(P), 0),
+        AllEnd(static_cast<size_t>(P), 0.0),
+        SignalEnd(static_cast<size_t>(P), 0.0) {
+    Received.reserve(Expected);
+  }
+
+  void add(const Transfer &T) {
+    AllEnd[T.Dst] = std::max(AllEnd[T.Dst], T.End);
+    // A signal meets every send (see meets).
+    if (T.Kind == TransferKind::Signal) {
+      SignalEnd[T.Dst] = std::max(SignalEnd[T.Dst], T.End);
+      return;
+    }
+    Received.push_back({&T, Head[T.Dst]});
+    Head[T.Dst] = static_cast<int64_t>(Received.size()) - 1;
+    if (++Count[T.Dst] <= ListLimit)
+      return;
+    auto &Ix = Index[T.Dst];
+    if (Ix) {
+      Ix->insert(T);
+      return;
+    }
+    Ix = std::make_unique<ChunkIndex>();
+    for (int64_t I = Head[T.Dst]; I >= 0; I = Received[I].second)
+      Ix->insert(*Received[I].first);
+  }
+
+  /// The latest end among the receives of \p T's sender that \p T forwards.
+  double ready(const Transfer &T) const {
+    if (T.Kind == TransferKind::Signal)
+      return AllEnd[T.Src];
+    double Ready = SignalEnd[T.Src];
+    if (Count[T.Src] > ListLimit) {
+      Index.at(T.Src)->visit(T, [&](const Transfer &Got) {
+        if (meets(T, Got))
+          Ready = std::max(Ready, Got.End);
+      });
+      return Ready;
+    }
+    for (int64_t I = Head[T.Src]; I >= 0; I = Received[I].second)
+      if (meets(T, *Received[I].first))
+        Ready = std::max(Ready, Received[I].first->End);
+    return Ready;
+  }
+
+private:
+  static constexpr uint32_t ListLimit = 32;
+
+  /// The chunks a transfer's pieces span, from the first to the last.
+  static Interval chunkHull(const Transfer &T) {
+    Interval H = T.Pieces.empty() ? Interval{} : T.Pieces.front().Chunks;
+    for (const Piece &Pc : T.Pieces) {
+      H.Lo = std::min(H.Lo, Pc.Chunks.Lo);
+      H.Hi = std::max(H.Hi, Pc.Chunks.Hi);
+    }
+    return H;
+  }
+
+  struct ChunkIndex {
+    std::multimap<int64_t, const Transfer *> ByLo;
+    int64_t MaxLen = 0;
+    void insert(const Transfer &T) {
+      Interval H = chunkHull(T);
+      MaxLen = std::max(MaxLen, H.size());
+      ByLo.emplace(H.Lo, &T);
+    }
+    template <typename F> void visit(const Transfer &T, F &&Fn) const {
+      Interval H = chunkHull(T);
+      // A hull that starts at or before H.Lo - MaxLen ends before H.Lo.
+      for (auto It = ByLo.upper_bound(H.Lo - MaxLen);
+           It != ByLo.end() && It->first < H.Hi; ++It)
+        Fn(*It->second);
+    }
+  };
+
+  std::vector<int64_t> Head;
+  std::vector<std::pair<const Transfer *, int64_t>> Received;
+  std::vector<uint32_t> Count;
+  std::vector<double> AllEnd, SignalEnd;
+  std::unordered_map<int32_t, std::unique_ptr<ChunkIndex>> Index;
+};
+
+} // namespace
+
 void estimateCost(Schedule &S, const Machine &M) {
   const int32_t P = S.size();
   const unsigned Ports = std::max(1u, M.Ports);
   std::vector<double> SendFree(static_cast<size_t>(P) * Ports, 0.0);
   std::vector<double> LastRecvEnd(static_cast<size_t>(P) * Ports,
                                   -std::numeric_limits<double>::infinity());
-  // Transfers received so far, per rank: a singly linked list through
-  // Received (Head[r] = newest, -1 = none).
-  std::vector<int64_t> Head(P, -1);
-  std::vector<std::pair<const Transfer *, int64_t>> Received;
-  Received.reserve(S.numTransfers());
+  Arrivals Got(P, S.numTransfers());
   double Makespan = 0;
   std::vector<uint8_t> Scratch(P, 0);
   std::vector<SendRecvFactor> Factors;
@@ -106,10 +199,7 @@ void estimateCost(Schedule &S, const Machine &M) {
     sendRecvFactors(St, M, Scratch, Factors);
     for (size_t TI = 0; TI < St.Transfers.size(); ++TI) {
       Transfer &T = St.Transfers[TI];
-      double Ready = 0;
-      for (int64_t I = Head[T.Src]; I >= 0; I = Received[I].second)
-        if (meets(T, *Received[I].first))
-          Ready = std::max(Ready, Received[I].first->End);
+      double Ready = Got.ready(T);
       TransferTime TT = transferTime(S, M, T, Factors[TI]);
       double Hold = TT.Hold;
       double End = TT.End;
@@ -126,10 +216,8 @@ void estimateCost(Schedule &S, const Machine &M) {
       Recv[RP] = T.End;
       Makespan = std::max(Makespan, T.End);
     }
-    for (Transfer &T : St.Transfers) {
-      Received.push_back({&T, Head[T.Dst]});
-      Head[T.Dst] = static_cast<int64_t>(Received.size()) - 1;
-    }
+    for (Transfer &T : St.Transfers)
+      Got.add(T);
   }
   S.Makespan = Makespan;
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <queue>
 #include <unordered_map>
 
 namespace collc {
@@ -104,6 +105,8 @@ public:
       problem("the message has " + std::to_string(K) + " chunks");
     if (!Problems.empty())
       return Problems;
+    if (!affordable())
+      return Problems;
     init();
     for (size_t SI = 0; SI < S.Steps.size() && !full(); ++SI)
       step(SI, S.Steps[SI]);
@@ -121,6 +124,48 @@ public:
   }
 
 private:
+  /// Whether the data space and the atoms the transfers move stay within
+  /// the verifier's limits (VerifyLimits); says which limit is exceeded if
+  /// not. The data flow is followed atom by atom: without these bounds a
+  /// schedule of a few bytes that claims 2^40 chunks would never finish.
+  bool affordable() {
+    // Everything in doubles: the products may exceed 64 bits.
+    const double DP = P, DK = K;
+    bool Square =
+        S.Coll == Collective::Allgather || S.Coll == Collective::Alltoall;
+    double Space = DP * DK * (Square ? DP : 1);
+    bool DenseAlltoall =
+        S.Coll == Collective::Alltoall &&
+        O.AlltoallBlocks != VerifyOptions::BlockState::PerRank &&
+        BlockFlow::fits(P, K);
+    if (!DenseAlltoall && Space > double(VerifyLimits::MaxAtoms)) {
+      problem("the data space of " + std::to_string(P) + " ranks" +
+              (Square ? " x " + std::to_string(P) + " blocks" : "") + " x " +
+              std::to_string(K) +
+              " chunks is larger than the verifier tracks (" +
+              std::to_string(VerifyLimits::MaxAtoms) + " atoms)");
+      return false;
+    }
+    double Moved = 0;
+    for (const Step &St : S.Steps)
+      for (const Transfer &T : St.Transfers)
+        for (const Piece &Pc : T.Pieces) {
+          double N = std::max<double>(Pc.Chunks.size(), 1);
+          if (Kind == DataKind::Replicated || Kind == DataKind::Personalized)
+            N *= std::max<double>(Pc.Origins.size(), 1);
+          if (Kind == DataKind::Personalized)
+            N *= std::max<double>(Pc.Dests.size(), 1);
+          Moved += N;
+        }
+    if (Moved > double(VerifyLimits::MaxMoved)) {
+      problem("the transfers move " + fmt(Moved) +
+              " atoms (rank, block, chunk), more than the verifier follows (" +
+              std::to_string(VerifyLimits::MaxMoved) + ")");
+      return false;
+    }
+    return true;
+  }
+
   bool full() const { return Problems.size() >= O.MaxProblems; }
   void problem(std::string Msg) {
     if (!full())
@@ -651,7 +696,10 @@ private:
           continue;
         TransferTime TT = transferTime(S, M, T, Factors[TI]);
         double Want = TT.End;
-        if (std::fabs(T.End - T.Start - Want) > 1e-9 * std::max(1.0, Want)) {
+        // Times far larger than a duration carry it with an error of their
+        // own ulp: tolerate that (1e-12 of the time) on top of 1e-9.
+        if (std::fabs(T.End - T.Start - Want) >
+            1e-9 * std::max(1.0, Want) + 1e-12 * std::fabs(T.End)) {
           problem(where(SI, T) + "ends at " + fmt(T.End) + ", expected start " +
                   fmt(T.Start) + " + t_end " + fmt(Want));
           if (full())
@@ -662,26 +710,52 @@ private:
         RecvEnds.push_back({T.Dst, T.End, Hold});
       }
     }
-    // Sends are spaced by the earlier send's t_hold, receives by the later
-    // receive's (as the cost pass schedules them).
-    auto Gaps = [&](std::vector<Event> &V, const char *What, bool LaterHold) {
+    // A send occupies a port for [start, start + t_hold), a receive for
+    // (end - t_hold, end] (the cost pass spaces sends by the earlier send's
+    // t_hold, receives by the later receive's). The ports can carry them
+    // all iff at no time more than `ports` of a rank's intervals overlap
+    // (interval graphs are coloured by their largest clique): a sweep by
+    // interval start with the open intervals' ends in a min-heap.
+    auto Overlaps = [&](std::vector<Event> &V, const char *What,
+                        bool Receives) {
+      for (Event &E : V)
+        if (Receives)
+          E.Time -= E.Hold; // sorted by the interval's start
       sortByRankThenTime(V);
-      int32_t Reported = -1;
-      for (size_t I = Ports; I < V.size() && !full(); ++I) {
-        const Event &A = V[I - Ports], &B = V[I];
-        if (A.Rank != B.Rank || B.Rank == Reported)
+      using Open = std::pair<double, size_t>; // (tolerant end, index in V)
+      std::priority_queue<Open, std::vector<Open>, std::greater<Open>> Heap;
+      for (size_t I = 0; I < V.size() && !full(); ++I) {
+        const Event &B = V[I];
+        if (I > 0 && V[I - 1].Rank != B.Rank)
+          Heap = {};
+        while (!Heap.empty() && Heap.top().first <= B.Time)
+          Heap.pop();
+        if (Heap.size() >= Ports) {
+          const Event &A = V[Heap.top().second];
+          // Times as the events happened: send starts, receive ends.
+          double TA = A.Time + (Receives ? A.Hold : 0),
+                 TB = B.Time + (Receives ? B.Hold : 0);
+          const Event &Later = TB >= TA ? B : A;
+          double Hold = Receives ? Later.Hold : A.Hold;
+          std::string Msg = "rank " + std::to_string(B.Rank) + " " + What +
+                            " at " + fmt(std::min(TA, TB)) + " and " +
+                            fmt(std::max(TA, TB)) +
+                            ", less than t_hold = " + fmt(Hold) + " apart";
+          if (Ports > 1)
+            Msg += " (and all " + std::to_string(Ports) + " ports busy)";
+          problem(Msg);
+          // One report per rank.
+          while (I + 1 < V.size() && V[I + 1].Rank == B.Rank)
+            ++I;
           continue;
-        double Hold = LaterHold ? B.Hold : A.Hold;
-        if (B.Time - A.Time < Hold - 1e-9 * std::max(1.0, Hold)) {
-          problem("rank " + std::to_string(B.Rank) + " " + What + " at " +
-                  fmt(A.Time) + " and " + fmt(B.Time) +
-                  ", less than t_hold = " + fmt(Hold) + " apart");
-          Reported = B.Rank;
         }
+        Heap.push({B.Time + B.Hold - 1e-9 * std::max(1.0, B.Hold) -
+                       1e-12 * std::fabs(B.Time),
+                   I});
       }
     };
-    Gaps(SendStarts, "starts sends", false);
-    Gaps(RecvEnds, "completes receives", true);
+    Overlaps(SendStarts, "starts sends", false);
+    Overlaps(RecvEnds, "completes receives", true);
   }
 
   const Schedule &S;

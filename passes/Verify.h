@@ -43,6 +43,20 @@
 
 namespace collc {
 
+/// What the verifier follows atom by atom: a schedule beyond these limits is
+/// reported as a problem instead of being checked (it would take minutes or
+/// gigabytes). Builders keep their schedules within them.
+struct VerifyLimits {
+  /// Atoms of the data space: ranks x chunks (x blocks per rank for
+  /// allgather and all-to-all, which the dense tracker of large all-to-alls
+  /// handles within its own budget).
+  static constexpr uint64_t MaxAtoms = uint64_t(1) << 26;
+  /// Atoms all transfers together move (a piece of o origins, d dests and c
+  /// chunks moves o x d x c for personalized data, o x c for replicated data,
+  /// c for reductions).
+  static constexpr uint64_t MaxMoved = uint64_t(1) << 28;
+};
+
 struct VerifyOptions {
   /// Check Start/End against the model (skipped for transfers without times).
   bool Timing = true;

@@ -32,6 +32,21 @@ inline Request bcast(int32_t Ranks, int32_t Root = 0, uint64_t Bytes = 0,
   return R;
 }
 
+/// A request for \p C on ranks 0..Ranks-1 (nodes 0..Ranks-1); reductions
+/// sum int32 elements.
+inline Request request(Collective C, int32_t Ranks, int32_t Root,
+                       uint64_t Bytes, const char *Algorithm) {
+  Request R =
+      bcast(Ranks, Root, C == Collective::Barrier ? 0 : Bytes, Algorithm);
+  R.Coll = C;
+  if (C == Collective::Reduce || C == Collective::Allreduce ||
+      C == Collective::Scan || C == Collective::Exscan) {
+    R.Op = "sum";
+    R.Datatype = "int32";
+  }
+  return R;
+}
+
 } // namespace collc::test
 
 #endif

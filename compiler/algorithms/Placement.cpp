@@ -65,7 +65,7 @@ std::vector<Interval> relIntervals(int64_t Lo, int64_t Hi, int32_t Root,
 }
 
 int64_t pickSegments(const Request &R, double Optimum, int64_t Max) {
-  Max = std::max<int64_t>(1, Max);
+  Max = std::max<int64_t>(1, std::min(Max, maxSegmentsFor(R.size())));
   if (R.Segments > 0)
     return std::min(R.Segments, Max);
   if (!(Optimum >= 1))

@@ -8,6 +8,7 @@
 #include "ir/Machine.h"
 #include "ir/Schedule.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -42,6 +43,17 @@ std::vector<Interval> relIntervals(int64_t Lo, int64_t Hi, int32_t Root,
 
 /// Upper bound on a segment count the builders derive themselves.
 constexpr int64_t MaxDerivedSegments = 1024;
+
+/// Upper bound on ranks x segments of a built schedule: segmented schedules
+/// have about that many transfers, and every rank tracks every segment.
+/// Within it a schedule builds, costs and verifies in seconds.
+constexpr int64_t MaxRankSegments = int64_t(1) << 20;
+
+/// The most segments a schedule over \p Ranks ranks may have (at least 1).
+inline int64_t maxSegmentsFor(int64_t Ranks) {
+  return Ranks > 1 ? std::max<int64_t>(1, MaxRankSegments / Ranks)
+                   : MaxRankSegments;
+}
 
 /// Segments for a request: its `segments` when given (capped at \p Max), else
 /// \p Optimum rounded and clamped to [1, Max].

@@ -129,6 +129,16 @@ int64_t floorPow2(int64_t P) {
 
 uint64_t elementCount(const Request &R) { return R.Bytes / elementBytes(R); }
 
+/// Whether \p Ranks x \p Segments stay within MaxRankSegments.
+bool tracked(int64_t Ranks, int64_t Segments, std::string &Why) {
+  if (Segments <= maxSegmentsFor(Ranks))
+    return true;
+  Why = std::to_string(Ranks) + " ranks x " + std::to_string(Segments) +
+        " segments exceed the " + std::to_string(MaxRankSegments) +
+        " (rank, segment) pairs a schedule may have";
+  return false;
+}
+
 /// The divisor of \p Count nearest to \p Want (1 when Count is 0).
 int64_t nearestDivisor(uint64_t Count, double Want) {
   if (Count == 0)
@@ -186,11 +196,6 @@ llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
 }
 
 bool reduceScatterApplies(const Machine &, const Request &R, std::string &Why) {
-  if (!R.Commutative) {
-    Why = "the reduce-scatter combines contributions out of rank order; it "
-          "needs a commutative operator (the request says commutative: false)";
-    return false;
-  }
   int64_t Core = floorPow2(std::max(1, R.size()));
   if (elementCount(R) % Core) {
     Why = "the element count (" + std::to_string(elementCount(R)) +
@@ -198,7 +203,8 @@ bool reduceScatterApplies(const Machine &, const Request &R, std::string &Why) {
           " (the largest power of two <= the process count)";
     return false;
   }
-  return true;
+  // Every rank tracks every one of the Core segments.
+  return tracked(R.size(), Core, Why);
 }
 
 llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
@@ -213,16 +219,29 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
   const int64_t Core = floorPow2(P), Extra = P - Core;
   S.NumChunks = Core;
   Reducer Rd(S);
-  auto Rel = [&](int64_t I) { return relRank(I, S.Root, P); };
+  // A commutative operator: the ranks relative to the root, halving from the
+  // farthest partner (core c ends with segment c). A non-commutative one
+  // (MPICH's order): ranks as they are, halving from the nearest partner, so
+  // that every combine joins adjacent rank ranges and the lower ranks' value
+  // stays the left operand; a reduce then gathers to rank 0 and copies the
+  // result to the root.
+  const bool InOrder = !R.Commutative;
+  const int32_t Base = InOrder ? 0 : S.Root;
+  auto Rel = [&](int64_t I) { return relRank(I, Base, P); };
   // Core index c: relative rank 2c for c < Extra (its odd neighbour folds
   // into it), c + Extra after.
   auto CoreRank = [&](int64_t C) { return Rel(C < Extra ? 2 * C : C + Extra); };
   for (int64_t I = 0; I < Extra; ++I)
     Rd.send(Rel(2 * I + 1), Rel(2 * I), 0, Core);
+  std::vector<int64_t> Masks; // the reduce-scatter's partners, in order
+  for (int64_t Mask = Core / 2; Mask >= 1; Mask >>= 1)
+    Masks.push_back(Mask);
+  if (InOrder)
+    std::reverse(Masks.begin(), Masks.end());
   // Recursive halving: core c keeps the half of its range on its side of
   // bit m and sends the other half to c ^ m, which combines it.
   std::vector<int64_t> Lo(Core, 0), Hi(Core, Core);
-  for (int64_t Mask = Core / 2; Mask >= 1; Mask >>= 1) {
+  for (int64_t Mask : Masks) {
     Rd.begin();
     for (int64_t C = 0; C < Core; ++C) {
       int64_t Mid = (Lo[C] + Hi[C]) / 2;
@@ -237,28 +256,43 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
       (C & Mask ? Lo[C] : Hi[C]) = Mid;
     }
   }
-  // Core c now holds chunk c reduced over every rank.
+  // Core c now holds its segments reduced over every rank. The way back
+  // takes the partners in reverse: c and c ^ m hold adjacent ranges.
+  std::reverse(Masks.begin(), Masks.end());
+  auto Join = [&](int64_t C, int64_t D) {
+    Lo[C] = std::min(Lo[C], Lo[D]);
+    Hi[C] = std::max(Hi[C], Hi[D]);
+  };
   if (R.Coll == Collective::Allreduce) {
-    for (int64_t Mask = 1; Mask < Core; Mask <<= 1) {
+    for (int64_t Mask : Masks) {
       Rd.begin();
       for (int64_t C = 0; C < Core; ++C)
         Rd.send(CoreRank(C), CoreRank(C ^ Mask), Lo[C], Hi[C],
                 TransferKind::Copy);
       Rd.end();
+      std::vector<int64_t> Lo0 = Lo, Hi0 = Hi;
       for (int64_t C = 0; C < Core; ++C) {
-        int64_t Size = Hi[C] - Lo[C];
-        Lo[C] = C / (2 * Size) * (2 * Size);
-        Hi[C] = Lo[C] + 2 * Size;
+        Lo[C] = std::min(Lo0[C], Lo0[C ^ Mask]);
+        Hi[C] = std::max(Hi0[C], Hi0[C ^ Mask]);
       }
     }
     for (int64_t I = 0; I < Extra; ++I)
       Rd.send(Rel(2 * I), Rel(2 * I + 1), 0, Core, TransferKind::Copy);
   } else {
-    // Binomial gather of the reduced chunks to core 0, the root.
-    for (int64_t Mask = 1; Mask < Core; Mask <<= 1)
-      for (int64_t C = Mask; C < Core; C += 2 * Mask)
-        Rd.send(CoreRank(C), CoreRank(C - Mask), C, C + Mask,
-                TransferKind::Copy);
+    // Binomial gather to core 0: at partner m, every core with bit m set
+    // that has not sent yet sends all it holds to c - m.
+    int64_t Sent = 0; // the partners already taken
+    for (int64_t Mask : Masks) {
+      for (int64_t C = Mask; C < Core; ++C)
+        if ((C & Mask) && !(C & Sent)) {
+          Rd.send(CoreRank(C), CoreRank(C - Mask), Lo[C], Hi[C],
+                  TransferKind::Copy);
+          Join(C - Mask, C);
+        }
+      Sent |= Mask;
+    }
+    if (Base != S.Root)
+      Rd.send(Base, S.Root, 0, Core, TransferKind::Copy);
   }
   S.Steps = orderedRounds(Rd.Ts, P, &Rd.Groups);
   return S;
@@ -266,6 +300,8 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
 
 bool scanApplies(const Machine &, const Request &R, std::string &Why) {
   uint64_t Count = elementCount(R);
+  if (!tracked(R.size(), R.Segments, Why))
+    return false;
   if (R.Segments > 0 && Count > 0 &&
       (Count % static_cast<uint64_t>(R.Segments) != 0)) {
     Why = "segments (" + std::to_string(R.Segments) +
@@ -326,6 +362,7 @@ llvm::Expected<Schedule> buildPipelinedScan(const Machine &M,
     double Want = Ts > 0 ? std::sqrt(R.size() * static_cast<double>(R.Bytes) *
                                      PerByte / (2 * Ts))
                          : static_cast<double>(Count);
+    Want = std::min(Want, static_cast<double>(maxSegmentsFor(R.size())));
     K = nearestDivisor(Count, std::max(1.0, Want));
   }
   return chainScan(M, R, "pipelined", K);

@@ -22,7 +22,10 @@ llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
 /// (Allreduce) or a binomial gather to the root (Reduce); segments = the
 /// largest power of two 2^d <= P. With P not a power of two the first
 /// 2(P - 2^d) ranks fold pairwise first and the folded ranks get the result
-/// last. Needs a commutative operator.
+/// last. With a non-commutative operator the partners are taken nearest
+/// first on ranks in order (every combine joins adjacent rank ranges, the
+/// lower ranks on the left) and a reduce's result, gathered at rank 0, is
+/// copied to the root.
 llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
                                                      const Request &R);
 bool reduceScatterApplies(const Machine &M, const Request &R, std::string &Why);

@@ -43,6 +43,21 @@ bool segmentedBcastApplies(const Machine &M, const Request &R,
   return true;
 }
 
+bool scatterAllgatherApplies(const Machine &M, const Request &R,
+                             std::string &Why) {
+  if (!segmentedBcastApplies(M, R, Why))
+    return false;
+  // The ring allgather has P (P - 1) transfers.
+  const double P = R.size();
+  if (P * (P - 1) > static_cast<double>(MaxRankSegments)) {
+    Why = "its ring allgather has P (P - 1) = " +
+          std::to_string(static_cast<int64_t>(P * (P - 1))) +
+          " transfers, more than " + std::to_string(MaxRankSegments);
+    return false;
+  }
+  return true;
+}
+
 double pipelineOptimalSegments(const Machine &M, int64_t P, uint64_t Bytes) {
   double Ts = M.M.THold.Base, PerByte = M.M.THold.PerByte;
   if (Ts <= 0)
@@ -57,7 +72,7 @@ llvm::Expected<Schedule> buildEdgeDisjoint(const Machine &M, const Request &R) {
   const int D = ceilLog2(P);
   if (P < 2)
     return S;
-  S.NumChunks = std::min<int64_t>(D, maxSegments(R));
+  S.NumChunks = std::min<int64_t>({D, maxSegments(R), maxSegmentsFor(P)});
   const int64_t Parts = S.NumChunks;
   const int64_t Cube = int64_t(1) << D;
   // Holders of part j per relative node, simulated on the full cube; nodes
@@ -243,7 +258,7 @@ llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
   const int32_t P = S.size();
   if (P < 2)
     return S;
-  S.NumChunks = std::min<int64_t>(P, maxSegments(R));
+  S.NumChunks = std::min<int64_t>({P, maxSegments(R), maxSegmentsFor(P)});
   const int64_t K = S.NumChunks;
   // Relative rank i owns segments [Own(i), Own(i+1)).
   auto Own = [&](int64_t I) { return I * K / P; };

@@ -45,6 +45,9 @@ llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
 /// optimal among one-message trees and segmenting is not modelled).
 bool segmentedBcastApplies(const Machine &M, const Request &R,
                            std::string &Why);
+/// segmentedBcastApplies, and at most MaxRankSegments ring transfers.
+bool scatterAllgatherApplies(const Machine &M, const Request &R,
+                             std::string &Why);
 
 /// The report's optimal segment count for the pipeline on \p M.
 double pipelineOptimalSegments(const Machine &M, int64_t P, uint64_t Bytes);

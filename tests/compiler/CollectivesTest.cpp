@@ -158,21 +158,13 @@ TEST_CASE("collectives: non-commutative operators") {
     for (Collective C : {Collective::Scan, Collective::Exscan})
       for (const char *Alg : {"linear", "pipelined", "brent-kung", "rootp"})
         checkCompiles(M, request(C, P, 0, 64, Alg, false));
-  // The reduce-scatter needs commutativity and says so.
-  const AlgorithmInfo *A =
-      findAlgorithm("reduce-scatter-allgather", Collective::Allreduce);
-  REQUIRE(A);
-  std::string Why;
-  CHECK_FALSE(A->applies(M,
-                         request(Collective::Allreduce, 8, 0, 64,
-                                 "reduce-scatter-allgather", false),
-                         Why));
-  CHECK(Why.find("commutative") != std::string::npos);
-  // auto never picks it then, and picks something that verifies.
-  auto S =
-      compile(M, request(Collective::Allreduce, 8, 0, 1 << 16, "auto", false));
-  REQUIRE(S);
-  CHECK(S->Algorithm == "binomial");
+  // The reduce-scatter keeps rank order too (nearest partner first).
+  for (int32_t P : {2, 3, 6, 8, 11})
+    for (int32_t Root = 0; Root < P; ++Root)
+      for (Collective C : {Collective::Reduce, Collective::Allreduce})
+        if (C == Collective::Reduce || Root == 0)
+          checkCompiles(M, request(C, P, Root, 64 * 8,
+                                   "reduce-scatter-allgather", false));
 }
 
 TEST_CASE("collectives: the verifier catches broken reductions and scans") {
