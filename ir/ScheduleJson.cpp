@@ -1,4 +1,5 @@
 #include "ir/ScheduleJson.h"
+#include "ir/Escape.h"
 
 #include <charconv>
 #include <nlohmann/json.hpp>
@@ -30,16 +31,7 @@ void writeInterval(llvm::raw_ostream &OS, const Interval &I) {
 }
 
 void writeString(llvm::raw_ostream &OS, llvm::StringRef S) {
-  OS << '"';
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      OS << '\\' << C;
-    else if (static_cast<unsigned char>(C) < 0x20)
-      OS << llvm::format("\\u%04x", C);
-    else
-      OS << C;
-  }
-  OS << '"';
+  OS << jsonString(S);
 }
 
 } // namespace
