@@ -231,6 +231,11 @@ Error checkEmitMachine(StringRef Kind, const Machine &M) {
 /// beside it (see tiTraceFiles), all or none of them; without -o the actions
 /// go to stdout.
 Error writeTiTrace(const Schedule &S) {
+  // The index names each trace on a line of its own, as written.
+  if (StringRef(OutputPath).find_first_of("\r\n") != StringRef::npos)
+    return createStringError(inconvertibleErrorCode(),
+                             "--emit ti-trace: the index names the trace "
+                             "files one per line; -o cannot hold a line break");
   std::vector<OutputFile> Files;
   for (auto &[Path, Text] : tiTraceFiles(S, OutputPath))
     Files.push_back({std::move(Path), std::move(Text)});

@@ -79,4 +79,12 @@ rmdir "$tmp/d/idx.txt.2"
 run --emit ti-trace -o "$tmp/d/idx.txt" && [ "$(cat "$tmp/d/idx.txt" | wc -l)" = 4 ] &&
   [ -s "$tmp/d/idx.txt.3" ] && ok || bad "ti-trace files"
 
+# The index names the traces one per line: a line break in the name would
+# make it name other files.
+run --emit ti-trace -o "$tmp/d/"$'x\nidx.txt' 2> "$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$tmp/d/"$'x\nidx.txt' ] &&
+  [ "$(cat "$tmp/err")" = "collc: error: --emit ti-trace: the index names the trace files one per line; -o cannot hold a line break" ] &&
+  ok || bad "ti-trace name with a line break: status $rc, $(cat "$tmp/err")"
+
 finish
