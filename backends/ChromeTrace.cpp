@@ -1,4 +1,5 @@
 #include "backends/Traces.h"
+#include "ir/Escape.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Routes.h"
 #include "runtime/sim/ScheduleSim.h"
@@ -26,7 +27,7 @@ public:
       std::string Name = "rank " + std::to_string(R) + " (node " +
                          nodeName(M.Topo, S.Participants[R].Node) + ")";
       event() << "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " << R
-              << ", \"args\": {\"name\": \"" << Name << "\"}}";
+              << ", \"args\": {\"name\": " << jsonString(Name) << "}}";
       event() << "{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": "
               << R << ", \"args\": {\"sort_index\": " << R << "}}";
       event() << "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": " << R
@@ -129,8 +130,8 @@ void emitChromeTraceSim(llvm::raw_ostream &OS, const Schedule &S,
   auto Sim = simulateSchedule(S, M);
   if (!Sim) {
     // main checks checkSimulatable() first; keep the output valid JSON.
-    OS << "{\"traceEvents\": [], \"otherData\": {\"error\": \""
-       << llvm::toString(Sim.takeError()) << "\"}}\n";
+    OS << "{\"traceEvents\": [], \"otherData\": {\"error\": "
+       << jsonString(llvm::toString(Sim.takeError())) << "}}\n";
     return;
   }
   TraceWriter W(OS);

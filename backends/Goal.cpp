@@ -1,4 +1,5 @@
 #include "backends/Traces.h"
+#include "ir/Escape.h"
 #include "runtime/sim/ScheduleSim.h"
 
 namespace collc {
@@ -24,8 +25,8 @@ void emitGoal(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
     }
   // Label of transfer Id's receive on its destination rank.
   std::vector<uint32_t> RecvLabel(ById.size(), 0);
-  OS << "# collc: " << S.Algorithm << " " << collectiveName(S.Coll) << ", " << P
-     << " ranks, " << S.Bytes << " bytes; tag = transfer number\n";
+  OS << "// collc: " << cComment(S.Algorithm) << " " << collectiveName(S.Coll)
+     << ", " << P << " ranks, " << S.Bytes << " bytes; tag = transfer number\n";
   OS << "num_ranks " << P << "\n";
   for (int32_t R = 0; R < P; ++R) {
     OS << "\nrank " << R << " {\n";

@@ -1,4 +1,5 @@
 #include "backends/Traces.h"
+#include "ir/Escape.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Routes.h"
 #include "runtime/sim/ScheduleSim.h"
@@ -42,9 +43,11 @@ void emitSimReport(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
     BlockedCount += MR.Blocked > 0;
 
   OS << "# collc wormhole simulation (times in the machine's unit)\n";
-  OS << "algorithm   " << S.Algorithm << " (" << collectiveName(S.Coll) << ", "
-     << S.size() << " ranks, " << S.Bytes << " bytes)\n";
-  OS << "machine     " << M.Name << ": " << topologyKindName(M.Topo.Kind);
+  OS << "algorithm   " << printableText(S.Algorithm) << " ("
+     << collectiveName(S.Coll) << ", " << S.size() << " ranks, " << S.Bytes
+     << " bytes)\n";
+  OS << "machine     " << printableText(M.Name) << ": "
+     << topologyKindName(M.Topo.Kind);
   for (size_t I = 0; I < M.Topo.Dims.size(); ++I)
     OS << (I ? "x" : " ") << M.Topo.Dims[I];
   OS << ", s_s " << formatNumber(Mo.Worm.Ss) << ", s_d "

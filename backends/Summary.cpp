@@ -1,4 +1,5 @@
 #include "backends/Emit.h"
+#include "ir/Escape.h"
 #include "ir/ScheduleJson.h"
 
 #include "llvm/Support/Format.h"
@@ -67,8 +68,9 @@ std::string topologyLine(const Topology &T) {
 
 void emitSummary(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
   OS << "collective: " << collectiveName(S.Coll) << "\n";
-  OS << "algorithm:  " << S.Algorithm << "\n";
-  OS << "machine:    " << S.MachineName << " (" << modelLine(M) << "; "
+  OS << "algorithm:  " << printableText(S.Algorithm) << "\n";
+  OS << "machine:    " << printableText(S.MachineName) << " ("
+     << modelLine(M) << "; "
      << M.Ports << (M.Ports == 1 ? " port" : " ports") << "; "
      << topologyLine(M.Topo) << ")\n";
   OS << "ranks:      " << S.size() << "\n";

@@ -2,6 +2,7 @@
 
 #include "compiler/Algorithms.h"
 #include "compiler/Driver.h"
+#include "ir/Escape.h"
 #include "passes/Verify.h"
 
 #include "llvm/Support/Format.h"
@@ -224,7 +225,8 @@ llvm::Expected<std::vector<SizeBand>> selectBands(const Machine &M,
 void emitSelect(llvm::raw_ostream &OS, const Machine &M, const Request &Base,
                 const std::vector<SizeBand> &Bands) {
   OS << "# collc select: " << collectiveName(Base.Coll) << " of " << Base.size()
-     << " ranks on machine '" << M.Name << "' (" << modelKindName(M.M.Kind)
+     << " ranks on machine '" << printableText(M.Name) << "' ("
+     << modelKindName(M.M.Kind)
      << " model); the cheapest algorithm under the model per message size\n";
   OS << "#   from_bytes     to_bytes  algorithm                   segments   "
         "time_at_from     time_at_to\n";
@@ -253,7 +255,7 @@ llvm::Error emitOmpiRules(llvm::raw_ostream &OS, const Machine &M,
         collectiveName(Base.Coll));
   OS << "# Open MPI coll/tuned dynamic rules written by collc: "
      << collectiveName(Base.Coll) << " on " << Base.size()
-     << " ranks, machine '" << M.Name << "'.\n"
+     << " ranks, machine '" << printableText(M.Name) << "'.\n"
      << "# Use: mpirun --mca coll_tuned_use_dynamic_rules 1 \\\n"
      << "#        --mca coll_tuned_dynamic_rules_filename <this file> ...\n"
      << "# Each rule: from this message size on (bytes), algorithm, fan-in/out "

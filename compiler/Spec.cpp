@@ -1,6 +1,7 @@
 #include "compiler/Spec.h"
 
 #include "compiler/Algorithms.h"
+#include "ir/Escape.h"
 #include "ir/JsonTree.h"
 #include "ir/Permutation.h"
 #include "ir/ScheduleJson.h"
@@ -62,6 +63,14 @@ public:
 
   /// Parses the document; returns its root mapping or null after an error.
   SNode *root(StringRef What) {
+    // Names reach every output, JSON included, which must read back: the
+    // text must be UTF-8 (the YAML scanner would misread other bytes).
+    size_t Bad = 0;
+    if (!isValidUtf8(Text, &Bad)) {
+      error(SMLoc::getFromPointer(Text.begin() + Bad),
+            "expected UTF-8 text; this byte is not");
+      return nullptr;
+    }
     if (StringRef(Name).endswith(".json") && !checkJson())
       return nullptr;
     Stream = std::make_unique<yaml::Stream>(

@@ -13,6 +13,7 @@
 #include "backends/Traces.h"
 #include "compiler/Algorithms.h"
 #include "compiler/Driver.h"
+#include "compiler/Output.h"
 #include "compiler/Select.h"
 #include "compiler/Spec.h"
 #include "ir/OutOfMemory.h"
@@ -23,9 +24,7 @@
 #include "runtime/sim/ScheduleSim.h"
 
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -235,15 +234,19 @@ Error checkEmitMachine(StringRef Kind, const Machine &M) {
   return Error::success();
 }
 
-Error writeOutput(StringRef Path, StringRef Text);
-
 /// `--emit ti-trace -o PATH` writes the index PATH and one trace per rank
-/// beside it (see tiTraceFiles); without -o the actions go to stdout.
+/// beside it (see tiTraceFiles), all or none of them; without -o the actions
+/// go to stdout.
 Error writeTiTrace(const Schedule &S) {
+  // The index names each trace on a line of its own, as written.
+  if (StringRef(OutputPath).find_first_of("\r\n") != StringRef::npos)
+    return createStringError(inconvertibleErrorCode(),
+                             "--emit ti-trace: the index names the trace "
+                             "files one per line; -o cannot hold a line break");
+  std::vector<OutputFile> Files;
   for (auto &[Path, Text] : tiTraceFiles(S, OutputPath))
-    if (Error E = writeOutput(Path, Text))
-      return E;
-  return Error::success();
+    Files.push_back({std::move(Path), std::move(Text)});
+  return writeOutputs(Files);
 }
 
 /// --verify: the contention checker's verdict as an exit status.
@@ -295,42 +298,6 @@ int runSchedules(const Backend &Emit);
 /// `--emit select` / `--emit ompi-rules` over the sizes of `--bytes-range`.
 int runSelect(const Machine &M, const Request &R,
               std::pair<uint64_t, uint64_t> Range);
-
-/// Writes \p Text to \p Path atomically: nothing appears unless all of it does.
-Error writeOutput(StringRef Path, StringRef Text) {
-  if (Path.empty() || Path == "-") {
-    outs() << Text;
-    outs().flush();
-    return Error::success();
-  }
-  SmallString<128> Model(Path);
-  Model += ".tmp-%%%%%%";
-  auto Tmp = sys::fs::TempFile::create(Model);
-  if (!Tmp)
-    return createStringError(inconvertibleErrorCode(),
-                             "%s: error: cannot write: %s", Path.str().c_str(),
-                             toString(Tmp.takeError()).c_str());
-  {
-    raw_fd_ostream OS(Tmp->FD, /*shouldClose=*/false);
-    OS << Text;
-    OS.flush();
-    if (OS.has_error()) {
-      std::string Why = OS.error().message();
-      OS.clear_error();
-      consumeError(Tmp->discard());
-      return createStringError(inconvertibleErrorCode(),
-                               "%s: error: cannot write: %s",
-                               Path.str().c_str(), Why.c_str());
-    }
-  }
-  if (Error E = Tmp->keep(Path)) {
-    std::string Why = toString(std::move(E));
-    return createStringError(inconvertibleErrorCode(),
-                             "%s: error: cannot write: %s", Path.str().c_str(),
-                             Why.c_str());
-  }
-  return Error::success();
-}
 
 } // namespace
 

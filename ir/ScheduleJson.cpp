@@ -1,4 +1,5 @@
 #include "ir/ScheduleJson.h"
+#include "ir/Escape.h"
 
 #include "ir/JsonTree.h"
 
@@ -32,16 +33,7 @@ void writeInterval(llvm::raw_ostream &OS, const Interval &I) {
 }
 
 void writeString(llvm::raw_ostream &OS, llvm::StringRef S) {
-  OS << '"';
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      OS << '\\' << C;
-    else if (static_cast<unsigned char>(C) < 0x20)
-      OS << llvm::format("\\u%04x", C);
-    else
-      OS << C;
-  }
-  OS << '"';
+  OS << jsonString(S);
 }
 
 } // namespace

@@ -77,7 +77,7 @@ TEST_CASE("backends.goal: sends, receives and requires of a binomial tree") {
   auto S = compile(M, test::bcast(4, 0, 1000, "binomial"));
   REQUIRE(S);
   CHECK(emit(emitGoal, *S, M) ==
-        "# collc: binomial bcast, 4 ranks, 1000 bytes; tag = transfer number\n"
+        "// collc: binomial bcast, 4 ranks, 1000 bytes; tag = transfer number\n"
         "num_ranks 4\n"
         "\nrank 0 {\nl1: send 1000b to 2 tag 0\nl2: send 1000b to 1 tag 1\n"
         "l2 requires l1\n}\n"
