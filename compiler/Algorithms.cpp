@@ -5,7 +5,7 @@
 #include "compiler/algorithms/Personalized.h"
 #include "compiler/algorithms/Reductions.h"
 #include "compiler/algorithms/SegmentedBcast.h"
-#include "compiler/algorithms/Star.h"
+#include "compiler/algorithms/StarSearch.h"
 #include "compiler/algorithms/TorusAlltoall.h"
 #include "compiler/algorithms/Trees.h"
 

@@ -1,6 +1,6 @@
 // Paper 002: star and macro-star graphs, their generators, the lemmas behind
 // the macro-star broadcast, and the broadcasts' step counts.
-#include "compiler/algorithms/Star.h"
+#include "compiler/algorithms/StarSearch.h"
 #include "compiler/Driver.h"
 #include "compiler/Spec.h"
 #include "ir/Permutation.h"

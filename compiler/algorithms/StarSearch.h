@@ -20,8 +20,8 @@
 ///    and relabelled onto each module, finishes inside every module.
 ///  - `greedy` (every topology): each step, a maximum matching (Hopcroft-Karp)
 ///    between informed ranks and their uninformed neighbours.
-#ifndef COLLC_COMPILER_ALGORITHMS_STAR_H
-#define COLLC_COMPILER_ALGORITHMS_STAR_H
+#ifndef COLLC_COMPILER_ALGORITHMS_STARSEARCH_H
+#define COLLC_COMPILER_ALGORITHMS_STARSEARCH_H
 
 #include "compiler/Algorithms.h"
 #include "ir/StarGraph.h"

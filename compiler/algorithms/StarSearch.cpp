@@ -1,4 +1,4 @@
-#include "compiler/algorithms/Star.h"
+#include "compiler/algorithms/StarSearch.h"
 
 #include "ir/Permutation.h"
 
