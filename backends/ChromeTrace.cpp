@@ -1,5 +1,5 @@
 #include "backends/Traces.h"
-#include "ir/ScheduleJson.h"
+#include "ir/Format.h"
 #include "passes/Routes.h"
 #include "runtime/sim/ScheduleSim.h"
 

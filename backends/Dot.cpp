@@ -1,5 +1,5 @@
 #include "backends/Emit.h"
-#include "ir/ScheduleJson.h"
+#include "ir/Format.h"
 #include "ir/StarGraph.h"
 
 namespace collc {

@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "backends/Emit.h"
-#include "ir/ScheduleJson.h"
+#include "ir/Format.h"
 #include "passes/Routes.h"
 
 #include "llvm/Support/Format.h"

@@ -1,6 +1,6 @@
 #include "backends/Mpi.h"
 
-#include "ir/ScheduleJson.h"
+#include "ir/Format.h"
 
 #include "llvm/ADT/StringExtras.h"
 
