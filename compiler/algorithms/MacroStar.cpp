@@ -150,11 +150,7 @@ applySequence(const StarGraph &G, const std::vector<Generator> &Seq,
 }
 
 bool macroStarApplies(const Machine &M, const Request &R, std::string &Why) {
-  if (M.Topo.Kind != TopologyKind::MacroStar) {
-    Why = "macro-star needs a macro-star topology";
-    return false;
-  }
-  return allNodesInOrder(M, R, "macro-star", Why);
+  return starGraphApplies(M, R, TopologyKind::MacroStar, "macro-star", Why);
 }
 
 llvm::Expected<Schedule> buildMacroStar(const Machine &M, const Request &R) {

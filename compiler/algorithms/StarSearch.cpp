@@ -211,8 +211,13 @@ void mapStarPlan(const StarPlan &Plan, const Symbols &Leader, int K,
   }
 }
 
-bool allNodesInOrder(const Machine &M, const Request &R, const char *Name,
-                     std::string &Why) {
+bool starGraphApplies(const Machine &M, const Request &R, TopologyKind Kind,
+                      const char *Name, std::string &Why) {
+  if (M.Topo.Kind != Kind) {
+    Why =
+        std::string(Name) + " needs a " + topologyKindName(Kind) + " topology";
+    return false;
+  }
   bool Ok = static_cast<int64_t>(R.Nodes.size()) == M.Topo.Nodes;
   for (size_t I = 0; Ok && I < R.Nodes.size(); ++I)
     Ok = R.Nodes[I] == static_cast<int64_t>(I);
@@ -251,11 +256,7 @@ StarPlan starPlan(int M) {
 }
 
 bool starSearchApplies(const Machine &M, const Request &R, std::string &Why) {
-  if (M.Topo.Kind != TopologyKind::Star) {
-    Why = "star-search needs a star topology";
-    return false;
-  }
-  return allNodesInOrder(M, R, "star-search", Why);
+  return starGraphApplies(M, R, TopologyKind::Star, "star-search", Why);
 }
 
 llvm::Expected<Schedule> buildStarSearch(const Machine &M, const Request &R) {

@@ -62,11 +62,11 @@ std::vector<int32_t> starPlanOrder(const StarPlan &Plan);
 void mapStarPlan(const StarPlan &Plan, const Symbols &Leader, int K,
                  std::vector<int32_t> &Map);
 
-/// Whether the participants are every node of the graph with rank = node
-/// number, as the star-graph broadcasts need; sets \p Why (naming the
-/// algorithm \p Name) if not.
-bool allNodesInOrder(const Machine &M, const Request &R, const char *Name,
-                     std::string &Why);
+/// Whether \p M is a \p Kind graph (star or macro-star) and the participants
+/// are all its nodes with rank = node number, as the star-graph broadcasts
+/// need; sets \p Why (naming the algorithm \p Name) if not.
+bool starGraphApplies(const Machine &M, const Request &R, TopologyKind Kind,
+                      const char *Name, std::string &Why);
 
 bool starSearchApplies(const Machine &M, const Request &R, std::string &Why);
 llvm::Expected<Schedule> buildStarSearch(const Machine &M, const Request &R);
