@@ -1,6 +1,6 @@
 #include "backends/Emit.h"
 #include "ir/Escape.h"
-#include "ir/ScheduleJson.h"
+#include "ir/Format.h"
 #include "ir/StarGraph.h"
 
 namespace collc {

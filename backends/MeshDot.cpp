@@ -16,7 +16,7 @@
 
 #include "backends/Emit.h"
 #include "ir/Escape.h"
-#include "ir/ScheduleJson.h"
+#include "ir/Format.h"
 #include "passes/Routes.h"
 
 #include "llvm/Support/Format.h"

@@ -1,7 +1,7 @@
 #include "backends/Mpi.h"
 
 #include "ir/Escape.h"
-#include "ir/ScheduleJson.h"
+#include "ir/Format.h"
 
 #include "llvm/ADT/StringExtras.h"
 

@@ -1,6 +1,6 @@
 #include "backends/Traces.h"
 #include "ir/Escape.h"
-#include "ir/ScheduleJson.h"
+#include "ir/Format.h"
 #include "passes/Routes.h"
 #include "runtime/sim/ScheduleSim.h"
 

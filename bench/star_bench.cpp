@@ -3,7 +3,7 @@
 //
 //   bench-star [--table] [--time] [--runs N] [--greedy-max NODES]
 //
-// --table: steps of star-optimal (S_k) or macro-star (MS(l,n)) and of the
+// --table: steps of star-search (S_k) or macro-star (MS(l,n)) and of the
 //   greedy maximum-matching baseline against the lower bound ceil(log2 N), for
 //   S_4..S_10 and MS(2,2), MS(2,3), MS(3,2), MS(2,4), MS(3,3), MS(4,2).
 //   Greedy runs only up to --greedy-max nodes (default 362880 = 9!).
@@ -110,7 +110,7 @@ void table(int64_t GreedyMax) {
       << "|---------|-----------|--------------|--------------|-------|"
          "----------|--------------|\n";
   for (const StarGraph &G : graphs()) {
-    const char *Alg = G.isStar() ? "star-optimal" : "macro-star";
+    const char *Alg = G.isStar() ? "star-search" : "macro-star";
     Schedule S = compileOrDie(G, Alg);
     std::string Greedy = "-";
     if (G.nodes() <= GreedyMax)
@@ -134,7 +134,7 @@ void timing(int Runs) {
       << "|---------|-----------|--------------|-----------|----------|"
          "------------|-----------|---------------|---------------|\n";
   for (StarGraph G : {StarGraph::macroStar(2, 4), StarGraph::star(10)}) {
-    const char *Alg = G.isStar() ? "star-optimal" : "macro-star";
+    const char *Alg = G.isStar() ? "star-search" : "macro-star";
     Machine M = unitCall(G);
     Request R = bcast(G, Alg);
     std::vector<double> Build, Cost, Verify, Total, Cpu;

@@ -1,11 +1,13 @@
 #include "compiler/Algorithms.h"
 
 #include "compiler/algorithms/Barriers.h"
+#include "compiler/algorithms/Greedy.h"
+#include "compiler/algorithms/MacroStar.h"
 #include "compiler/algorithms/Mesh.h"
 #include "compiler/algorithms/Personalized.h"
 #include "compiler/algorithms/Reductions.h"
 #include "compiler/algorithms/SegmentedBcast.h"
-#include "compiler/algorithms/Star.h"
+#include "compiler/algorithms/StarSearch.h"
 #include "compiler/algorithms/TorusAlltoall.h"
 #include "compiler/algorithms/Trees.h"
 
@@ -50,18 +52,18 @@ const std::vector<AlgorithmInfo> &algorithms() {
        buildUMesh,
        meshApplies},
       // Paper 002: star and macro-star graphs, unit-call model.
-      {"star-optimal",
+      {"star-search",
        "star graph S_k: randomized maximal matchings searched once from the "
        "identity, relabelled onto the root; ceil(log2 k!) + 1 steps on "
        "S_5..S_9, never more than greedy (paper 002)",
        {Collective::Bcast},
-       buildStarOptimal,
-       starOptimalApplies,
+       buildStarSearch,
+       starSearchApplies,
        /*InAuto=*/true,
        /*OnStarGraphs=*/true},
       {"macro-star",
        "macro-star MS(l,n): generator sequences of Lemmas 1 and 2, then "
-       "star-optimal in every base module (paper 002)",
+       "star-search in every base module (paper 002)",
        {Collective::Bcast},
        buildMacroStar,
        macroStarApplies,
@@ -196,8 +198,24 @@ const std::vector<AlgorithmInfo> &algorithms() {
   return All;
 }
 
+namespace {
+
+/// Former names, still accepted wherever an algorithm is named.
+struct AlgorithmAlias {
+  const char *Old, *New;
+};
+const AlgorithmAlias Aliases[] = {
+    // A randomized search, not a proof of optimality.
+    {"star-optimal", "star-search"},
+};
+
+} // namespace
+
 const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
                                    std::optional<Collective> C) {
+  for (const AlgorithmAlias &A : Aliases)
+    if (Name == A.Old)
+      Name = A.New;
   const AlgorithmInfo *First = nullptr;
   for (const AlgorithmInfo &A : algorithms())
     if (Name == A.Name) {
@@ -219,24 +237,6 @@ std::vector<const AlgorithmInfo *> autoCandidates(const Machine &M,
       Out.push_back(&A);
   }
   return Out;
-}
-
-Schedule scheduleSkeleton(const Machine &M, const Request &R,
-                          llvm::StringRef Algorithm) {
-  Schedule S;
-  S.Coll = R.Coll;
-  S.Algorithm = Algorithm.str();
-  S.MachineName = M.Name;
-  S.Bytes = R.Bytes;
-  S.Root = R.Root;
-  S.NumChunks = 1;
-  S.Op = R.Op;
-  S.Datatype = R.Datatype;
-  S.Commutative = R.Commutative;
-  S.Participants.reserve(R.Nodes.size());
-  for (int64_t N : R.Nodes)
-    S.Participants.push_back({N});
-  return S;
 }
 
 } // namespace collc

@@ -5,9 +5,7 @@
 #ifndef COLLC_COMPILER_ALGORITHMS_H
 #define COLLC_COMPILER_ALGORITHMS_H
 
-#include "compiler/Request.h"
-#include "ir/Machine.h"
-#include "ir/Schedule.h"
+#include "compiler/algorithms/Builder.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -17,12 +15,6 @@
 #include <vector>
 
 namespace collc {
-
-/// A builder: a function from (machine, request) to a schedule. Builders
-/// fill steps, transfers and pieces; times are the cost pass's business.
-using BuildFn = llvm::Expected<Schedule> (*)(const Machine &, const Request &);
-/// Whether an algorithm can serve this machine and request; sets \p Why if not.
-using AppliesFn = bool (*)(const Machine &, const Request &, std::string &Why);
 
 struct AlgorithmInfo {
   const char *Name;
@@ -44,7 +36,7 @@ struct AlgorithmInfo {
     if (!OnStarGraphs && (M.Topo.Kind == TopologyKind::Star ||
                           M.Topo.Kind == TopologyKind::MacroStar)) {
       Why = "on a star or macro-star graph a call joins adjacent nodes; use "
-            "star-optimal, macro-star or greedy";
+            "star-search, macro-star or greedy";
       return false;
     }
     return !Applies || Applies(M, R, Why);
@@ -53,8 +45,9 @@ struct AlgorithmInfo {
 
 /// All algorithms, in the order `auto` prefers them on a tie.
 const std::vector<AlgorithmInfo> &algorithms();
-/// The algorithm called \p Name; several entries may share a name (e.g.
-/// binomial broadcast and binomial reduce): with \p C, the one serving C.
+/// The algorithm called \p Name, or formerly so called (`star-optimal` is now
+/// `star-search`); several entries may share a name (e.g. binomial broadcast
+/// and binomial reduce): with \p C, the one serving C.
 const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
                                    std::optional<Collective> C = std::nullopt);
 /// What `--algorithm auto` chooses among for \p R on \p M (and what
@@ -62,11 +55,6 @@ const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
 /// serves the collective and applies, in registry order.
 std::vector<const AlgorithmInfo *> autoCandidates(const Machine &M,
                                                   const Request &R);
-
-/// Fills what every builder's schedule shares from the request: collective,
-/// algorithm name, machine name, bytes, root, participants, reduction fields.
-Schedule scheduleSkeleton(const Machine &M, const Request &R,
-                          llvm::StringRef Algorithm);
 
 } // namespace collc
 

@@ -1,6 +1,6 @@
 #include "ir/Machine.h"
 
-#include "ir/Min.h"
+#include "ir/MultistageNetwork.h"
 
 #include <cassert>
 

@@ -3,28 +3,12 @@
 
 #include "ir/JsonTree.h"
 
+#include "ir/Format.h"
+
 #include <charconv>
 #include <cmath>
 
 namespace collc {
-
-std::string formatNumber(double V) {
-  if (std::isnan(V))
-    return "null";
-  if (std::isinf(V))
-    return V > 0 ? "1e999" : "-1e999";
-  char Buf[64];
-  auto R = std::to_chars(Buf, Buf + sizeof(Buf), V);
-  return std::string(Buf, R.ptr);
-}
-
-std::string formatRounded(double V) {
-  if (std::isnan(V))
-    return "-";
-  char Buf[64];
-  snprintf(Buf, sizeof(Buf), "%.10g", V);
-  return Buf;
-}
 
 namespace {
 

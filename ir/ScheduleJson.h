@@ -24,12 +24,6 @@ llvm::Expected<Schedule> readScheduleJson(llvm::StringRef Text,
                                           llvm::StringRef File,
                                           const Machine *M = nullptr);
 
-/// Shortest decimal text that reads back as \p V ("135", "0.02"); "null" for NaN.
-std::string formatNumber(double V);
-/// \p V rounded to 10 significant digits for people ("587.68" where the sum
-/// of the model's terms is 587.6800000000001).
-std::string formatRounded(double V);
-
 } // namespace collc
 
 #endif

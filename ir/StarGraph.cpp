@@ -35,7 +35,8 @@ std::optional<StarGraph> StarGraph::of(const Topology &T) {
   return std::nullopt;
 }
 
-void StarGraph::apply(Generator G, std::vector<int> &P) const {
+namespace {
+template <class Seq> void applyTo(int N, Generator G, Seq &P) {
   if (G.Kind == Generator::T) {
     std::swap(P[0], P[G.Index - 1]);
     return;
@@ -45,11 +46,18 @@ void StarGraph::apply(Generator G, std::vector<int> &P) const {
   for (int X = 0; X < N; ++X)
     std::swap(P[1 + X], P[Base + X]);
 }
+} // namespace
+
+void StarGraph::apply(Generator G, std::vector<int> &P) const {
+  applyTo(N, G, P);
+}
+
+void StarGraph::apply(Generator G, Symbols &P) const { applyTo(N, G, P); }
 
 int64_t StarGraph::neighbour(int64_t Node, Generator G) const {
-  std::vector<int> P = unrankPermutation(Node, K);
+  Symbols P = unrankSymbols(Node, K);
   apply(G, P);
-  return rankPermutation(P);
+  return rankSymbols(P, K);
 }
 
 std::optional<Generator> StarGraph::generatorBetween(int64_t A,

@@ -16,6 +16,7 @@
 #define COLLC_IR_STARGRAPH_H
 
 #include "ir/Machine.h"
+#include "ir/Permutation.h"
 
 #include <cstdint>
 #include <optional>
@@ -53,6 +54,7 @@ public:
 
   /// Applies \p G to the permutation \p P in place.
   void apply(Generator G, std::vector<int> &P) const;
+  void apply(Generator G, Symbols &P) const;
   /// The neighbour of node \p Node along \p G.
   int64_t neighbour(int64_t Node, Generator G) const;
   /// The generator joining \p A and \p B, or nullopt when they are not

@@ -1,5 +1,7 @@
 #include "passes/CallModel.h"
 
+#include "ir/Permutation.h"
+
 #include <array>
 #include <cstdint>
 
@@ -7,55 +9,11 @@ namespace collc {
 
 namespace {
 
-using Symbols = std::array<int8_t, 20>;
-
-/// Inverse of the lexicographic rank (ir/Permutation.h), without allocation.
-Symbols unrank(int64_t Rank, int K) {
-  int Digits[20];
-  int I = K;
-  // 32-bit divisions once the rank fits (all of S_10's 3628800 nodes do).
-  for (; I-- > 0 && Rank > UINT32_MAX;) {
-    int64_t Base = K - I;
-    Digits[I] = static_cast<int>(Rank % Base);
-    Rank /= Base;
-  }
-  for (uint32_t R = static_cast<uint32_t>(Rank); I >= 0; --I) {
-    uint32_t Base = static_cast<uint32_t>(K - I);
-    Digits[I] = static_cast<int>(R % Base);
-    R /= Base;
-  }
-  Symbols P{};
-  if (K <= 16) {
-    // The symbols not yet placed, one per nibble in increasing order:
-    // taking the d-th out is a shift of the nibbles above it.
-    uint64_t Left = 0xFEDCBA9876543210ull;
-    for (int I = 0; I < K; ++I) {
-      unsigned Sh = 4u * static_cast<unsigned>(Digits[I]);
-      P[I] = static_cast<int8_t>((Left >> Sh) & 0xF);
-      uint64_t Low = Sh ? Left & ((uint64_t(1) << Sh) - 1) : 0;
-      uint64_t High = Sh + 4 < 64 ? (Left >> (Sh + 4)) << Sh : 0;
-      Left = Low | High;
-    }
-    return P;
-  }
-  int8_t Left[20];
-  for (int V = 0; V < K; ++V)
-    Left[V] = static_cast<int8_t>(V);
-  int N = K;
-  for (int I = 0; I < K; ++I) {
-    P[I] = Left[Digits[I]];
-    for (int J = Digits[I]; J + 1 < N; ++J)
-      Left[J] = Left[J + 1];
-    --N;
-  }
-  return P;
-}
-
 std::optional<Generator> between(const StarGraph &G, int64_t A, int64_t B) {
   const int K = G.symbols(), N = G.clusterSize();
   if (A == B || A < 0 || B < 0 || A >= G.nodes() || B >= G.nodes())
     return std::nullopt;
-  Symbols PA = unrank(A, K), PB = unrank(B, K);
+  Symbols PA = unrankSymbols(A, K), PB = unrankSymbols(B, K);
   // T_j: only positions 1 and j differ, swapped.
   if (PA[0] != PB[0]) {
     int J = -1, Diff = 0;

@@ -1,6 +1,6 @@
 #include "passes/Routes.h"
 
-#include "ir/Min.h"
+#include "ir/MultistageNetwork.h"
 
 namespace collc {
 
@@ -98,16 +98,16 @@ llvm::Error appendRoute(const Topology &T, int64_t Src, int64_t Dst,
   // Dispatch point for the other topologies. Each plugs in here with a call
   // to a routing function kept in a file of its own, and returns true from
   // isRouted():
-  //  - min: the turnaround route of MinNetwork (ir/Min.h) as Channels, with
-  //    switch (l, s) numbered Nodes + switchId({l, s});
+  //  - min: the turnaround route of MinNetwork (ir/MultistageNetwork.h) as
+  //    Channels, with switch (l, s) numbered Nodes + switchId({l, s});
   //  - star, macro-star: a call joins neighbours and uses one generator edge,
   //    so the route is the single channel {Src, Dst} once adjacency is
   //    checked against the generators.
   case TopologyKind::Min: {
-    // The turnaround route of ir/Min.h over vertices Src, Nodes + switchId
-    // of each switch, Dst. On a MIN a processor's link to its switch joins
-    // two vertices of the network, so it belongs to the route: the route has
-    // 2(h+1) channels, Topology::distance.
+    // The turnaround route of ir/MultistageNetwork.h over vertices Src,
+    // Nodes + switchId of each switch, Dst. On a MIN a processor's link to its
+    // switch joins two vertices of the network, so it belongs to the route: the
+    // route has 2(h+1) channels, Topology::distance.
     MinNetwork Net(T);
     int64_t Prev = Src;
     for (MinSwitch Sw : Net.switchesOnRoute(Src, Dst)) {

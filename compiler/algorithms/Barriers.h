@@ -18,7 +18,7 @@
 #ifndef COLLC_COMPILER_ALGORITHMS_BARRIERS_H
 #define COLLC_COMPILER_ALGORITHMS_BARRIERS_H
 
-#include "compiler/Algorithms.h"
+#include "compiler/algorithms/Builder.h"
 
 namespace collc {
 

@@ -7,7 +7,7 @@
 #ifndef COLLC_COMPILER_ALGORITHMS_PERSONALIZED_H
 #define COLLC_COMPILER_ALGORITHMS_PERSONALIZED_H
 
-#include "compiler/Algorithms.h"
+#include "compiler/algorithms/Builder.h"
 
 namespace collc {
 

@@ -1,6 +1,6 @@
 #include "compiler/algorithms/TorusAlltoall.h"
 
-#include "compiler/Algorithms.h"
+#include "compiler/algorithms/Builder.h"
 
 #include <algorithm>
 #include <numeric>

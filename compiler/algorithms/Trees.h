@@ -5,7 +5,7 @@
 #ifndef COLLC_COMPILER_ALGORITHMS_TREES_H
 #define COLLC_COMPILER_ALGORITHMS_TREES_H
 
-#include "compiler/Algorithms.h"
+#include "compiler/algorithms/Builder.h"
 #include "compiler/algorithms/OptTree.h"
 
 #include <functional>

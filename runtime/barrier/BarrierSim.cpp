@@ -22,30 +22,6 @@ const char *phaseName(Phase P) {
   return "?";
 }
 
-uint64_t Rng::next() {
-  uint64_t Z = (State += 0x9e3779b97f4a7c15ULL);
-  Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebULL;
-  return Z ^ (Z >> 31);
-}
-
-int64_t Rng::uniform(int64_t Lo, int64_t Hi) {
-  uint64_t Span = static_cast<uint64_t>(Hi - Lo) + 1;
-  // Rejection keeps the draw exactly uniform.
-  uint64_t Limit = UINT64_MAX - UINT64_MAX % Span;
-  uint64_t X;
-  do
-    X = next();
-  while (X >= Limit);
-  return Lo + static_cast<int64_t>(X % Span);
-}
-
-bool Rng::chance(double P) {
-  if (P <= 0)
-    return false;
-  return static_cast<double>(next() >> 11) * 0x1.0p-53 < P;
-}
-
 bool Faults::any() const {
   for (int I = 0; I < 3; ++I)
     if (Loss[I] > 0 || Corrupt[I] > 0)
@@ -271,7 +247,7 @@ private:
   }
 
   /// The combining tree: the union of the turnaround routes from every
-  /// participant to the root (a tree, see ir/Min.h).
+  /// participant to the root (a tree, see ir/MultistageNetwork.h).
   void build() {
     Nodes.emplace_back();
     Nodes[0].R = Role::Root;

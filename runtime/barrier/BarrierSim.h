@@ -1,12 +1,12 @@
 /// \file
 /// A discrete-event simulator of the two reliable hardware barriers of paper
-/// 003 on a multistage network (ir/Min.h): the barrier of Sivaram, Stunkel
-/// and Panda (a 4-cycle SRAM barrier unit per switch, acknowledgements
-/// combined end to end, recovery driven by the end points) and the proposed
-/// multi-drop barrier (a 3-cycle register barrier unit, release worms that
-/// cut-through switches replicate, acknowledgements hop by hop, recovery
-/// hop by hop). Both run the same three phases: barrier-reached (combine) up
-/// the tree, release multicast down, acknowledgement up.
+/// 003 on a multistage network (ir/MultistageNetwork.h): the barrier of
+/// Sivaram, Stunkel and Panda (a 4-cycle SRAM barrier unit per switch,
+/// acknowledgements combined end to end, recovery driven by the end points)
+/// and the proposed multi-drop barrier (a 3-cycle register barrier unit,
+/// release worms that cut-through switches replicate, acknowledgements hop by
+/// hop, recovery hop by hop). Both run the same three phases: barrier-reached
+/// (combine) up the tree, release multicast down, acknowledgement up.
 ///
 /// The model follows the paper's assumptions 1-7 (section 4.3): synchronous
 /// switches on an integer clock, no buffers (a packet that finds the barrier
@@ -23,7 +23,8 @@
 #ifndef COLLC_RUNTIME_BARRIER_BARRIERSIM_H
 #define COLLC_RUNTIME_BARRIER_BARRIERSIM_H
 
-#include "ir/Min.h"
+#include "ir/MultistageNetwork.h"
+#include "ir/Random.h"
 
 #include <algorithm>
 #include <array>
@@ -40,20 +41,9 @@ const char *schemeName(Scheme S);
 enum class Phase : uint8_t { Reached = 1, Release = 2, Ack = 3 };
 const char *phaseName(Phase P);
 
-/// A small, portable, seeded generator (splitmix64): runs are reproducible
-/// across compilers and standard libraries.
-class Rng {
-public:
-  explicit Rng(uint64_t Seed) : State(Seed) {}
-  uint64_t next();
-  /// Uniform integer in [Lo, Hi].
-  int64_t uniform(int64_t Lo, int64_t Hi);
-  /// True with probability \p P.
-  bool chance(double P);
-
-private:
-  uint64_t State;
-};
+/// The runs draw from collc's one seeded generator (ir/Random.h), so they are
+/// reproducible across compilers and standard libraries.
+using collc::Rng;
 
 /// Per-phase fault rates, indexed by phase: [Reached, Release, Ack].
 struct Faults {

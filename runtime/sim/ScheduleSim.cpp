@@ -1,6 +1,6 @@
 #include "runtime/sim/ScheduleSim.h"
 
-#include "ir/ScheduleJson.h"
+#include "ir/Format.h"
 #include "passes/Contention.h"
 
 #include <unordered_map>

@@ -3,7 +3,7 @@
 // index), and the simulator report.
 #include "backends/Traces.h"
 #include "compiler/Driver.h"
-#include "ir/ScheduleJson.h"
+#include "ir/Format.h"
 #include "runtime/sim/Experiments.h"
 #include "tests/TestUtil.h"
 

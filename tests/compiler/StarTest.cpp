@@ -1,9 +1,13 @@
 // Paper 002: star and macro-star graphs, their generators, the lemmas behind
 // the macro-star broadcast, and the broadcasts' step counts.
-#include "compiler/algorithms/Star.h"
+#include "compiler/Algorithms.h"
+#include "compiler/algorithms/Greedy.h"
+#include "compiler/algorithms/MacroStar.h"
+#include "compiler/algorithms/StarSearch.h"
 #include "compiler/Driver.h"
 #include "compiler/Spec.h"
 #include "ir/Permutation.h"
+#include "ir/ScheduleJson.h"
 #include "ir/StarGraph.h"
 #include "passes/CallModel.h"
 #include "passes/Verify.h"
@@ -176,7 +180,7 @@ TEST_CASE(
   for (int K = 4; K <= 9; ++K) {
     StarGraph G = StarGraph::star(K);
     CAPTURE(G.title());
-    Schedule S = broadcast(G, "star-optimal");
+    Schedule S = broadcast(G, "star-search");
     Schedule Gr = broadcast(G, "greedy");
     int64_t Steps = static_cast<int64_t>(S.Steps.size());
     int64_t Greedy = static_cast<int64_t>(Gr.Steps.size());
@@ -187,7 +191,7 @@ TEST_CASE(
     CHECK(Steps <= Greedy);
     CHECK(S.Makespan == doctest::Approx(Steps)); // one unit per step
     CHECK(Greedy >= lowerBound(G.nodes()));
-    MESSAGE(G.title() << ": star-optimal " << Steps << ", greedy " << Greedy
+    MESSAGE(G.title() << ": star-search " << Steps << ", greedy " << Greedy
                       << ", lower bound " << lowerBound(G.nodes()));
   }
   for (auto [L, N] : {std::pair{2, 2}, {2, 3}, {3, 2}, {2, 4}}) {
@@ -197,7 +201,7 @@ TEST_CASE(
     Schedule Gr = broadcast(G, "greedy");
     int64_t Steps = static_cast<int64_t>(S.Steps.size());
     CHECK(Steps >= lowerBound(G.nodes()));
-    // Never longer than the sequences plus star-optimal's plan of S_{n+1}.
+    // Never longer than the sequences plus star-search's plan of S_{n+1}.
     CHECK(Steps <= static_cast<int64_t>(macroStarSequence(G).size()) +
                        starPlan(N + 1).Steps);
     CHECK(static_cast<int64_t>(Gr.Steps.size()) >= lowerBound(G.nodes()));
@@ -245,13 +249,13 @@ TEST_CASE("star: starPlan is a deterministic broadcast of S_m along "
   }
 }
 
-TEST_CASE("star: star-optimal takes the same steps from every root (the plan "
+TEST_CASE("star: star-search takes the same steps from every root (the plan "
           "is relabelled onto the root)") {
   StarGraph G = StarGraph::star(6);
-  size_t Steps = broadcast(G, "star-optimal").Steps.size();
+  size_t Steps = broadcast(G, "star-search").Steps.size();
   for (int32_t Root : {1, 17, 360, 719}) {
     CAPTURE(Root);
-    Schedule S = broadcast(G, "star-optimal", Root);
+    Schedule S = broadcast(G, "star-search", Root);
     CHECK(S.Root == Root);
     CHECK(S.Steps.size() == Steps);
   }
@@ -262,7 +266,7 @@ TEST_CASE("star: broadcasts from a permutation root verify") {
   int32_t Root = static_cast<int32_t>(node("14523", 5));
   Schedule S = broadcast(G, "macro-star", Root);
   CHECK(S.Root == Root);
-  Schedule T = broadcast(StarGraph::star(5), "star-optimal", Root);
+  Schedule T = broadcast(StarGraph::star(5), "star-search", Root);
   CHECK(T.Root == Root);
 }
 
@@ -270,7 +274,7 @@ TEST_CASE("star: the verifier rejects calls between non-adjacent nodes and "
           "nodes in two calls of a step") {
   StarGraph G = StarGraph::star(4);
   Machine M = unitCall(G);
-  Schedule S = broadcast(G, "star-optimal");
+  Schedule S = broadcast(G, "star-search");
   // Redirect the first call to a node two generators away.
   Schedule Bad = S;
   Transfer &T = Bad.Steps[0].Transfers[0];
@@ -329,12 +333,54 @@ TEST_CASE("star: tree builders do not apply to star graphs") {
   REQUIRE(A);
   CHECK(!A->applies(M, test::bcast(24), Why));
   CHECK(Why.find("adjacent") != std::string::npos);
-  CHECK(findAlgorithm("star-optimal", Collective::Bcast)
+  CHECK(findAlgorithm("star-search", Collective::Bcast)
             ->applies(M, test::bcast(24), Why));
   // auto picks a builder that respects the graph.
   auto S = compile(M, test::bcast(24));
   REQUIRE(S);
-  CHECK(S->Algorithm == "star-optimal");
+  CHECK(S->Algorithm == "star-search");
+}
+
+TEST_CASE("star: star-optimal, the former name of star-search, still names "
+          "it in request files, on the command line and in schedule JSON") {
+  auto M = loadMachine(std::string(COLLC_SOURCE_DIR) +
+                       "/examples/machines/star-4.yaml");
+  REQUIRE_MESSAGE(M, llvm::toString(M.takeError()));
+  auto Json = [&](const char *FileAlgorithm,
+                  std::optional<std::string> ArgAlgorithm) {
+    std::string Text = "collective: bcast\nranks: 24\nroot: \"2413\"\n"
+                       "bytes: 8\nalgorithm: " +
+                       std::string(FileAlgorithm) + "\n";
+    llvm::MemoryBufferRef Ref(Text, "r.yaml");
+    RequestOverrides O;
+    O.Algorithm = ArgAlgorithm;
+    auto R = parseRequest(&Ref, O, *M);
+    REQUIRE_MESSAGE(R, llvm::toString(R.takeError()));
+    auto S = compile(*M, *R);
+    REQUIRE_MESSAGE(S, llvm::toString(S.takeError()));
+    CHECK(S->Algorithm == "star-search");
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    writeScheduleJson(OS, *S, &*M);
+    return Out;
+  };
+  const std::string New = Json("star-search", std::nullopt);
+  CHECK(Json("star-optimal", std::nullopt) == New);
+  CHECK(Json("binomial", std::string("star-optimal")) == New);
+  // A schedule written under the old name reads back as it was written.
+  std::string Old = New;
+  size_t At = Old.find("\"star-search\"");
+  REQUIRE(At != std::string::npos);
+  Old.replace(At, 13, "\"star-optimal\"");
+  auto Back = readScheduleJson(Old, "old.json");
+  REQUIRE_MESSAGE(Back, llvm::toString(Back.takeError()));
+  CHECK(Back->Algorithm == "star-optimal");
+  CHECK(findAlgorithm(Back->Algorithm, Back->Coll) ==
+        findAlgorithm("star-search", Collective::Bcast));
+  std::string Again;
+  llvm::raw_string_ostream OS(Again);
+  writeScheduleJson(OS, *Back, &*M);
+  CHECK(Again == Old);
 }
 
 TEST_CASE("star: auto never picks a schedule that greedy beats on star and "
@@ -347,9 +393,9 @@ TEST_CASE("star: auto never picks a schedule that greedy beats on star and "
     REQUIRE_MESSAGE(Auto, llvm::toString(Auto.takeError()));
     Schedule Greedy = broadcast(G, "greedy");
     CHECK(Auto->Makespan <= Greedy.Makespan);
-    // Ties go to the first in the registry: star-optimal before greedy.
+    // Ties go to the first in the registry: star-search before greedy.
     if (G.isStar())
-      CHECK(Auto->Algorithm == "star-optimal");
+      CHECK(Auto->Algorithm == "star-search");
   }
   // Greedy stays out of auto where a maximum matching per step is too dear.
   std::string Why;

@@ -1,4 +1,5 @@
-// Routes and contention on the MIN (passes/Routes dispatching to ir/Min.h).
+// Routes and contention on the MIN (passes/Routes dispatching to
+// ir/MultistageNetwork.h).
 #include "compiler/Driver.h"
 #include "passes/Contention.h"
 #include "passes/Routes.h"

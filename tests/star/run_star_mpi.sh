@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Generated MPI code of the star-graph broadcasts under real MPI (paper 002):
-# S_4 (24 ranks) with star-optimal under Open MPI, MS(2,2) (120 ranks) with
+# S_4 (24 ranks) with star-search under Open MPI, MS(2,2) (120 ranks) with
 # macro-star under SMPI. Rank = node number; each run broadcasts 1024 bytes
 # from two roots (node 0 and a root given as a permutation).
 #
@@ -10,7 +10,7 @@ mode=$1 collc=$2 src=$3 work=$4
 rm -rf "$work"
 mkdir -p "$work"
 case $mode in
-  openmpi) machine=star-4 ranks=24 alg=star-optimal roots="0 2413" cxx=mpicxx.openmpi ;;
+  openmpi) machine=star-4 ranks=24 alg=star-search roots="0 2413" cxx=mpicxx.openmpi ;;
   smpi) machine=macro-star-2-2 ranks=120 alg=macro-star roots="0 14523" cxx=smpicxx ;;
   *) echo "run_star_mpi.sh: unknown mode $mode" >&2; exit 2 ;;
 esac

@@ -1,5 +1,6 @@
-// The MIN topology: structure and turnaround routing (ir/Min.h).
-#include "ir/Min.h"
+// The MIN topology: structure and turnaround routing
+// (ir/MultistageNetwork.h).
+#include "ir/MultistageNetwork.h"
 #include "ir/Machine.h"
 
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-#include "ir/Min.h"
+#include "ir/MultistageNetwork.h"
 
 #include <cassert>
 

@@ -25,8 +25,8 @@
 /// the way up already carries q's digits in the positions it has fixed, so
 /// all routes towards one destination form a tree rooted at it: the
 /// combining tree of the hardware barrier. A route crosses 2(h+1) channels.
-#ifndef COLLC_IR_MIN_H
-#define COLLC_IR_MIN_H
+#ifndef COLLC_IR_MULTISTAGENETWORK_H
+#define COLLC_IR_MULTISTAGENETWORK_H
 
 #include "ir/Machine.h"
 
