@@ -84,7 +84,7 @@ llvm::Expected<Schedule> buildAndCost(const Machine &M, const Request &R,
                                    Algorithm.str().c_str(),
                                    collectiveName(R.Coll));
   if (llvm::Error E = checkSize(R))
-    return std::move(E);
+    return E;
   auto S = A->Build(M, R);
   if (!S)
     return S.takeError();
@@ -95,7 +95,7 @@ llvm::Expected<Schedule> buildAndCost(const Machine &M, const Request &R,
 llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
                                  const CompileOptions &Opts) {
   if (llvm::Error E = checkSize(R))
-    return std::move(E);
+    return E;
   Pipeline P(Opts);
   std::optional<Schedule> Best;
   bool Verified = false; // Best as it stands has passed the verifier

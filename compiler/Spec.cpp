@@ -2,6 +2,7 @@
 
 #include "compiler/Algorithms.h"
 #include "ir/Escape.h"
+#include "ir/Format.h"
 #include "ir/JsonTree.h"
 #include "ir/Permutation.h"
 #include "ir/ScheduleJson.h"
