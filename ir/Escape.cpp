@@ -2,7 +2,6 @@
 
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace collc {
@@ -136,7 +135,15 @@ std::string jsonString(llvm::StringRef S) {
 }
 
 bool isValidUtf8(llvm::StringRef S, size_t *ErrOffset) {
-  return llvm::json::isUTF8(S, ErrOffset);
+  // ConvertUTF's check rather than llvm/Support/JSON.h, which clang 14 cannot
+  // compile in C++20 against libstdc++ 12.
+  const auto *Begin = reinterpret_cast<const llvm::UTF8 *>(S.data());
+  const llvm::UTF8 *P = Begin;
+  if (llvm::isLegalUTF8String(&P, Begin + S.size()))
+    return true;
+  if (ErrOffset)
+    *ErrOffset = static_cast<size_t>(P - Begin);
+  return false;
 }
 
 } // namespace collc
