@@ -1023,9 +1023,18 @@ inline bool serve(const Variant *Vs, int N, const Call &C, bool Fallback,
 /// communicator's error handler (MPI_COMM_WORLD's for MPI_COMM_NULL).
 /// Returns \p Code.
 inline int reportError(MPI_Comm Comm, int Code) {
-  if (Code != MPI_SUCCESS)
-    MPI_Comm_call_errhandler(Comm == MPI_COMM_NULL ? MPI_COMM_WORLD : Comm,
-                             Code);
+  if (Code == MPI_SUCCESS)
+    return Code;
+  MPI_Comm C = Comm == MPI_COMM_NULL ? MPI_COMM_WORLD : Comm;
+  // MPI_ERRORS_RETURN only returns the code, which the caller does; calling
+  // it is not needed, and SimGrid's SMPI 3.32 crashes calling a predefined
+  // handler through MPI_Comm_call_errhandler.
+  MPI_Errhandler H = MPI_ERRHANDLER_NULL;
+  if (MPI_Comm_get_errhandler(C, &H) == MPI_SUCCESS && H == MPI_ERRORS_RETURN)
+    return Code;
+  if (H != MPI_ERRHANDLER_NULL && H != MPI_ERRORS_ARE_FATAL)
+    MPI_Errhandler_free(&H);
+  MPI_Comm_call_errhandler(C, Code);
   return Code;
 }
 
