@@ -34,13 +34,13 @@ fi
 for m in examples/machines/*.yaml; do
   for r in examples/requests/bcast-*.yaml examples/requests/bcast-*.json examples/requests/multicast.yaml; do
     out=$("$collc" --machine "$m" --request "$r" --emit summary 2>&1) && ok ||
-      { echo "$out" | grep -q "error:" || die "$m $r: $out"; }
+      { grep -q "error:" <<<"$out" || die "$m $r: $out"; }
   done
 done
 # --help and --version.
-"$collc" --help | grep -q -- "--machine" || die "--help"; ok
-"$collc" --version | grep -q "collc" || die "--version"; ok
-"$collc" --list-algorithms | grep -q "^opt-tree" || die "--list-algorithms"; ok
+grep -q -- "--machine" <<<"$("$collc" --help)" || die "--help"; ok
+grep -q "collc" <<<"$("$collc" --version)" || die "--version"; ok
+grep -q "^opt-tree" <<<"$("$collc" --list-algorithms)" || die "--list-algorithms"; ok
 # --time-passes and --print-after-all write to stderr only.
 "$collc" --machine examples/machines/ibm-sp.yaml --request examples/requests/bcast-9.yaml \
   --time-passes --print-after-all --emit json > "$tmp/s3.json" 2> "$tmp/log"
