@@ -14,8 +14,8 @@ void emitDot(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
   OS << "digraph schedule {\n";
   OS << "  graph [label=\"" << collectiveName(S.Coll) << " "
      << dotString(S.Algorithm) << " on " << dotString(S.MachineName) << ": "
-     << S.size() << " ranks, " << S.Bytes
-     << " bytes, makespan " << formatRounded(S.Makespan)
+     << S.size() << " ranks, " << S.Bytes << " bytes, makespan "
+     << formatRounded(S.Makespan)
      << "\", labelloc=t, fontname=\"Helvetica\"];\n";
   OS << "  node [shape=circle, fontname=\"Helvetica\"];\n";
   OS << "  edge [fontname=\"Helvetica\", fontsize=10];\n";
@@ -50,8 +50,8 @@ void emitDot(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
         if (auto G = Graph->generatorBetween(S.Participants[T.Src].Node,
                                              S.Participants[T.Dst].Node))
           OS << G->name() << " ";
-      OS << "#" << N << " "
-         << formatRounded(T.Start) << "-" << formatRounded(T.End) << "\"";
+      OS << "#" << N << " " << formatRounded(T.Start) << "-"
+         << formatRounded(T.End) << "\"";
       if (T.Kind == TransferKind::Signal)
         OS << ", style=dashed";
       OS << "];\n";

@@ -44,9 +44,10 @@ std::string modelLine(const Machine &M) {
     S += ": one time unit per call";
     break;
   case ModelKind::Wormhole:
-    S += ": s_s " + formatNumber(Mo.Worm.Ss) + ", s_d " + formatNumber(Mo.Worm.Sd) +
-         ", c_d " + formatNumber(Mo.Worm.Cd) + ", r_s " + formatNumber(Mo.Worm.Rs) +
-         ", r_d " + formatNumber(Mo.Worm.Rd);
+    S += ": s_s " + formatNumber(Mo.Worm.Ss) + ", s_d " +
+         formatNumber(Mo.Worm.Sd) + ", c_d " + formatNumber(Mo.Worm.Cd) +
+         ", r_s " + formatNumber(Mo.Worm.Rs) + ", r_d " +
+         formatNumber(Mo.Worm.Rd);
     break;
   }
   return S;
@@ -69,9 +70,8 @@ std::string topologyLine(const Topology &T) {
 void emitSummary(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
   OS << "collective: " << collectiveName(S.Coll) << "\n";
   OS << "algorithm:  " << printableText(S.Algorithm) << "\n";
-  OS << "machine:    " << printableText(S.MachineName) << " ("
-     << modelLine(M) << "; "
-     << M.Ports << (M.Ports == 1 ? " port" : " ports") << "; "
+  OS << "machine:    " << printableText(S.MachineName) << " (" << modelLine(M)
+     << "; " << M.Ports << (M.Ports == 1 ? " port" : " ports") << "; "
      << topologyLine(M.Topo) << ")\n";
   OS << "ranks:      " << S.size() << "\n";
   OS << "root:       " << S.Root << "\n";
@@ -104,7 +104,8 @@ void emitSummary(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
   // A barrier has no data and no parent: list whom each rank hears from and
   // when it may leave (its last signal received or sent).
   bool Barrier = S.Coll == Collective::Barrier;
-  OS << llvm::format("%6s  %-10s  %-8s  %-10s  %s\n", static_cast<const char *>("rank"),
+  OS << llvm::format("%6s  %-10s  %-8s  %-10s  %s\n",
+                     static_cast<const char *>("rank"),
                      static_cast<const char *>(Coords ? "coord" : "node"),
                      static_cast<const char *>(Barrier ? "hears" : "parent"),
                      static_cast<const char *>(Barrier ? "leaves" : "received"),

@@ -23,7 +23,7 @@ llvm::Expected<Machine> loadMachine(llvm::StringRef Path);
 /// Fields of a request given on the command line; they override the file's.
 struct RequestOverrides {
   std::optional<std::string> Collective, Algorithm, Op, Datatype;
-  std::optional<std::string> Root;         ///< Node number, coords or permutation.
+  std::optional<std::string> Root; ///< Node number, coords or permutation.
   std::optional<std::string> Destinations; ///< Comma/semicolon separated list.
   /// Numbers as text, so that "-1" or a number beyond 64 bits gets the same
   /// clear error as any other value out of range.

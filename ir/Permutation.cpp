@@ -15,8 +15,8 @@ int64_t permutationCount(int64_t K) {
   return F;
 }
 
-std::optional<std::vector<int>> parsePermutation(llvm::StringRef Text, int64_t K,
-                                                 std::string &Why) {
+std::optional<std::vector<int>> parsePermutation(llvm::StringRef Text,
+                                                 int64_t K, std::string &Why) {
   if (static_cast<int64_t>(Text.size()) != K) {
     Why = "expected " + std::to_string(K) + " symbols, got " +
           std::to_string(Text.size());
@@ -116,8 +116,8 @@ std::string formatPermutation(const std::vector<int> &P) {
   return S;
 }
 
-std::optional<int64_t> permutationToNode(const Topology &T, llvm::StringRef Text,
-                                         std::string &Why) {
+std::optional<int64_t>
+permutationToNode(const Topology &T, llvm::StringRef Text, std::string &Why) {
   auto P = parsePermutation(Text, T.StarK, Why);
   if (!P)
     return std::nullopt;

@@ -22,8 +22,8 @@ namespace collc {
 /// k! (k <= 20).
 int64_t permutationCount(int64_t K);
 /// Symbol values 0..k-1 of \p Text, or nullopt with \p Why set.
-std::optional<std::vector<int>> parsePermutation(llvm::StringRef Text, int64_t K,
-                                                 std::string &Why);
+std::optional<std::vector<int>> parsePermutation(llvm::StringRef Text,
+                                                 int64_t K, std::string &Why);
 /// The number of symbols in a set of symbols (bit s for symbol s). SWAR:
 /// std::popcount becomes a library call without -mpopcnt.
 inline int symbolCount(uint32_t X) {
@@ -46,8 +46,8 @@ std::vector<int> unrankPermutation(int64_t Rank, int64_t K);
 std::string formatPermutation(const std::vector<int> &P);
 /// Node number of a permutation written in a request, for a star or
 /// macro-star topology.
-std::optional<int64_t> permutationToNode(const Topology &T, llvm::StringRef Text,
-                                         std::string &Why);
+std::optional<int64_t>
+permutationToNode(const Topology &T, llvm::StringRef Text, std::string &Why);
 
 } // namespace collc
 

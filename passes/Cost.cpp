@@ -27,16 +27,16 @@ bool meets(const Transfer &Sent, const Transfer &Got) {
   // Many pieces on both sides (large personalized exchanges): look up each
   // piece of the shorter list among the longer list's pieces with an
   // overlapping origin interval, found by binary search.
-  const std::vector<Piece> &Big = Sent.Pieces.size() >= Got.Pieces.size()
-                                      ? Sent.Pieces
-                                      : Got.Pieces;
+  const std::vector<Piece> &Big =
+      Sent.Pieces.size() >= Got.Pieces.size() ? Sent.Pieces : Got.Pieces;
   const std::vector<Piece> &Small =
       &Big == &Sent.Pieces ? Got.Pieces : Sent.Pieces;
   if (Small.size() * Big.size() > 64 && sortedByOrigin(Big)) {
     for (const Piece &X : Small) {
-      auto It = std::partition_point(Big.begin(), Big.end(), [&](const Piece &Y) {
-        return Y.Origins.Hi <= X.Origins.Lo;
-      });
+      auto It =
+          std::partition_point(Big.begin(), Big.end(), [&](const Piece &Y) {
+            return Y.Origins.Hi <= X.Origins.Lo;
+          });
       for (; It != Big.end() && It->Origins.Lo < X.Origins.Hi; ++It)
         if (It->intersects(X))
           return true;
@@ -81,8 +81,8 @@ void sendRecvFactors(const Step &St, const Machine &M,
     Scratch[T.Src] = Scratch[T.Dst] = 0;
 }
 
-TransferTime transferTime(const Schedule &S, const Machine &M, const Transfer &T,
-                          SendRecvFactor F) {
+TransferTime transferTime(const Schedule &S, const Machine &M,
+                          const Transfer &T, SendRecvFactor F) {
   TransferTime TT;
   TT.Hold = F.Hold * M.M.tHold(T.Bytes);
   TT.End = F.End * transferEnd(S, M, T);

@@ -5,9 +5,12 @@
 using namespace collc;
 
 namespace {
-std::string path(const char *Rel) { return std::string(COLLC_SOURCE_DIR) + "/" + Rel; }
+std::string path(const char *Rel) {
+  return std::string(COLLC_SOURCE_DIR) + "/" + Rel;
+}
 
-llvm::Expected<Machine> machineFrom(const char *Text, const char *Name = "m.yaml") {
+llvm::Expected<Machine> machineFrom(const char *Text,
+                                    const char *Name = "m.yaml") {
   return parseMachine(llvm::MemoryBufferRef(Text, Name));
 }
 llvm::Expected<Request> requestFrom(const char *Text, const Machine &M,
@@ -19,9 +22,10 @@ std::string error(llvm::Error E) { return llvm::toString(std::move(E)); }
 } // namespace
 
 TEST_CASE("spec: the bundled machines load") {
-  for (const char *F : {"examples/machines/ibm-sp.yaml", "examples/machines/ibm-sp.json",
-                        "examples/machines/sp2.yaml", "examples/machines/t3e.yaml",
-                        "examples/machines/pc-cluster.yaml"}) {
+  for (const char *F :
+       {"examples/machines/ibm-sp.yaml", "examples/machines/ibm-sp.json",
+        "examples/machines/sp2.yaml", "examples/machines/t3e.yaml",
+        "examples/machines/pc-cluster.yaml"}) {
     CAPTURE(F);
     auto M = loadMachine(path(F));
     REQUIRE(M);
@@ -55,7 +59,8 @@ TEST_CASE("spec: the bundled requests load") {
   REQUIRE(MC);
   CHECK(MC->Nodes == std::vector<int64_t>{3, 10, 4, 7, 12, 1, 30});
   CHECK(MC->Root == 0);
-  auto P = loadRequest(path("examples/requests/bcast-participants.yaml"), {}, *M);
+  auto P =
+      loadRequest(path("examples/requests/bcast-participants.yaml"), {}, *M);
   REQUIRE(P);
   CHECK(P->Root == 2);
   auto JR = loadRequest(path("examples/requests/bcast-128-1k.json"), {}, *M);
@@ -78,24 +83,41 @@ TEST_CASE("spec: command-line fields override the request file") {
 }
 
 TEST_CASE("spec: mesh coordinates are written highest dimension first") {
-  auto M = machineFrom("name: m\nmodel: {kind: unit-call}\ntopology: {kind: mesh, dims: [6, 4]}\n");
+  auto M = machineFrom("name: m\nmodel: {kind: unit-call}\ntopology: {kind: "
+                       "mesh, dims: [6, 4]}\n");
   REQUIRE(M);
   CHECK(M->Topo.Nodes == 24);
   CHECK(M->Topo.nodeOf({3, 2}) == 14);
   CHECK(M->Topo.coordOf(14) == std::vector<int64_t>{3, 2});
-  auto R = requestFrom("collective: multicast\nroot: [3, 2]\ndestinations: [[1, 3], 0]\nbytes: 1\n", *M);
+  auto R = requestFrom("collective: multicast\nroot: [3, 2]\ndestinations: "
+                       "[[1, 3], 0]\nbytes: 1\n",
+                       *M);
   REQUIRE(R);
   CHECK(R->Nodes == std::vector<int64_t>{14, 7, 0});
-  auto Out = requestFrom("collective: multicast\nroot: [6, 2]\ndestinations: [1]\nbytes: 1\n", *M);
+  auto Out = requestFrom(
+      "collective: multicast\nroot: [6, 2]\ndestinations: [1]\nbytes: 1\n", *M);
   REQUIRE(!Out);
-  CHECK(error(Out.takeError()).find("r.yaml:2:8: error: node (6, 2) in 'root' is outside the (6, 4) mesh") == 0);
+  CHECK(error(Out.takeError())
+            .find("r.yaml:2:8: error: node (6, 2) in 'root' is outside the (6, "
+                  "4) mesh") == 0);
 }
 
-TEST_CASE("spec: YAML and JSON report the same schema errors at their own positions") {
-  auto Y = machineFrom("name: x\nmodel:\n  kind: parameterized\n  t_hold: {base: -1, per_byte: 0}\n  t_end: {base: 1, per_byte: 0}\n");
+TEST_CASE("spec: YAML and JSON report the same schema errors at their own "
+          "positions") {
+  auto Y =
+      machineFrom("name: x\nmodel:\n  kind: parameterized\n  t_hold: {base: "
+                  "-1, per_byte: 0}\n  t_end: {base: 1, per_byte: 0}\n");
   REQUIRE(!Y);
-  CHECK(error(Y.takeError()).find("m.yaml:4:18: error: expected a number >= 0 for 'base', got '-1'") == 0);
-  auto J = machineFrom("{\"name\": \"x\", \"model\": {\"kind\": \"parameterized\",\n \"t_hold\": {\"base\": -1, \"per_byte\": 0}, \"t_end\": {\"base\": 1, \"per_byte\": 0}}}", "m.json");
+  CHECK(error(Y.takeError())
+            .find("m.yaml:4:18: error: expected a number >= 0 for 'base', got "
+                  "'-1'") == 0);
+  auto J = machineFrom(
+      "{\"name\": \"x\", \"model\": {\"kind\": \"parameterized\",\n "
+      "\"t_hold\": {\"base\": -1, \"per_byte\": 0}, \"t_end\": {\"base\": 1, "
+      "\"per_byte\": 0}}}",
+      "m.json");
   REQUIRE(!J);
-  CHECK(error(J.takeError()).find("m.json:2:21: error: expected a number >= 0 for 'base', got '-1'") == 0);
+  CHECK(error(J.takeError())
+            .find("m.json:2:21: error: expected a number >= 0 for 'base', got "
+                  "'-1'") == 0);
 }

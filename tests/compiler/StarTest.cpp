@@ -1,11 +1,11 @@
 // Paper 002: star and macro-star graphs, their generators, the lemmas behind
 // the macro-star broadcast, and the broadcasts' step counts.
 #include "compiler/Algorithms.h"
+#include "compiler/Driver.h"
+#include "compiler/Spec.h"
 #include "compiler/algorithms/Greedy.h"
 #include "compiler/algorithms/MacroStar.h"
 #include "compiler/algorithms/StarSearch.h"
-#include "compiler/Driver.h"
-#include "compiler/Spec.h"
 #include "ir/Permutation.h"
 #include "ir/ScheduleJson.h"
 #include "ir/StarGraph.h"
