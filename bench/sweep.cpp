@@ -11,8 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Algorithms.h"
-#include "compiler/Driver.h"
+#include "compiler/AutoPolicy.h"
 #include "compiler/Spec.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -123,7 +122,9 @@ int main(int argc, char **argv) {
     llvm::errs() << "bench-sweep: cannot write " << Out << "/sweep.csv\n";
     return 1;
   }
-  Csv << "machine,collective,ranks,algorithm,bytes,segments,model_time_us\n";
+  Csv << "machine,collective,ranks,algorithm,bytes,segments,model_time_us,"
+         "auto\n";
+  const CostJudge Judge = modelJudge();
   llvm::outs() << "Speedup over binomial (bcast, allreduce) or linear (scan) "
                   "at 1 MiB, model time:\n";
   for (const char *MN : Machines) {
@@ -154,19 +155,30 @@ int main(int argc, char **argv) {
             R.Op = "sum";
             R.Datatype = "int32";
           }
-          for (const AlgorithmInfo *A : autoCandidates(*M, R)) {
-            R.Algorithm = A->Name;
-            auto Sch = compile(*M, R);
-            if (!Sch) {
-              llvm::errs() << "bench-sweep: " << llvm::toString(Sch.takeError())
-                           << "\n";
-              return 1;
-            }
-            SeriesOf(A->Name).Points.push_back({B, Sch->Makespan});
-            Csv << MN << ',' << collectiveName(C.C) << ',' << P << ','
-                << A->Name << ',' << B << ',' << Sch->NumChunks << ','
-                << llvm::format("%.3f", Sch->Makespan) << '\n';
+          // Every candidate of the auto policy, as it judges them; the
+          // last column marks the one it chooses.
+          std::vector<std::pair<std::string, std::string>> Lines; // alg, row
+          ChooseOptions CO;
+          CO.OnCandidate = [&](const AlgorithmInfo &A, const Schedule &Sch,
+                               Score) {
+            SeriesOf(A.Name).Points.push_back({B, Sch.Makespan});
+            std::string Line;
+            llvm::raw_string_ostream L(Line);
+            L << MN << ',' << collectiveName(C.C) << ',' << P << ',' << A.Name
+              << ',' << B << ',' << Sch.NumChunks << ','
+              << llvm::format("%.3f", Sch.Makespan);
+            Lines.push_back({A.Name, L.str()});
+          };
+          PipelineOptions Quiet;
+          Pipeline Pl(Quiet);
+          auto Chosen = chooseSchedule(*M, R, Judge, Pl, CO);
+          if (!Chosen) {
+            llvm::errs() << "bench-sweep: "
+                         << llvm::toString(Chosen.takeError()) << "\n";
+            return 1;
           }
+          for (const auto &[Alg, Row] : Lines)
+            Csv << Row << ',' << (Alg == Chosen->Algorithm ? 1 : 0) << '\n';
         }
         llvm::outs() << llvm::format("  %-10s %-9s P=%-3d", MN,
                                      collectiveName(C.C), P);

@@ -1,5 +1,7 @@
 #include "compiler/Algorithms.h"
 
+#include "ir/Diagnostic.h"
+
 #include "compiler/algorithms/Barriers.h"
 #include "compiler/algorithms/Greedy.h"
 #include "compiler/algorithms/MacroStar.h"
@@ -225,6 +227,24 @@ const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
         First = &A;
     }
   return First;
+}
+
+llvm::Expected<const AlgorithmInfo *>
+lookupAlgorithm(llvm::StringRef Name, const Machine &M, const Request &R) {
+  const AlgorithmInfo *A = findAlgorithm(Name, R.Coll);
+  if (!A || !A->supports(R.Coll)) {
+    std::string Names = "auto";
+    for (const AlgorithmInfo &X : algorithms())
+      if (X.supports(R.Coll))
+        Names += std::string(", ") + X.Name;
+    return error("unknown algorithm '%s' for %s; expected one of: %s",
+                 Name.str().c_str(), collectiveName(R.Coll), Names.c_str());
+  }
+  std::string Why;
+  if (!A->applies(M, R, Why))
+    return error("algorithm '%s' cannot run here: %s", Name.str().c_str(),
+                 Why.c_str());
+  return A;
 }
 
 std::vector<const AlgorithmInfo *> autoCandidates(const Machine &M,

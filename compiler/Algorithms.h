@@ -50,6 +50,11 @@ const std::vector<AlgorithmInfo> &algorithms();
 /// and binomial reduce): with \p C, the one serving C.
 const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
                                    std::optional<Collective> C = std::nullopt);
+/// The algorithm \p Name for \p R on \p M: the one place that checks an
+/// algorithm name. The error says why not: "unknown algorithm 'x' for bcast;
+/// expected one of: auto, ..." or "algorithm 'x' cannot run here: why".
+llvm::Expected<const AlgorithmInfo *>
+lookupAlgorithm(llvm::StringRef Name, const Machine &M, const Request &R);
 /// What `--algorithm auto` chooses among for \p R on \p M (and what
 /// `--emit select` and bench-sweep compare): every algorithm in auto that
 /// serves the collective and applies, in registry order.

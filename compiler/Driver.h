@@ -1,51 +1,56 @@
 /// \file
-/// The pipeline, in plain order: build (or pick with `auto`), estimate cost,
-/// verify. Backends run only on what this returns.
+/// The pipeline, in plain order. Every schedule takes the same road before a
+/// backend sees it, whether collc built it or read it from a file:
+///
+///   built:  build (or choose with `auto`) -> cost -> [merge-steps -> cost]
+///           -> verify
+///   read:   [merge-steps] -> cost -> verify
+///
+/// A built schedule that fails verification is collc's fault (an
+/// InternalError, exit 3); a read one is the file's (exit 1).
 #ifndef COLLC_COMPILER_DRIVER_H
 #define COLLC_COMPILER_DRIVER_H
 
-#include "compiler/Request.h"
+#include "compiler/AutoPolicy.h"
+#include "compiler/Pipeline.h"
 #include "ir/Machine.h"
+#include "ir/Request.h"
 #include "ir/Schedule.h"
 
 #include "llvm/Support/Error.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace collc {
 
-/// A failure that is collc's fault, not the user's (exit status 3): a
-/// schedule that fails verification, an invariant that does not hold.
-class InternalError : public llvm::ErrorInfo<InternalError> {
-public:
-  static char ID;
-  explicit InternalError(std::string Msg) : Msg(std::move(Msg)) {}
-  void log(llvm::raw_ostream &OS) const override { OS << Msg; }
-  std::error_code convertToErrorCode() const override {
-    return llvm::inconvertibleErrorCode();
-  }
-
-private:
-  std::string Msg;
-};
-
-struct CompileOptions {
-  /// Dump the IR (JSON) to Log after every pass.
-  bool PrintAfterAll = false;
-  /// Print the wall time of every pass to Log.
-  bool TimePasses = false;
-  /// Run the step-merging pass (passes/MergeSteps) after the build and note
-  /// on Log how many steps it removed.
+struct CompileOptions : PipelineOptions {
+  /// Run the step-merging pass (passes/MergeSteps) and note on Log how many
+  /// steps it removed.
   bool MergeSteps = false;
-  llvm::raw_ostream *Log = nullptr;
+  /// The judge `auto` chooses with; nullptr: the machine model's
+  /// (modelJudge()).
+  const CostJudge *Judge = nullptr;
 };
 
-/// Builds the schedule \p R asks for on \p M, costs it and verifies it.
-/// User errors (an algorithm that cannot run here) come back as plain
-/// errors; a schedule that fails verification as an InternalError.
+/// Builds the schedule \p R asks for on \p M (R.Algorithm, or the choice of
+/// the auto policy), costs it and verifies it. User errors (an algorithm that
+/// cannot run here) come back as plain errors; a schedule that fails
+/// verification as an InternalError.
 llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
                                  const CompileOptions &Opts = {});
 
-/// Builds and costs one named algorithm, without verification (for `auto`,
+/// The road of a schedule read from \p Path (`--schedule`): merge-steps (if
+/// asked), cost and verification on \p M. With \p M null there is no
+/// machine: the times in the file are kept, steps are not merged, and only
+/// the data flow is verified (timing and ports belong to a machine). A
+/// schedule that fails verification is a LocatedError naming \p Path.
+llvm::Expected<Schedule> prepareSchedule(Schedule S, llvm::StringRef Path,
+                                         const Machine *M,
+                                         const CompileOptions &Opts = {});
+
+/// The stand-in for the machine of a schedule read without --machine:
+/// named "unknown", with as many ports as any schedule uses.
+Machine unknownMachine();
+
+/// Builds and costs one named algorithm, without verification (for
 /// benchmarks and tests that inspect unverified schedules).
 llvm::Expected<Schedule> buildAndCost(const Machine &M, const Request &R,
                                       llvm::StringRef Algorithm);

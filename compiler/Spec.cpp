@@ -1,5 +1,7 @@
 #include "compiler/Spec.h"
 
+#include "ir/Diagnostic.h"
+
 #include "compiler/Algorithms.h"
 #include "ir/Escape.h"
 #include "ir/Format.h"
@@ -138,9 +140,7 @@ public:
   bool error(SNode *N, const Twine &Msg) { return error(N->Loc, Msg); }
 
   bool failed() const { return Failed; }
-  Error takeError() {
-    return createStringError(inconvertibleErrorCode(), Message);
-  }
+  Error takeError() { return make_error<LocatedError>(Message); }
 
   /// Key/value pairs of \p Map; reports duplicates and keys not in \p Allowed.
   bool entries(SNode *Map, StringRef Where, ArrayRef<StringRef> Allowed,
@@ -609,9 +609,8 @@ bool parseTopology(SpecFile &F, SNode *N, Topology &T) {
 Expected<std::unique_ptr<MemoryBuffer>> readFile(StringRef Path) {
   auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf)
-    return createStringError(
-        inconvertibleErrorCode(), "%s: error: cannot read file: %s",
-        Path.str().c_str(), Buf.getError().message().c_str());
+    return make_error<LocatedError>(
+        Path.str() + ": error: cannot read file: " + Buf.getError().message());
   return std::move(*Buf);
 }
 
@@ -842,8 +841,7 @@ private:
       F->error(N, Msg);
       return F->takeError();
     }
-    return createStringError(inconvertibleErrorCode(), "collc: error: %s",
-                             Msg.str().c_str());
+    return createStringError(inconvertibleErrorCode(), "%s", Msg.str().c_str());
   }
   /// An error at \p N in the file, or about command-line option \p Opt.
   Error failAt(SNode *N, StringRef Opt, const Twine &Msg) {
@@ -851,7 +849,7 @@ private:
       return fail(N, Msg);
     if (Opt.empty())
       return fail(nullptr, Msg);
-    return createStringError(inconvertibleErrorCode(), "collc: error: %s: %s",
+    return createStringError(inconvertibleErrorCode(), "%s: %s",
                              Opt.str().c_str(), Msg.str().c_str());
   }
 

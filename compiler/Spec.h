@@ -5,8 +5,8 @@
 #ifndef COLLC_COMPILER_SPEC_H
 #define COLLC_COMPILER_SPEC_H
 
-#include "compiler/Request.h"
 #include "ir/Machine.h"
+#include "ir/Request.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"

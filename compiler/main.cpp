@@ -1,27 +1,23 @@
-//===- collc: a schedule compiler for collective communication
-//-------------===//
+//===- collc: a schedule compiler for collective communication ------------===//
 //
-// Options, the pipeline of compiler/Driver, one backend, exit codes:
-//   0 success; 1 bad input or usage; 2 a requested verification failed;
-//   3 internal error.
+// Options, then the pipeline: load the machine, get the schedules (built by
+// compiler/Driver, or read with --schedule and taken down the same road) or
+// the per-size selection, judge them when --verify asks, hand them to one
+// backend of backends/Backend.h and write its files. Exit status: 0 success;
+// 1 bad input or usage; 2 a requested check failed; 3 internal error
+// (ir/Diagnostic.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "backends/Emit.h"
-#include "backends/Mpi.h"
-#include "backends/StarDot.h"
-#include "backends/Traces.h"
+#include "backends/Backend.h"
 #include "compiler/Algorithms.h"
 #include "compiler/Driver.h"
-#include "compiler/Output.h"
 #include "compiler/Select.h"
 #include "compiler/Spec.h"
+#include "ir/Diagnostic.h"
 #include "ir/OutOfMemory.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Contention.h"
-#include "passes/MergeSteps.h"
-#include "passes/Verify.h"
-#include "runtime/sim/ScheduleSim.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -42,6 +38,8 @@ cl::opt<std::string>
                 cl::desc("Collective request (YAML or JSON); the "
                          "options below override its fields"),
                 cl::value_desc("file"), cl::cat(Cat));
+// The request's fields on the command line, as text: the request reader
+// (compiler/Spec.h) parses them with the file's rules.
 cl::opt<std::string> CollectiveOpt(
     "collective",
     cl::desc("bcast, multicast, reduce, allreduce, scan, exscan, gather, "
@@ -59,8 +57,9 @@ cl::opt<std::string> BytesOpt("bytes", cl::desc("Message size in bytes"),
                               cl::value_desc("n"), cl::cat(Cat));
 cl::opt<std::string>
     AlgorithmOpt("algorithm",
-                 cl::desc("Algorithm (see --list-algorithms); "
-                          "'auto' picks the cheapest under the model"),
+                 cl::desc("Algorithm (see --list-algorithms); 'auto' "
+                          "(the default) builds every candidate and keeps "
+                          "the best (see docs/algorithms.md)"),
                  cl::value_desc("name"), cl::cat(Cat));
 cl::opt<std::string> DestinationsOpt(
     "destinations",
@@ -85,10 +84,7 @@ cl::opt<std::string> SegmentsOpt("segments",
                                  cl::value_desc("k"), cl::cat(Cat));
 cl::opt<std::string>
     EmitOpt("emit",
-            cl::desc("Output: summary (default), json, dot, dot-graph, mpi, "
-                     "mpi-header, mpi-preload, sim, chrome-trace, "
-                     "chrome-trace-sim, goal, ti-trace, contention, "
-                     "select, ompi-rules"),
+            cl::desc("Output kind (default summary): " + backendNames()),
             cl::value_desc("kind"), cl::init("summary"), cl::cat(Cat));
 cl::opt<std::string> BytesRangeOpt(
     "bytes-range",
@@ -104,11 +100,13 @@ cl::opt<bool>
                   cl::desc("Merge adjacent steps that touch disjoint ports "
                            "and channels (prints how many it removed)"),
                   cl::cat(Cat));
-cl::opt<bool> VerifyOpt("verify",
-                        cl::desc("Exit with status 2 when a check fails (the "
-                                 "verifier always runs; this makes its verdict "
-                                 "the exit status)"),
-                        cl::cat(Cat));
+cl::opt<bool> VerifyOpt(
+    "verify",
+    cl::desc("Also check the routes for contention, and make that verdict "
+             "the exit status: 2, and nothing written, when two transfers "
+             "share a channel (the verifier of data flow, ports and timing "
+             "runs on every schedule anyway)"),
+    cl::cat(Cat));
 cl::opt<bool> ListAlgorithms(
     "list-algorithms",
     cl::desc("List the algorithms and the collectives they serve"),
@@ -122,10 +120,10 @@ cl::opt<bool> TimePasses("time-passes",
                          cl::cat(Cat));
 cl::list<std::string> ScheduleFiles(
     "schedule",
-    cl::desc(
-        "Read a schedule (--emit json output) instead of building one; it is "
-        "verified, then emitted. Repeat it to put several schedules in one "
-        "MPI file"),
+    cl::desc("Read a schedule (--emit json output) instead of building one; "
+             "it takes the road of a built one (merge-steps, cost, verify) "
+             "before a backend sees it. Repeat it to put several schedules "
+             "in one MPI file"),
     cl::value_desc("ir.json"), cl::cat(Cat));
 cl::opt<std::string>
     MpiName("mpi-name",
@@ -146,266 +144,30 @@ cl::opt<std::string>
                          "every size, by the nearest schedule"),
                 cl::value_desc("exact|any"), cl::init("exact"), cl::cat(Cat));
 
-enum ExitCode { Ok = 0, BadInput = 1, CheckFailed = 2, Internal = 3 };
-
-/// Prints an error; messages that carry their own location or prefix are
-/// printed as they are.
-void report(Error E) {
-  handleAllErrors(std::move(E), [](const ErrorInfoBase &Info) {
-    std::string Msg = Info.message();
-    StringRef M(Msg);
-    if (M.contains(": error: ") || M.startswith("collc: "))
-      errs() << Msg << "\n";
-    else
-      WithColor::error(errs(), "collc") << Msg << "\n";
-  });
+/// "a, b or c": the names of the backends that take \p T.
+std::string namesTaking(BackendTakes T, const char *Last) {
+  std::vector<std::string> Names;
+  for (const Backend &B : backends())
+    if (B.Takes == T)
+      Names.push_back(B.Name);
+  std::string Out;
+  for (size_t I = 0; I < Names.size(); ++I)
+    Out += (I == 0 ? "" : I + 1 == Names.size() ? Last : ", ") + Names[I];
+  return Out;
 }
 
-int usage(const Twine &Msg) {
-  WithColor::error(errs(), "collc") << Msg << "\n";
-  return BadInput;
-}
-
-struct Backend {
-  const char *Name;
-  void (*Emit)(raw_ostream &, const Schedule &, const Machine &);
-};
-
-void emitJson(raw_ostream &OS, const Schedule &S, const Machine &M) {
-  writeScheduleJson(OS, S, &M);
-}
-
-std::string CommandLine;
-
-/// The MPI backends over one or more schedules (--schedule may give several).
-Error emitMpiKind(raw_ostream &OS, ArrayRef<Schedule> Schedules,
-                  StringRef Kind) {
-  auto Variants =
-      mpiSizeBands(Schedules, MpiSizesOpt == "any" ? collc::MpiSizes::Any
-                                                   : collc::MpiSizes::Exact);
-  if (!Variants)
-    return Variants.takeError();
-  MpiOptions O;
-  O.Name = MpiName.getNumOccurrences() ? MpiName.getValue()
-                                       : defaultMpiName(Schedules[0]);
-  O.Fallback = MpiFallback;
-  O.Preload = Kind == "mpi-preload";
-  O.Command = CommandLine;
-  if (Kind == "mpi-header") {
-    emitMpiHeader(OS, *Variants, O);
-    return Error::success();
-  }
-  return emitMpi(OS, *Variants, O);
-}
-
-template <const char *Kind>
-void emitMpiOne(raw_ostream &OS, const Schedule &S, const Machine &) {
-  // The verifier has passed S and --mpi-name was checked, so this cannot fail.
-  if (Error E = emitMpiKind(OS, S, Kind))
-    report_fatal_error(std::move(E));
-}
-constexpr char MpiKind[] = "mpi", MpiHeaderKind[] = "mpi-header",
-               MpiPreloadKind[] = "mpi-preload";
-
-const Backend Backends[] = {
-    {"summary", emitSummary},
-    {"json", emitJson},
-    {"dot", emitDot},
-    {"dot-graph", emitStarGraphDot},
-    {"contention", emitContention},
-    {"mpi", emitMpiOne<MpiKind>},
-    {"mpi-header", emitMpiOne<MpiHeaderKind>},
-    {"mpi-preload", emitMpiOne<MpiPreloadKind>},
-    {"sim", emitSimReport},
-    {"chrome-trace", emitChromeTrace},
-    {"chrome-trace-sim", emitChromeTraceSim},
-    {"goal", emitGoal},
-    {"ti-trace", emitTiTrace},
-};
-
-/// Output kinds that run the wormhole simulator need a machine it can run.
-Error checkEmitMachine(StringRef Kind, const Machine &M) {
-  if (Kind != "sim" && Kind != "chrome-trace-sim")
-    return Error::success();
-  if (Error E = checkSimulatable(M))
-    return createStringError(inconvertibleErrorCode(),
-                             "collc: error: --emit %s: %s", Kind.str().c_str(),
-                             toString(std::move(E)).c_str());
-  return Error::success();
-}
-
-/// `--emit ti-trace -o PATH` writes the index PATH and one trace per rank
-/// beside it (see tiTraceFiles), all or none of them; without -o the actions
-/// go to stdout.
-Error writeTiTrace(const Schedule &S) {
-  // The index names each trace on a line of its own, as written.
-  if (StringRef(OutputPath).find_first_of("\r\n") != StringRef::npos)
-    return createStringError(inconvertibleErrorCode(),
-                             "--emit ti-trace: the index names the trace "
-                             "files one per line; -o cannot hold a line break");
-  std::vector<OutputFile> Files;
-  for (auto &[Path, Text] : tiTraceFiles(S, OutputPath))
-    Files.push_back({std::move(Path), std::move(Text)});
-  return writeOutputs(Files);
-}
-
-/// --verify: the contention checker's verdict as an exit status.
-int contentionVerdict(const Schedule &S, const Machine &M) {
-  ContentionReport CR = checkContention(S, M);
-  if (CR.clean())
-    return Ok;
-  std::string Msg;
-  raw_string_ostream MS(Msg);
-  printContention(MS, S, M, CR);
-  WithColor::error(errs(), "collc") << "--verify: " << MS.str();
-  return CheckFailed;
-}
-
-/// Runs one backend on a verified schedule and writes its output; then, with
-/// \p Verify, the contention verdict is the exit status (the output is
-/// written either way, for inspection). A simulation that deadlocks is not a
-/// result: exit 2 and nothing written.
-int emitAndJudge(const Backend &Emit, const Schedule &S, const Machine &M,
-                 bool Verify) {
-  StringRef Kind = Emit.Name;
-  if (Kind == "sim" || Kind == "chrome-trace-sim")
-    if (Error E = checkSimCompletes(S, M)) {
-      WithColor::error(errs(), "collc")
-          << "--emit " << Kind << ": " << toString(std::move(E)) << "\n";
-      return CheckFailed;
-    }
-  if (Kind == "ti-trace" && !OutputPath.empty() && OutputPath != "-") {
-    if (Error E = writeTiTrace(S)) {
-      report(std::move(E));
-      return BadInput;
-    }
-  } else {
-    std::string Text;
-    raw_string_ostream OS(Text);
-    Emit.Emit(OS, S, M);
-    OS.flush();
-    if (Error E = writeOutput(OutputPath, Text)) {
-      report(std::move(E));
-      return BadInput;
-    }
-  }
-  return Verify ? contentionVerdict(S, M) : Ok;
-}
-
-/// `--schedule`: reads, verifies and emits schedules written by --emit json.
-int runSchedules(const Backend &Emit);
-
-/// `--emit select` / `--emit ompi-rules` over the sizes of `--bytes-range`.
-int runSelect(const Machine &M, const Request &R,
-              std::pair<uint64_t, uint64_t> Range);
-
-} // namespace
-
-static int run(int argc, char **argv) {
-  cl::HideUnrelatedOptions(Cat);
-  cl::SetVersionPrinter(
-      [](raw_ostream &OS) { OS << "collc " COLLC_VERSION "\n"; });
-  std::string CLErrors;
-  raw_string_ostream CLErr(CLErrors);
-  if (!cl::ParseCommandLineOptions(
-          argc, argv,
-          "collc: a schedule compiler for collective communication\n\n"
-          "  Builds a step-by-step schedule for a collective on a measured\n"
-          "  machine, verifies it, and emits it.\n\n"
-          "  collc --machine examples/machines/ibm-sp.yaml --collective bcast "
-          "\\\n"
-          "        --ranks 9 --bytes 0 --algorithm opt-tree --emit json\n\n"
-          "  Exit status: 0 success, 1 bad input or usage, 2 a requested\n"
-          "  verification failed, 3 internal error.\n",
-          &CLErr)) {
-    // Restate llvm::cl's messages in collc's diagnostic form.
-    CLErr.flush();
-    SmallVector<StringRef, 4> Lines;
-    StringRef(CLErrors).split(Lines, '\n', -1, false);
-    for (StringRef L : Lines) {
-      L = L.split("  Try: ").first.rtrim();
-      if (L.consume_front("collc: Did you mean"))
-        errs() << "collc: note: did you mean" << L << "\n";
-      else if (L.consume_front("collc: "))
-        errs() << "collc: error: " << L << "\n";
-      else
-        errs() << L << "\n";
-    }
-    return BadInput;
-  }
-
-  if (ListAlgorithms) {
-    for (const AlgorithmInfo &A : algorithms()) {
-      std::string Colls;
-      for (Collective C : A.Collectives)
-        Colls += (Colls.empty() ? "" : ",") + std::string(collectiveName(C));
-      outs() << format("%-16s %-28s %s\n", A.Name, Colls.c_str(), A.Summary);
-    }
-    return Ok;
-  }
-
-  const Backend *Emit = nullptr;
-  for (const Backend &B : Backends)
-    if (EmitOpt == B.Name)
-      Emit = &B;
-  // select and ompi-rules choose among algorithms over a range of sizes
-  // instead of emitting one schedule (compiler/Select.h).
-  const bool Selecting = EmitOpt == "select" || EmitOpt == "ompi-rules";
-  if (!Emit && !Selecting) {
-    std::string Names;
-    for (const Backend &B : Backends)
-      Names += (Names.empty() ? "" : ", ") + std::string(B.Name);
-    Names += ", select, ompi-rules";
-    return usage("--emit: unknown output kind '" + EmitOpt +
-                 "'; expected one of: " + Names);
-  }
-  CommandLine = "collc";
-  for (int I = 1; I < argc; ++I)
-    CommandLine += std::string(" ") + argv[I];
-  if (MpiName.getNumOccurrences() && !isValidMpiName(MpiName))
-    return usage("--mpi-name: '" + MpiName +
-                 "' is not a C identifier suffix (letters, "
-                 "digits, _)");
-  if (MpiSizesOpt != "exact" && MpiSizesOpt != "any")
-    return usage("--mpi-sizes: '" + MpiSizesOpt + "'; expected exact or any");
-  if (BytesRangeOpt.getNumOccurrences() && !Selecting)
-    return usage("--bytes-range applies only to --emit select and ompi-rules");
-  std::pair<uint64_t, uint64_t> Range{1, 1 << 20};
-  if (BytesRangeOpt.getNumOccurrences()) {
-    auto Parsed = parseBytesRange(BytesRangeOpt);
-    if (!Parsed) {
-      report(Parsed.takeError());
-      return BadInput;
-    }
-    Range = *Parsed;
-  }
-  if (!ScheduleFiles.empty()) {
-    if (Selecting)
-      return usage("--emit " + EmitOpt +
-                   " builds its own schedules: it takes no --schedule");
-    return runSchedules(*Emit);
-  }
+/// The machine of --machine; none without it (only with --schedule).
+Expected<std::optional<Machine>> machine() {
   if (MachinePath.empty())
-    return usage("--machine <file> is required (see --help)");
-  if (RequestPath.empty() && CollectiveOpt.empty())
-    return usage(
-        "give a request: --request <file>, or --collective with --ranks "
-        "(or --destinations) and --bytes (see --help)");
-
+    return std::nullopt;
   auto M = loadMachine(MachinePath);
-  if (!M) {
-    report(M.takeError());
-    return BadInput;
-  }
-  if (EmitOpt == "dot-graph" && ((M->Topo.Kind != TopologyKind::Star &&
-                                  M->Topo.Kind != TopologyKind::MacroStar) ||
-                                 M->Topo.Nodes > MaxDotGraphNodes))
-    return usage(
-        "--emit dot-graph: draws star and macro-star graphs of at most " +
-        std::to_string(MaxDotGraphNodes) + " nodes; machine '" + M->Name +
-        "' has a " + topologyKindName(M->Topo.Kind) + " topology" +
-        (M->Topo.Nodes ? " of " + std::to_string(M->Topo.Nodes) + " nodes"
-                       : std::string()));
+  if (!M)
+    return M.takeError();
+  return std::optional<Machine>(std::move(*M));
+}
+
+/// The request of --request and the options that override its fields.
+Expected<Request> request(const Machine &M, bool Selecting, uint64_t RangeLo) {
   RequestOverrides O;
   auto Set = [](auto &Opt, auto &Dest) {
     if (Opt.getNumOccurrences())
@@ -421,159 +183,219 @@ static int run(int argc, char **argv) {
   Set(RanksOpt, O.Ranks);
   Set(SegmentsOpt, O.Segments);
   Set(BytesOpt, O.Bytes);
+  // A selection replaces the size by the range; any whole element will do.
   if (Selecting && !O.Bytes)
-    O.Bytes =
-        std::to_string(Range.first - Range.first % 8); // replaced by the range
-  auto R = loadRequest(RequestPath, O, *M);
-  if (!R) {
-    report(R.takeError());
-    return BadInput;
+    O.Bytes = std::to_string(RangeLo - RangeLo % 8);
+  return loadRequest(RequestPath, O, M);
+}
+
+/// --schedule: the files, read and taken down the road of built schedules.
+Expected<std::vector<Schedule>> readSchedules(const Machine *M,
+                                              const CompileOptions &CO) {
+  std::vector<Schedule> Out;
+  for (const std::string &Path : ScheduleFiles) {
+    auto Buf = MemoryBuffer::getFile(Path);
+    if (!Buf)
+      return collc::error("--schedule: cannot read '%s': %s", Path.c_str(),
+                          Buf.getError().message().c_str());
+    auto S = readScheduleJson((*Buf)->getBuffer(), Path, M);
+    if (!S)
+      return S.takeError();
+    auto Ready = prepareSchedule(std::move(*S), Path, M, CO);
+    if (!Ready)
+      return Ready.takeError();
+    Out.push_back(std::move(*Ready));
   }
-  if (Selecting) {
-    if (Error E = checkFiniteTimes(*M, *R, Range.second))
-      return usage("--bytes-range: " + toString(std::move(E)));
-    return runSelect(*M, *R, Range);
+  return Out;
+}
+
+/// --verify: contention on the routes fails the run before anything is
+/// written.
+Error contentionVerdict(ArrayRef<Schedule> Schedules, const Machine &M) {
+  for (const Schedule &S : Schedules) {
+    ContentionReport CR = checkContention(S, M);
+    if (CR.clean())
+      continue;
+    std::string Msg;
+    raw_string_ostream MS(Msg);
+    printContention(MS, S, M, CR);
+    return make_error<CheckFailure>("--verify: " +
+                                    StringRef(MS.str()).rtrim().str());
   }
-  if (Error E = checkEmitMachine(EmitOpt, *M)) {
-    report(std::move(E));
-    return BadInput;
+  return Error::success();
+}
+
+/// The whole run once the options are read.
+Error run(const Backend &B, const BackendOptions &BO) {
+  const bool Reading = !ScheduleFiles.empty();
+  const bool Selecting = B.Takes == BackendTakes::Selection;
+  if (BytesRangeOpt.getNumOccurrences() && !Selecting)
+    return collc::error("--bytes-range applies only to --emit %s",
+                        namesTaking(BackendTakes::Selection, " and ").c_str());
+  std::pair<uint64_t, uint64_t> Range{1, 1 << 20};
+  if (BytesRangeOpt.getNumOccurrences()) {
+    auto Parsed = parseBytesRange(BytesRangeOpt);
+    if (!Parsed)
+      return Parsed.takeError();
+    Range = *Parsed;
   }
+  if (Reading && Selecting)
+    return collc::error("--emit %s builds its own schedules: it takes no "
+                        "--schedule",
+                        B.Name);
+  if (Reading && (!RequestPath.empty() || !CollectiveOpt.empty()))
+    return collc::error("--schedule reads a built schedule: it takes no "
+                        "request (--request, --collective)");
+  if (ScheduleFiles.size() > 1 && B.Takes != BackendTakes::Schedules)
+    return collc::error("several --schedule files go only to --emit %s",
+                        namesTaking(BackendTakes::Schedules, " or ").c_str());
+  if (!Reading && MachinePath.empty())
+    return collc::error("--machine <file> is required (see --help)");
+  if (!Reading && RequestPath.empty() && CollectiveOpt.empty())
+    return collc::error(
+        "give a request: --request <file>, or --collective with --ranks (or "
+        "--destinations) and --bytes (see --help)");
+
+  auto M = machine();
+  if (!M)
+    return M.takeError();
+  const Machine *Mp = *M ? &**M : nullptr;
+  if (Error E = checkNeeds(B, Mp))
+    return E;
 
   CompileOptions CO;
   CO.PrintAfterAll = PrintAfterAll;
   CO.TimePasses = TimePasses;
   CO.MergeSteps = MergeStepsOpt;
   CO.Log = &errs();
-  auto S = compile(*M, *R, CO);
-  if (!S) {
-    int Code = BadInput;
-    Error Rest = handleErrors(S.takeError(), [&](const InternalError &E) {
-      WithColor::error(errs(), "collc")
-          << "internal error: " << E.message() << "\n";
-      Code = Internal;
-    });
-    if (Rest)
-      report(std::move(Rest));
-    return Code;
-  }
-  return emitAndJudge(*Emit, *S, *M, VerifyOpt);
-}
-
-int main(int argc, char **argv) {
-  return runReportingOutOfMemory("collc", run, argc, argv, BadInput);
-}
-
-namespace {
-
-int runSchedules(const Backend &Emit) {
-  if (!RequestPath.empty() || !CollectiveOpt.empty())
-    return usage("--schedule reads a built schedule: it takes no request "
-                 "(--request, --collective)");
-  bool Mpi = StringRef(Emit.Name).startswith("mpi");
-  if (ScheduleFiles.size() > 1 && !Mpi)
-    return usage("several --schedule files go only to --emit mpi, mpi-header "
-                 "or mpi-preload");
-  // Without a machine, the schedules' data flow is verified (not their timing
-  // or ports, which belong to a machine).
-  Machine M;
-  M.Name = "unknown";
-  M.Ports = UINT32_MAX;
-  VerifyOptions VO;
-  VO.Timing = false;
-  if (!MachinePath.empty()) {
-    auto L = loadMachine(MachinePath);
-    if (!L) {
-      report(L.takeError());
-      return BadInput;
-    }
-    M = *L;
-    VO.Timing = true;
-  }
-  if (MachinePath.empty() && StringRef(Emit.Name).contains("sim"))
-    return usage(std::string("--emit ") + Emit.Name +
-                 ": the simulator needs --machine <file>");
-  if (Error E = checkEmitMachine(Emit.Name, M)) {
-    report(std::move(E));
-    return BadInput;
-  }
+  const Machine Unknown = unknownMachine();
+  BackendInput In{Mp ? *Mp : Unknown, Mp != nullptr, {}, nullptr};
   std::vector<Schedule> Schedules;
-  for (const std::string &Path : ScheduleFiles) {
-    auto Buf = MemoryBuffer::getFile(Path);
-    if (!Buf)
-      return usage("--schedule: cannot read '" + Path +
-                   "': " + Buf.getError().message());
-    auto S = readScheduleJson((*Buf)->getBuffer(), Path,
-                              MachinePath.empty() ? nullptr : &M);
-    if (!S) {
-      report(S.takeError());
-      return BadInput;
+  std::optional<Selection> Sel;
+  if (Reading) {
+    auto Read = readSchedules(Mp, CO);
+    if (!Read)
+      return Read.takeError();
+    Schedules = std::move(*Read);
+  } else {
+    auto R = request(*Mp, Selecting, Range.first);
+    if (!R)
+      return R.takeError();
+    if (B.CheckCollective)
+      if (Error E = B.CheckCollective(R->Coll))
+        return collc::error("--emit %s: %s", B.Name,
+                            toString(std::move(E)).c_str());
+    if (Selecting) {
+      if (Error E = checkFiniteTimes(*Mp, *R, Range.second))
+        return collc::error("--bytes-range: %s",
+                            toString(std::move(E)).c_str());
+      ChooseOptions Choose;
+      if (B.CanExpress) {
+        Choose.Filter = [&](const AlgorithmInfo &A) {
+          return B.CanExpress(R->Coll, A.Name);
+        };
+        Choose.FilterText = B.CanExpressText;
+      }
+      auto Bands =
+          selectBands(*Mp, *R, Range.first, Range.second, modelJudge(), Choose);
+      if (!Bands)
+        return Bands.takeError();
+      Sel = std::move(*Bands);
+      In.Sel = &*Sel;
+    } else {
+      auto S = compile(*Mp, *R, CO);
+      if (!S)
+        return S.takeError();
+      Schedules.push_back(std::move(*S));
     }
-    auto Problems = verifySchedule(*S, M, VO);
-    if (!Problems.empty()) {
-      std::string Msg = Path + ": error: the schedule fails verification:";
-      for (const std::string &P : Problems)
-        Msg += "\n  " + P;
-      errs() << Msg << "\n";
-      return BadInput;
-    }
-    // Merging joins only steps with disjoint ranks, so every transfer keeps
-    // its time: no cost pass needed afterwards.
-    if (MergeStepsOpt && !MachinePath.empty()) {
-      MergeStats MS = mergeSteps(*S, M);
-      errs() << "collc: note: merge-steps removed " << MS.removed() << " of "
-             << MS.StepsBefore << " steps\n";
-    }
-    Schedules.push_back(std::move(*S));
   }
-  if (!Mpi)
-    return emitAndJudge(Emit, Schedules[0], M,
-                        VerifyOpt && !MachinePath.empty());
-  std::string Text;
-  raw_string_ostream OS(Text);
-  if (Error E = emitMpiKind(OS, Schedules, Emit.Name)) {
-    report(std::move(E));
-    return BadInput;
-  }
-  OS.flush();
-  if (Error E = writeOutput(OutputPath, Text)) {
-    report(std::move(E));
-    return BadInput;
-  }
-  // --verify with a machine: the contention verdict is the exit status.
-  if (VerifyOpt && !MachinePath.empty())
-    for (const Schedule &S : Schedules)
-      if (int Code = contentionVerdict(S, M))
-        return Code;
-  return Ok;
+  In.Schedules = Schedules;
+  if (VerifyOpt && Mp)
+    if (Error E = contentionVerdict(Schedules, *Mp))
+      return E;
+  auto Files = B.Emit(B, In, BO);
+  if (!Files)
+    return Files.takeError();
+  return writeOutputs(*Files);
 }
 
-int runSelect(const Machine &M, const Request &R,
-              std::pair<uint64_t, uint64_t> Range) {
-  bool Rules = EmitOpt == "ompi-rules";
-  if (Rules && ompiCollectiveId(R.Coll) < 0)
-    return usage("--emit ompi-rules: Open MPI has no " +
-                 std::string(collectiveName(R.Coll)) + " collective");
-  auto Bands = selectBands(M, R, Range.first, Range.second, Rules);
-  if (!Bands) {
-    report(Bands.takeError());
-    return BadInput;
+/// Reads the options; a usage error is reported in collc's form.
+bool parseOptions(int argc, char **argv) {
+  cl::HideUnrelatedOptions(Cat);
+  cl::SetVersionPrinter(
+      [](raw_ostream &OS) { OS << "collc " COLLC_VERSION "\n"; });
+  std::string CLErrors;
+  raw_string_ostream CLErr(CLErrors);
+  if (cl::ParseCommandLineOptions(
+          argc, argv,
+          "collc: a schedule compiler for collective communication\n\n"
+          "  Builds a step-by-step schedule for a collective on a measured\n"
+          "  machine, verifies it, and emits it.\n\n"
+          "  collc --machine examples/machines/ibm-sp.yaml --collective bcast "
+          "\\\n"
+          "        --ranks 9 --bytes 0 --algorithm opt-tree --emit json\n\n"
+          "  Exit status: 0 success, 1 bad input or usage, 2 a requested\n"
+          "  check failed, 3 internal error.\n",
+          &CLErr))
+    return true;
+  // Restate llvm::cl's messages in collc's diagnostic form.
+  CLErr.flush();
+  SmallVector<StringRef, 4> Lines;
+  StringRef(CLErrors).split(Lines, '\n', -1, false);
+  for (StringRef L : Lines) {
+    L = L.split("  Try: ").first.rtrim();
+    if (L.consume_front("collc: Did you mean"))
+      errs() << "collc: note: did you mean" << L << "\n";
+    else if (L.consume_front("collc: "))
+      errs() << "collc: error: " << L << "\n";
+    else
+      errs() << L << "\n";
   }
-  std::string Text;
-  raw_string_ostream OS(Text);
-  if (Rules) {
-    if (Error E = emitOmpiRules(OS, M, R, *Bands)) {
-      report(std::move(E));
-      return BadInput;
+  return false;
+}
+
+int collcMain(int argc, char **argv) {
+  if (!parseOptions(argc, argv))
+    return ExitBadInput;
+  if (ListAlgorithms) {
+    for (const AlgorithmInfo &A : algorithms()) {
+      std::string Colls;
+      for (Collective C : A.Collectives)
+        Colls += (Colls.empty() ? "" : ",") + std::string(collectiveName(C));
+      outs() << format("%-16s %-28s %s\n", A.Name, Colls.c_str(), A.Summary);
     }
-  } else {
-    emitSelect(OS, M, R, *Bands);
+    return ExitOk;
   }
-  OS.flush();
-  if (Error E = writeOutput(OutputPath, Text)) {
-    report(std::move(E));
-    return BadInput;
-  }
-  return Ok;
+  const Backend *B = findBackend(EmitOpt);
+  if (!B)
+    return reportError(errs(), "collc",
+                       collc::error("--emit: unknown output kind '%s'; "
+                                    "expected one of: %s",
+                                    EmitOpt.c_str(), backendNames().c_str()));
+  BackendOptions BO;
+  BO.OutputPath = OutputPath;
+  BO.MpiName = MpiName;
+  BO.MpiFallback = MpiFallback;
+  BO.Command = "collc";
+  for (int I = 1; I < argc; ++I)
+    BO.Command += std::string(" ") + argv[I];
+  if (MpiName.getNumOccurrences() && !isValidMpiName(MpiName))
+    return reportError(errs(), "collc",
+                       collc::error("--mpi-name: '%s' is not a C identifier "
+                                    "suffix (letters, digits, _)",
+                                    MpiName.c_str()));
+  if (MpiSizesOpt != "exact" && MpiSizesOpt != "any")
+    return reportError(errs(), "collc",
+                       collc::error("--mpi-sizes: '%s'; expected exact or any",
+                                    MpiSizesOpt.c_str()));
+  BO.Sizes = MpiSizesOpt == "any" ? MpiSizes::Any : MpiSizes::Exact;
+  if (Error E = run(*B, BO))
+    return reportError(errs(), "collc", std::move(E));
+  return ExitOk;
 }
 
 } // namespace
+
+int main(int argc, char **argv) {
+  return runReportingOutOfMemory("collc", collcMain, argc, argv, ExitBadInput);
+}

@@ -64,13 +64,22 @@ Piece Schedule::wholeMessage() const {
   return Piece{{Root, Root + 1}, {0, size()}, {0, NumChunks}};
 }
 
+uint64_t elementBytes(const std::string &Datatype) {
+  if (Datatype == "int64" || Datatype == "double")
+    return 8;
+  if (Datatype == "int32" || Datatype == "float")
+    return 4;
+  return 1;
+}
+
 uint64_t Schedule::chunkBytes(Interval C) const {
   if (C.empty())
     return 0;
-  uint64_t K = static_cast<uint64_t>(NumChunks);
-  uint64_t Base = Bytes / K, Extra = Bytes % K;
+  const uint64_t K = static_cast<uint64_t>(NumChunks);
+  const uint64_t Unit = elementBytes(Datatype), Units = Bytes / Unit;
+  const uint64_t Base = Units / K, Extra = Units % K;
   auto Prefix = [&](uint64_t X) {
-    return X * Base + std::min<uint64_t>(X, Extra);
+    return (X * Base + std::min<uint64_t>(X, Extra)) * Unit;
   };
   return Prefix(static_cast<uint64_t>(C.Hi)) -
          Prefix(static_cast<uint64_t>(C.Lo));

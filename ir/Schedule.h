@@ -144,10 +144,18 @@ struct Schedule {
   /// The piece "all of the message, from the root, for everyone".
   Piece wholeMessage() const;
   /// Bytes of chunks [C.Lo, C.Hi) when the message is split into NumChunks
-  /// near-equal segments (the first Bytes % NumChunks are one byte longer).
+  /// near-equal segments, counted in units of one element (reductions: an
+  /// element of Datatype, so that no chunk cuts an element; a byte
+  /// otherwise): the first (Bytes / unit) % NumChunks segments are one unit
+  /// longer. The MPI runtime splits a message the same way.
   uint64_t chunkBytes(Interval C) const;
   uint64_t numTransfers() const;
 };
+
+/// Bytes of one element of a reduction's datatype (int32 and float: 4, int64
+/// and double: 8); 1 for anything else (data that is not reduced is counted
+/// in bytes).
+uint64_t elementBytes(const std::string &Datatype);
 
 /// Assigns transfers to steps by dependency rounds: a transfer goes in the
 /// step after both the latest step in which its sender received something

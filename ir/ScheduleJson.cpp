@@ -1,4 +1,6 @@
 #include "ir/ScheduleJson.h"
+
+#include "ir/Diagnostic.h"
 #include "ir/Escape.h"
 
 #include "ir/JsonTree.h"
@@ -310,15 +312,13 @@ readScheduleJson(llvm::StringRef Text, llvm::StringRef File, const Machine *M) {
   JsonNode J;
   JsonError E;
   if (!parseJsonTree(Text, J, E))
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        locatedError(Text, File, E.Offset,
-                     "expected a JSON schedule: " + E.Message));
+    return llvm::make_error<LocatedError>(locatedError(
+        Text, File, E.Offset, "expected a JSON schedule: " + E.Message));
   Schedule S;
   int64_t Nodes = M && M->Topo.Nodes > 0 ? M->Topo.Nodes : INT64_MAX;
   Reader R{Text, File, Nodes, {}};
   if (!R.read(J, S))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), R.Problem);
+    return llvm::make_error<LocatedError>(R.Problem);
   return S;
 }
 

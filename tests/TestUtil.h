@@ -3,7 +3,7 @@
 #ifndef COLLC_TESTS_TESTUTIL_H
 #define COLLC_TESTS_TESTUTIL_H
 
-#include "compiler/Request.h"
+#include "ir/Request.h"
 #include "ir/Machine.h"
 
 #include <numeric>

@@ -15,7 +15,7 @@ Transfer signal(int32_t Src, int32_t Dst) {
 
 llvm::Error tooLarge(const Request &R) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "collc: error: a barrier of %d ranks is "
+                                 "a barrier of %d ranks is "
                                  "larger than collc verifies (at most %lld)",
                                  R.size(),
                                  static_cast<long long>(MaxBarrierRanks));
@@ -33,7 +33,9 @@ int32_t rounds(int32_t P) {
 
 bool barrierApplies(const Machine &, const Request &R, std::string &Why) {
   if (R.size() > MaxBarrierRanks) {
-    Why = "more than " + std::to_string(MaxBarrierRanks) + " ranks";
+    Why = "a barrier of " + std::to_string(R.size()) +
+          " ranks is larger than collc verifies (at most " +
+          std::to_string(MaxBarrierRanks) + ")";
     return false;
   }
   return true;

@@ -5,7 +5,7 @@
 #ifndef COLLC_COMPILER_ALGORITHMS_BUILDER_H
 #define COLLC_COMPILER_ALGORITHMS_BUILDER_H
 
-#include "compiler/Request.h"
+#include "ir/Request.h"
 #include "ir/Machine.h"
 #include "ir/Schedule.h"
 

@@ -117,7 +117,7 @@ llvm::Expected<Schedule> buildGreedy(const Machine &M, const Request &R) {
     if (Left.empty())
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
-          "collc: error: greedy: the participants are not connected in the %s "
+          "greedy: the participants are not connected in the %s "
           "topology (%lld of %d ranks reachable from the root)",
           topologyKindName(Topo.Kind), static_cast<long long>(Count), P);
     // Holders without uninformed neighbours never get one again.

@@ -156,8 +156,8 @@ bool macroStarApplies(const Machine &M, const Request &R, std::string &Why) {
 llvm::Expected<Schedule> buildMacroStar(const Machine &M, const Request &R) {
   std::string Why;
   if (!macroStarApplies(M, R, Why))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "collc: error: %s", Why.c_str());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                   Why.c_str());
   Schedule S = scheduleSkeleton(M, R, "macro-star");
   StarGraph G = *StarGraph::of(M.Topo);
   const int64_t N = G.nodes();

@@ -76,14 +76,6 @@ int64_t pickSegments(const Request &R, double Optimum, int64_t Max) {
       {Max, MaxDerivedSegments, std::llround(std::min(Optimum, 1e9))});
 }
 
-uint64_t elementBytes(const Request &R) {
-  if (R.Datatype == "int64" || R.Datatype == "double")
-    return 8;
-  if (R.Datatype == "int32" || R.Datatype == "float")
-    return 4;
-  return 1;
-}
-
 void completeBroadcast(Schedule &S, std::vector<std::vector<bool>> Held) {
   const int32_t P = S.size();
   const int64_t K = S.NumChunks;

@@ -4,7 +4,7 @@
 #ifndef COLLC_COMPILER_ALGORITHMS_PLACEMENT_H
 #define COLLC_COMPILER_ALGORITHMS_PLACEMENT_H
 
-#include "compiler/Request.h"
+#include "ir/Request.h"
 #include "ir/Machine.h"
 #include "ir/Schedule.h"
 
@@ -59,8 +59,6 @@ inline int64_t maxSegmentsFor(int64_t Ranks) {
 /// \p Optimum rounded and clamped to [1, Max].
 int64_t pickSegments(const Request &R, double Optimum, int64_t Max);
 
-/// Bytes of one element of the request's datatype (1 when not a reduction).
-uint64_t elementBytes(const Request &R);
 
 /// For broadcasts that leave some rank without some chunk (a spanning tree
 /// cut by a process count that is not a power of two), appends steps in

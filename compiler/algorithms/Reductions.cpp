@@ -127,7 +127,9 @@ int64_t floorPow2(int64_t P) {
   return X;
 }
 
-uint64_t elementCount(const Request &R) { return R.Bytes / elementBytes(R); }
+uint64_t elementCount(const Request &R) {
+  return R.Bytes / elementBytes(R.Datatype);
+}
 
 /// Whether \p Ranks x \p Segments stay within MaxRankSegments.
 bool tracked(int64_t Ranks, int64_t Segments, std::string &Why) {
@@ -139,24 +141,14 @@ bool tracked(int64_t Ranks, int64_t Segments, std::string &Why) {
   return false;
 }
 
-/// The divisor of \p Count nearest to \p Want (1 when Count is 0).
-int64_t nearestDivisor(uint64_t Count, double Want) {
+/// The segment count nearest to \p Want that leaves no segment empty: a
+/// whole number in [1, Count] (1 when Count is 0). Segments are counted in
+/// elements and may differ by one (Schedule::chunkBytes).
+int64_t segmentsFor(uint64_t Count, double Want) {
   if (Count == 0)
     return 1;
-  int64_t Best = 1;
-  double BestD = std::fabs(Want - 1);
-  for (uint64_t D = 1; D * D <= Count; ++D) {
-    if (Count % D)
-      continue;
-    for (uint64_t X : {D, Count / D}) {
-      double Dist = std::fabs(Want - static_cast<double>(X));
-      if (Dist < BestD) {
-        Best = static_cast<int64_t>(X);
-        BestD = Dist;
-      }
-    }
-  }
-  return Best;
+  double K = std::min(std::max(1.0, std::round(Want)), double(Count));
+  return static_cast<int64_t>(K);
 }
 
 /// The binomial reduce of ranks Rank(0..N-1) to Rank(0): at level m, the
@@ -197,12 +189,6 @@ llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
 
 bool reduceScatterApplies(const Machine &, const Request &R, std::string &Why) {
   int64_t Core = floorPow2(std::max(1, R.size()));
-  if (elementCount(R) % Core) {
-    Why = "the element count (" + std::to_string(elementCount(R)) +
-          ") must be a multiple of " + std::to_string(Core) +
-          " (the largest power of two <= the process count)";
-    return false;
-  }
   // Every rank tracks every one of the Core segments.
   return tracked(R.size(), Core, Why);
 }
@@ -212,8 +198,7 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
   std::string Why;
   if (!reduceScatterApplies(M, R, Why))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "collc: error: reduce-scatter-allgather: %s",
-                                   Why.c_str());
+                                   "reduce-scatter-allgather: %s", Why.c_str());
   Schedule S = scheduleSkeleton(M, R, "reduce-scatter-allgather");
   const int32_t P = S.size();
   const int64_t Core = floorPow2(P), Extra = P - Core;
@@ -299,16 +284,7 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
 }
 
 bool scanApplies(const Machine &, const Request &R, std::string &Why) {
-  uint64_t Count = elementCount(R);
-  if (!tracked(R.size(), R.Segments, Why))
-    return false;
-  if (R.Segments > 0 && Count > 0 &&
-      (Count % static_cast<uint64_t>(R.Segments) != 0)) {
-    Why = "segments (" + std::to_string(R.Segments) +
-          ") must divide the element count (" + std::to_string(Count) + ")";
-    return false;
-  }
-  return true;
+  return tracked(R.size(), R.Segments, Why);
 }
 
 namespace {
@@ -349,7 +325,7 @@ llvm::Expected<Schedule> buildPipelinedScan(const Machine &M,
   std::string Why;
   if (!scanApplies(M, R, Why))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "collc: error: pipelined: %s", Why.c_str());
+                                   "pipelined: %s", Why.c_str());
   uint64_t Count = elementCount(R);
   int64_t K;
   if (R.Segments > 0) {
@@ -363,7 +339,7 @@ llvm::Expected<Schedule> buildPipelinedScan(const Machine &M,
                                      PerByte / (2 * Ts))
                          : static_cast<double>(Count);
     Want = std::min(Want, static_cast<double>(maxSegmentsFor(R.size())));
-    K = nearestDivisor(Count, std::max(1.0, Want));
+    K = segmentsFor(Count, Want);
   }
   return chainScan(M, R, "pipelined", K);
 }

@@ -262,8 +262,8 @@ bool starSearchApplies(const Machine &M, const Request &R, std::string &Why) {
 llvm::Expected<Schedule> buildStarSearch(const Machine &M, const Request &R) {
   std::string Why;
   if (!starSearchApplies(M, R, Why))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "collc: error: %s", Why.c_str());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                   Why.c_str());
   Schedule S = scheduleSkeleton(M, R, "star-search");
   StarGraph G = *StarGraph::of(M.Topo);
   // The plan's own timing: re-timing its tree optimally gains nothing on

@@ -423,8 +423,8 @@ std::vector<SemStepInfo> semStepPlan(int64_t N) {
 }
 
 static llvm::Error notApplicable(const char *Name, const std::string &Why) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "collc: error: %s: %s", Name, Why.c_str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s", Name,
+                                 Why.c_str());
 }
 
 llvm::Expected<Schedule> buildSem(const Machine &M, const Request &R) {

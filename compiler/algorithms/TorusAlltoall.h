@@ -22,7 +22,7 @@
 #ifndef COLLC_COMPILER_ALGORITHMS_TORUSALLTOALL_H
 #define COLLC_COMPILER_ALGORITHMS_TORUSALLTOALL_H
 
-#include "compiler/Request.h"
+#include "ir/Request.h"
 #include "ir/Machine.h"
 #include "ir/Schedule.h"
 

@@ -81,7 +81,8 @@ Schedule treeSchedule(const Machine &M, const Request &R, llvm::StringRef Name,
 } // namespace
 
 llvm::Expected<Schedule> buildOptTree(const Machine &M, const Request &R) {
-  OptTreeTable Table = optTreeSplits(R.size(), M.M.tHold(R.Bytes), M.M.tEnd(R.Bytes));
+  OptTreeTable Table =
+      optTreeSplits(R.size(), M.M.tHold(R.Bytes), M.M.tEnd(R.Bytes));
   return treeSchedule(M, R, "opt-tree", optTreeSplit(Table.J));
 }
 

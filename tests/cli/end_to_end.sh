@@ -57,14 +57,21 @@ grep -q '^start-ups:  9$' "$tmp/sem.txt" || die "sem 16x16 does not take 9 start
 "$collc" --machine examples/machines/ibm-sp.yaml --collective bcast --bytes 8 2> "$tmp/err" &&
   die "no ranks on ibm-sp accepted"
 grep -q "missing key 'ranks' or 'participants'" "$tmp/err" || die "wrong message: $(cat "$tmp/err")"; ok
-# --verify judges every backend, the multi-file ti-trace included (its
-# files are still written, for inspection).
+# --verify judges every backend, the multi-file ti-trace included: a failed
+# check writes nothing (exit 2).
 for emit in summary json ti-trace; do
+  rm -f "$tmp/naive-$emit"*
   "$collc" --machine examples/machines/mesh-6x6.yaml \
     --request examples/requests/multicast-6x6-naive.yaml --algorithm opt-tree \
     --emit $emit -o "$tmp/naive-$emit" --verify 2> "$tmp/err" && die "--emit $emit --verify passed contention"
   [ $? -eq 2 ] || die "--emit $emit --verify: status other than 2"
   grep -q "conflicting pair" "$tmp/err" || die "--emit $emit --verify: no report"
-  [ -s "$tmp/naive-$emit" ] || die "--emit $emit --verify wrote nothing"; ok
+  ! ls "$tmp/naive-$emit"* >/dev/null 2>&1 || die "--emit $emit --verify wrote a file after failing"; ok
 done
+# ... and an existing file stays as it was.
+echo keep > "$tmp/keep"
+"$collc" --machine examples/machines/mesh-6x6.yaml \
+  --request examples/requests/multicast-6x6-naive.yaml --algorithm opt-tree \
+  -o "$tmp/keep" --verify 2> /dev/null && die "--verify passed contention"
+[ "$(cat "$tmp/keep")" = keep ] || die "--verify replaced the output after failing"; ok
 echo "$pass passed, 0 failed"

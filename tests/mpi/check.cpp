@@ -385,12 +385,11 @@ struct ReduceAlg {
   const char *Name;
   ReduceFn Reduce;
   AllFn Allreduce;
-  bool RoundedCounts; ///< Built for counts rounded up to a power of two.
 };
 const ReduceAlg ReduceAlgs[] = {
-    {"binomial", collc_reduce_binomial, collc_allreduce_binomial, false},
+    {"binomial", collc_reduce_binomial, collc_allreduce_binomial},
     {"reduce-scatter-allgather", collc_reduce_reduce_scatter_allgather,
-     collc_allreduce_reduce_scatter_allgather, true},
+     collc_allreduce_reduce_scatter_allgather},
 };
 
 struct ScanAlg {
@@ -408,26 +407,6 @@ const ScanAlg ScanAlgs[] = {
 /// 4-byte and of 8-byte elements.
 const int BaseCounts[] = {0, 1, 250, 262145};
 
-int floorPow2(int N) {
-  int X = 1;
-  while (X * 2 <= N)
-    X *= 2;
-  return X;
-}
-
-/// \p N rounded up to a multiple of the largest power of two <= P: what
-/// reduce-scatter-allgather needs.
-int roundedCount(int N) {
-  int Core = floorPow2(P);
-  return (N + Core - 1) / Core * Core;
-}
-
-bool builtFor(const ReduceAlg &A, int Count) {
-  for (int C : BaseCounts)
-    if (Count == (A.RoundedCounts ? roundedCount(C) : C))
-      return true;
-  return false;
-}
 
 template <typename T> MPI_Datatype mpiType();
 template <> MPI_Datatype mpiType<int>() { return MPI_INT; }
@@ -478,11 +457,7 @@ template <typename T>
 void checkReductionsOf(const char *TypeName, MPI_Op Op, const char *OpName,
                        unsigned Seed, bool Large) {
   const MPI_Datatype Type = mpiType<T>();
-  std::vector<int> Counts;
-  for (int C : BaseCounts)
-    Counts.insert(Counts.end(), {C, roundedCount(C)});
-  std::sort(Counts.begin(), Counts.end());
-  Counts.erase(std::unique(Counts.begin(), Counts.end()), Counts.end());
+  const std::vector<int> Counts(std::begin(BaseCounts), std::end(BaseCounts));
   auto What = [&](const char *Coll, const char *Alg, int Count, int Root,
                   int Rc) {
     return std::string(Coll) + " " + Alg + " " + OpName + " " + TypeName +
@@ -500,8 +475,6 @@ void checkReductionsOf(const char *TypeName, MPI_Op Op, const char *OpName,
     for (int Root : roots()) {
       MPI_Reduce(In.data(), Ref.data(), Count, Type, Op, Root, Comm);
       for (const ReduceAlg &A : ReduceAlgs) {
-        if (!builtFor(A, Count))
-          continue;
         std::fill(Out.begin(), Out.end(), T(7));
         int Rc = A.Reduce(In.data(), Out.data(), Count, Type, Op, Root, Comm);
         expect(Rc == MPI_SUCCESS && (Rank != Root || same(Out, Ref, P)),
@@ -510,8 +483,6 @@ void checkReductionsOf(const char *TypeName, MPI_Op Op, const char *OpName,
     }
     MPI_Allreduce(In.data(), Ref.data(), Count, Type, Op, Comm);
     for (const ReduceAlg &A : ReduceAlgs) {
-      if (!builtFor(A, Count))
-        continue;
       std::fill(Out.begin(), Out.end(), T(7));
       int Rc = A.Allreduce(In.data(), Out.data(), Count, Type, Op, Comm);
       expect(Rc == MPI_SUCCESS && same(Out, Ref, P),
@@ -554,8 +525,6 @@ void checkReductionsOf(const char *TypeName, MPI_Op Op, const char *OpName,
     }
     MPI_Allreduce(In.data(), Ref.data(), Count, Type, Op, Comm);
     for (const ReduceAlg &A : ReduceAlgs) {
-      if (!builtFor(A, Count))
-        continue;
       Out = In;
       int Rc = A.Allreduce(MPI_IN_PLACE, Out.data(), Count, Type, Op, Comm);
       expect(Rc == MPI_SUCCESS && same(Out, Ref, P),
@@ -564,8 +533,6 @@ void checkReductionsOf(const char *TypeName, MPI_Op Op, const char *OpName,
     for (int Root : roots()) {
       MPI_Reduce(In.data(), Ref.data(), Count, Type, Op, Root, Comm);
       for (const ReduceAlg &A : ReduceAlgs) {
-        if (!builtFor(A, Count))
-          continue;
         Out = In;
         int Rc = A.Reduce(Rank == Root ? MPI_IN_PLACE : In.data(), Out.data(),
                           Count, Type, Op, Root, Comm);
@@ -599,8 +566,8 @@ void checkBuilderReductions() {
   MPI_Type_contiguous(2, MPI_INT, &Pair);
   MPI_Type_commit(&Pair);
   // 125 pairs (1000 bytes, the 250-int schedules); reduce-scatter-allgather
-  // at its rounded count of 8-byte elements.
-  const int NRsa = roundedCount(250);
+  // at its 250 8-byte elements.
+  const int NRsa = 250;
   const int Max = std::max(125, NRsa);
   if (uint64_t(Max) * 8 <= Cap) {
     std::vector<int> In = randomInts(2 * Max, 88 + Rank), Out(2 * Max, 0);

@@ -18,8 +18,8 @@
 #     bytes {0, 1, 1000, 1 MiB + 3} per block;
 #   reduce/allreduce (binomial, reduce-scatter-allgather), scan/exscan
 #     (linear, pipelined, brent-kung, rootp): {0, 1, 250, 262145} elements of
-#     4 and of 8 bytes (reduce-scatter-allgather: each count rounded up to a
-#     multiple of the largest power of two <= P, as it requires);
+#     4 and of 8 bytes (reduce-scatter-allgather too: its segments, counted
+#     in elements, may differ by one element or be empty);
 #   reduce/allreduce binomial for a non-commutative operator (1000 bytes).
 # Beyond 16 ranks (SMPI) only sizes whose per-rank buffers stay within
 # 65539 bytes are built, as check.cpp --cap 65539 runs there, and beyond 64
@@ -71,8 +71,6 @@ if [ "$mode" = generate ]; then
   for p in "$@"; do
     cap=$((1 << 62))
     [ "$p" -gt 16 ] && cap=65539
-    core=1
-    while [ $((core * 2)) -le "$p" ]; do core=$((core * 2)); done
     for r in $(roots "$p"); do
       for b in 0 1 1000 1048579; do
         if [ "$b" -le "$cap" ]; then
@@ -110,8 +108,6 @@ if [ "$mode" = generate ]; then
               done
             fi
           fi
-          m=$(((n + core - 1) / core * core))
-          b=$((m * size))
           if [ "$b" -le "$cap" ]; then
             for c in reduce allreduce; do
               [ "$c" = allreduce ] && [ "$r" != 0 ] && continue

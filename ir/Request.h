@@ -1,7 +1,7 @@
 /// \file
 /// A collective request: what the user asks collc to schedule.
-#ifndef COLLC_COMPILER_REQUEST_H
-#define COLLC_COMPILER_REQUEST_H
+#ifndef COLLC_IR_REQUEST_H
+#define COLLC_IR_REQUEST_H
 
 #include "ir/Schedule.h"
 

@@ -1,4 +1,6 @@
-#include "compiler/Output.h"
+#include "backends/Output.h"
+
+#include "ir/Diagnostic.h"
 
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/SmallString.h"
@@ -18,9 +20,8 @@ using namespace llvm;
 namespace {
 
 Error cannotWrite(StringRef Path, const Twine &Why) {
-  return createStringError(inconvertibleErrorCode(),
-                           "%s: error: cannot write: %s", Path.str().c_str(),
-                           Why.str().c_str());
+  return make_error<LocatedError>(Path.str() +
+                                  ": error: cannot write: " + Why.str());
 }
 
 /// Where one output goes.

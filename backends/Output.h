@@ -12,8 +12,8 @@
 ///     at all, which stops root too) and a directory are refused;
 ///   - several files are written all or nothing: every check and every
 ///     temporary file first, the renames only when all of them succeeded.
-#ifndef COLLC_COMPILER_OUTPUT_H
-#define COLLC_COMPILER_OUTPUT_H
+#ifndef COLLC_BACKENDS_OUTPUT_H
+#define COLLC_BACKENDS_OUTPUT_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

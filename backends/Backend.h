@@ -1,0 +1,97 @@
+/// \file
+/// The backend registry: every output kind of `--emit`, what it takes, what
+/// it needs of the machine, and how it turns its input into files. The
+/// driver looks a backend up by name, checks its needs before doing any
+/// work, and writes what it returns through writeOutputs (backends/Output.h),
+/// so that no output kind is special-cased anywhere else.
+#ifndef COLLC_BACKENDS_BACKEND_H
+#define COLLC_BACKENDS_BACKEND_H
+
+#include "backends/Mpi.h"
+#include "backends/Output.h"
+#include "ir/Machine.h"
+#include "ir/Request.h"
+#include "ir/Schedule.h"
+#include "ir/Selection.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace collc {
+
+/// What a backend turns into output.
+enum class BackendTakes {
+  Schedule,  ///< One verified schedule.
+  Schedules, ///< One or more verified schedules (MPI code serves several).
+  Selection, ///< The auto policy's choice per size band (compiler/Select).
+};
+
+/// What a backend needs of the machine, checked before any work is done.
+enum class BackendNeeds {
+  Nothing,   ///< Works without a machine (a --schedule read alone).
+  Machine,   ///< A machine spec.
+  Simulator, ///< A machine the wormhole simulator can run (checkSimulatable).
+  StarGraph, ///< A star or macro-star graph small enough to draw.
+};
+
+/// Options of the backends that have any.
+struct BackendOptions {
+  /// -o: where the output goes ("" or "-": standard output). A backend that
+  /// writes several files derives their names from it.
+  std::string OutputPath;
+  /// MPI backends (see backends/Mpi.h).
+  std::string MpiName; ///< "" = defaultMpiName of the first schedule.
+  bool MpiFallback = false;
+  MpiSizes Sizes = MpiSizes::Exact;
+  /// The command line, recorded in generated code.
+  std::string Command;
+};
+
+/// What a backend is given.
+struct BackendInput {
+  const Machine &M;
+  /// Whether M came from a spec; without one it is a placeholder named
+  /// "unknown" (backends that need a machine are refused earlier).
+  bool HasMachine = true;
+  llvm::ArrayRef<Schedule> Schedules;
+  const Selection *Sel = nullptr;
+};
+
+struct Backend {
+  const char *Name;
+  const char *Summary;
+  BackendTakes Takes;
+  BackendNeeds Needs;
+  /// The files to write (one, named OutputPath, for most backends). An
+  /// error is bad input, or a CheckFailure (ir/Diagnostic.h) when a check
+  /// the output stands on fails (a simulation that deadlocks).
+  llvm::Expected<std::vector<OutputFile>> (*Emit)(const Backend &Self,
+                                                  const BackendInput &,
+                                                  const BackendOptions &);
+  /// Selection backends: the algorithms they can express (nullptr: all) and
+  /// that restriction in words ("that Open MPI also has").
+  bool (*CanExpress)(Collective, llvm::StringRef Algorithm) = nullptr;
+  const char *CanExpressText = "";
+  /// Checked before any work: whether the backend can emit for a request of
+  /// this collective at all (nullptr: it can).
+  llvm::Error (*CheckCollective)(Collective) = nullptr;
+};
+
+/// Every backend, in the order `--help` lists them.
+llvm::ArrayRef<Backend> backends();
+/// The backend called \p Name, or nullptr.
+const Backend *findBackend(llvm::StringRef Name);
+/// "summary, json, ...": the names, for --help and diagnostics.
+std::string backendNames();
+
+/// Whether \p B can work on \p M (null: no machine was given); the error
+/// names the backend and says what it needs.
+llvm::Error checkNeeds(const Backend &B, const Machine *M);
+
+} // namespace collc
+
+#endif

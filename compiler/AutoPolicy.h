@@ -1,0 +1,83 @@
+/// \file
+/// The `auto` policy: which algorithm collc picks for a request. One
+/// function, chooseSchedule, decides for `--algorithm auto`, for every band
+/// of `--emit select` and `--emit ompi-rules`, and for bench-sweep, so they
+/// cannot disagree.
+///
+/// The policy: build every candidate (autoCandidates: the registry's
+/// algorithms that serve the collective and apply on the machine, in
+/// registry order), score each with a cost judge, and keep the best-scoring
+/// one that passes the verifier; on equal scores the earlier candidate wins.
+/// A candidate that fails to build or to verify is left out (a defect of its
+/// builder is never a reason to fail the request), with a note.
+///
+/// The judge is a parameter, so that a better cost model (a network
+/// evaluator) changes what every user of the policy picks at once.
+#ifndef COLLC_COMPILER_AUTOPOLICY_H
+#define COLLC_COMPILER_AUTOPOLICY_H
+
+#include "compiler/Algorithms.h"
+#include "compiler/Pipeline.h"
+#include "ir/Machine.h"
+#include "ir/Request.h"
+#include "ir/Schedule.h"
+
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <limits>
+#include <string>
+
+namespace collc {
+
+/// How good a candidate is; lower is better.
+struct Score {
+  /// Two of its transfers share a channel while both are in flight, on a
+  /// network whose channels are shared: any contention-free candidate beats
+  /// it, whatever the times (the model's times assume no contention).
+  bool Contention = false;
+  /// The makespan under the judge's cost model.
+  double Time = std::numeric_limits<double>::infinity();
+
+  bool operator<(const Score &O) const {
+    if (Contention != O.Contention)
+      return !Contention;
+    return Time < O.Time;
+  }
+};
+
+/// A cost judge: fills a candidate's times (Start, End, Makespan) and scores
+/// it.
+struct CostJudge {
+  /// What "best" means under this judge, for reports ("--emit select").
+  std::string Description;
+  std::function<Score(Schedule &, const Machine &, Pipeline &)> Judge;
+};
+
+/// The machine model's judge: the cost pass's times (passes/Cost); on a
+/// routed topology with shared channels, contention (passes/Contention)
+/// first.
+CostJudge modelJudge();
+
+struct ChooseOptions {
+  /// Only candidates this accepts (nullptr: all), e.g. the algorithms Open
+  /// MPI also has, for `--emit ompi-rules`.
+  std::function<bool(const AlgorithmInfo &)> Filter;
+  /// What Filter keeps, for the message when nothing is left ("that Open MPI
+  /// also has").
+  std::string FilterText;
+  /// Called with every candidate that built, once judged (bench-sweep plots
+  /// them all).
+  std::function<void(const AlgorithmInfo &, const Schedule &, Score)>
+      OnCandidate;
+};
+
+/// The chosen schedule: costed by the judge and verified. An error when no
+/// candidate builds and verifies.
+llvm::Expected<Schedule> chooseSchedule(const Machine &M, const Request &R,
+                                        const CostJudge &Judge, Pipeline &P,
+                                        const ChooseOptions &Opts = {});
+
+} // namespace collc
+
+#endif
