@@ -1,5 +1,5 @@
 /// \file
-/// JSON form of the Schedule IR (the `--emit json` contract of DESIGN.md) and
+/// JSON form of the Schedule IR (the `--emit json` contract, docs/ir.md) and
 /// its reader, so that any stage can be dumped and read back.
 #ifndef COLLC_IR_SCHEDULEJSON_H
 #define COLLC_IR_SCHEDULEJSON_H
