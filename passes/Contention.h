@@ -71,12 +71,6 @@ struct ChannelWindow {
 ChannelWindow wormChannelWindow(const WormholeParams &W, uint64_t Bytes,
                                 unsigned Hops, unsigned Pos, double Start);
 
-/// A transfer by position: Steps[Step].Transfers[Index].
-struct TransferRef {
-  uint32_t Step = 0;
-  uint32_t Index = 0;
-};
-
 /// Two transfers that hold one channel at the same time.
 struct Conflict {
   TransferRef A, B; ///< A enters the channel no later than B.
