@@ -21,7 +21,7 @@
 #include "passes/Contention.h"
 #include "passes/MergeSteps.h"
 #include "passes/Verify.h"
-#include "runtime/sim/ScheduleSim.h"
+#include "sim/ScheduleSim.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -5,8 +5,8 @@
 /// byte per flit), each point the mean over random placements of the group.
 /// Figures 11 and 12: 32 and 128 nodes over message sizes up to 64 KB;
 /// Figures 13 and 14: 4 KB and 64 KB over group sizes.
-#ifndef COLLC_RUNTIME_SIM_EXPERIMENTS_H
-#define COLLC_RUNTIME_SIM_EXPERIMENTS_H
+#ifndef COLLC_TOOLS_WORMHOLEEXPERIMENTS_H
+#define COLLC_TOOLS_WORMHOLEEXPERIMENTS_H
 
 #include "ir/Machine.h"
 

@@ -1,4 +1,4 @@
-#include "runtime/barrier/Plot.h"
+#include "tools/SvgChart.h"
 
 #include <algorithm>
 #include <cmath>

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/OutOfMemory.h"
-#include "runtime/sim/Experiments.h"
+#include "tools/WormholeExperiments.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"

@@ -1,8 +1,8 @@
 /// \file
 /// A minimal SVG line chart, enough for the barrier figures: axes with
 /// ticks, one polyline with markers per series, a legend. No dependencies.
-#ifndef COLLC_RUNTIME_BARRIER_PLOT_H
-#define COLLC_RUNTIME_BARRIER_PLOT_H
+#ifndef COLLC_TOOLS_SVGCHART_H
+#define COLLC_TOOLS_SVGCHART_H
 
 #include <ostream>
 #include <string>

@@ -3,11 +3,11 @@
 /// against participants, both schemes) and completion time against the
 /// packet loss rate. Shared by the `collc-barrier` tool, the tests and the
 /// benchmark, so that each reproduces the same numbers from the same seeds.
-#ifndef COLLC_RUNTIME_BARRIER_EXPERIMENTS_H
-#define COLLC_RUNTIME_BARRIER_EXPERIMENTS_H
+#ifndef COLLC_TOOLS_BARRIEREXPERIMENTS_H
+#define COLLC_TOOLS_BARRIEREXPERIMENTS_H
 
-#include "runtime/barrier/BarrierSim.h"
-#include "runtime/barrier/Plot.h"
+#include "sim/BarrierSim.h"
+#include "tools/SvgChart.h"
 
 #include <ostream>
 #include <vector>

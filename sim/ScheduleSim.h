@@ -1,5 +1,5 @@
 /// \file
-/// Runs a Schedule on the wormhole simulator (runtime/sim/Wormhole.h): each
+/// Runs a Schedule on the wormhole simulator (sim/Wormhole.h): each
 /// transfer becomes a message along its dimension-ordered route
 /// (passes/Routes.h), waiting for what its sender must hold first.
 ///
@@ -7,13 +7,13 @@
 /// it depends on (passes/Dependencies.h, the rule of the cost pass too) has
 /// been received. A rank's sends start in schedule order, one per port at a
 /// time; ports belong to ranks, channels to the nodes the ranks run on.
-#ifndef COLLC_RUNTIME_SIM_SCHEDULESIM_H
-#define COLLC_RUNTIME_SIM_SCHEDULESIM_H
+#ifndef COLLC_SIM_SCHEDULESIM_H
+#define COLLC_SIM_SCHEDULESIM_H
 
 #include "ir/Machine.h"
 #include "ir/Schedule.h"
 #include "passes/Routes.h"
-#include "runtime/sim/Wormhole.h"
+#include "sim/Wormhole.h"
 
 #include "llvm/Support/Error.h"
 

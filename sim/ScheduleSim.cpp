@@ -1,4 +1,4 @@
-#include "runtime/sim/ScheduleSim.h"
+#include "sim/ScheduleSim.h"
 
 #include "ir/Format.h"
 #include "passes/Contention.h"

@@ -1,7 +1,7 @@
-#include "runtime/sim/Experiments.h"
+#include "tools/WormholeExperiments.h"
 
 #include "compiler/Driver.h"
-#include "runtime/sim/ScheduleSim.h"
+#include "sim/ScheduleSim.h"
 
 #include <algorithm>
 #include <cmath>

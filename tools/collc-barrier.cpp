@@ -13,7 +13,7 @@
 //
 // Exit status: 0 success, 1 bad usage, 2 an episode broke an invariant.
 #include "ir/OutOfMemory.h"
-#include "runtime/barrier/Experiments.h"
+#include "tools/BarrierExperiments.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "runtime/barrier/Experiments.h"
+#include "tools/BarrierExperiments.h"
 
 #include <algorithm>
 #include <cstdio>
