@@ -9,11 +9,12 @@
 #define COLLC_TOOLS_WORMHOLEEXPERIMENTS_H
 
 #include "ir/Machine.h"
+#include "tools/SvgChart.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -65,13 +66,12 @@ llvm::Expected<std::vector<SweepPoint>> runFigure(const Machine &M,
 
 /// CSV: figure,algorithm,ranks,bytes,mean,min,max,mean_us,model_mean,
 /// mean_blocked.
-void writeFigureCsv(std::ostream &OS, const FigureSpec &F,
+void writeFigureCsv(llvm::raw_ostream &OS, const FigureSpec &F,
                     const std::vector<SweepPoint> &Points);
 
-/// An SVG line chart of the figure: one line per algorithm, time in µs
-/// (the paper's unit of 10 ns / 100) over the figure's x.
-void writeFigureSvg(std::ostream &OS, const FigureSpec &F,
-                    const std::vector<SweepPoint> &Points);
+/// The figure as a chart: one line per algorithm, time in µs (the paper's
+/// unit of 10 ns / 100) over the figure's x.
+Chart figureChart(const FigureSpec &F, const std::vector<SweepPoint> &Points);
 
 } // namespace collc
 

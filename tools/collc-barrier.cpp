@@ -25,6 +25,7 @@
 #include <set>
 #include <string>
 
+using namespace collc;
 using namespace collc::barrier;
 
 namespace {
@@ -158,12 +159,16 @@ Args parse(int Argc, char **Argv, std::initializer_list<const char *> Allowed) {
 void writeFile(const std::optional<std::string> &Path, auto &&Write) {
   if (!Path)
     return;
-  std::ofstream F(*Path);
-  if (!F)
+  std::error_code EC;
+  llvm::raw_fd_ostream F(*Path, EC);
+  if (EC)
     fail("cannot write '" + *Path + "'");
   Write(F);
-  if (!F.good())
+  F.close();
+  if (F.has_error()) {
+    F.clear_error();
     fail("cannot write '" + *Path + "'");
+  }
 }
 
 int figure8Cmd(int Argc, char **Argv) {
@@ -192,9 +197,11 @@ int figure8Cmd(int Argc, char **Argv) {
                 R.MultiDrop.MeanCompletionDelay, R.CompletionReductionPercent);
     Failures += R.Sivaram.Failures + R.MultiDrop.Failures;
   }
-  writeFile(A.get("csv"), [&](std::ostream &F) { writeFigure8Csv(F, Rows); });
-  writeFile(A.get("svg"),
-            [&](std::ostream &F) { writeSvg(F, figure8Chart(Rows)); });
+  writeFile(A.get("csv"),
+            [&](llvm::raw_ostream &F) { writeFigure8Csv(F, Rows); });
+  writeFile(A.get("svg"), [&](llvm::raw_ostream &F) {
+    writeSvgChart(F, figure8Chart(Rows));
+  });
   return Failures ? 2 : 0;
 }
 
@@ -262,9 +269,11 @@ int faultsCmd(int Argc, char **Argv) {
         static_cast<long long>(R.Sivaram.Failures + R.MultiDrop.Failures));
     Failures += R.Sivaram.Failures + R.MultiDrop.Failures;
   }
-  writeFile(A.get("csv"), [&](std::ostream &F) { writeFaultCsv(F, Rows); });
-  writeFile(A.get("svg"),
-            [&](std::ostream &F) { writeSvg(F, faultChart(Rows, N)); });
+  writeFile(A.get("csv"),
+            [&](llvm::raw_ostream &F) { writeFaultCsv(F, Rows); });
+  writeFile(A.get("svg"), [&](llvm::raw_ostream &F) {
+    writeSvgChart(F, faultChart(Rows, N));
+  });
   return Failures ? 2 : 0;
 }
 

@@ -5,8 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <sstream>
 
+using namespace collc;
 using namespace collc::barrier;
 
 namespace {
@@ -59,15 +59,15 @@ TEST_CASE("paper003.Figure8: multi-drop AD 24.6-24.8% lower than Sivaram's "
   CHECK(F.Distance <= 0.3);
   CHECK(std::abs(F.MeanReduction - PaperReductionMean) <= 0.1);
 
-  std::ostringstream Csv;
-  writeFigure8Csv(Csv, Rows);
-  CHECK(Csv.str().rfind("participants,runs,ad_sivaram", 0) == 0);
-  std::ostringstream Svg;
-  writeSvg(Svg, figure8Chart(Rows));
-  CHECK(Svg.str().find("<svg") == 0);
-  CHECK(Svg.str().find("unit cycle = " + std::to_string(Figure8CycleLength) +
-                       " time units") != std::string::npos);
-  CHECK(Svg.str().find("</svg>") != std::string::npos);
+  std::string Csv, Svg;
+  llvm::raw_string_ostream CsvOS(Csv), SvgOS(Svg);
+  writeFigure8Csv(CsvOS, Rows);
+  CHECK(Csv.rfind("participants,runs,ad_sivaram", 0) == 0);
+  writeSvgChart(SvgOS, figure8Chart(Rows));
+  CHECK(Svg.find("<svg") == 0);
+  CHECK(Svg.find("unit cycle = " + std::to_string(Figure8CycleLength) +
+                 " time units") != std::string::npos);
+  CHECK(Svg.find("</svg>") != std::string::npos);
 }
 
 TEST_CASE("paper003.Figure8 with one time unit per unit cycle: 19% at 4 "
