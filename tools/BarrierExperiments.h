@@ -1,8 +1,8 @@
 /// \file
 /// The experiments of paper 003 on the simulator: Figure 8 (average delay
 /// against participants, both schemes) and completion time against the
-/// packet loss rate. Shared by the `collc-barrier` tool, the tests and the
-/// benchmark, so that each reproduces the same numbers from the same seeds.
+/// packet loss rate. Shared by the `collc-barrier` tool and the tests, so
+/// that both reproduce the same numbers from the same seeds.
 #ifndef COLLC_TOOLS_BARRIEREXPERIMENTS_H
 #define COLLC_TOOLS_BARRIEREXPERIMENTS_H
 

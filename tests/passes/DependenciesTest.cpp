@@ -15,19 +15,18 @@ using namespace collc;
 
 namespace {
 
-Transfer copy(int32_t Src, int32_t Dst, int64_t Chunk) {
-  Transfer T;
-  T.Src = Src;
-  T.Dst = Dst;
-  T.Pieces = {{{0, 1}, {0, 4}, {Chunk, Chunk + 1}}};
-  return T;
-}
+/// Chunk -1: a signal.
+constexpr int64_t Signal = -1;
 
-Transfer signal(int32_t Src, int32_t Dst) {
+/// Chunk \p Chunk of rank 0's data from \p Src to \p Dst, or a signal.
+Transfer hop(int32_t Src, int32_t Dst, int64_t Chunk) {
   Transfer T;
   T.Src = Src;
   T.Dst = Dst;
-  T.Kind = TransferKind::Signal;
+  if (Chunk == Signal)
+    T.Kind = TransferKind::Signal;
+  else
+    T.Pieces = {{{0, 1}, {0, 4}, {Chunk, Chunk + 1}}};
   return T;
 }
 
@@ -77,10 +76,10 @@ TEST_CASE("dependencies: a transfer waits for the earlier transfers into its "
   S.Participants.resize(4);
   S.NumChunks = 2;
   S.Steps.resize(4);
-  S.Steps[0].Transfers = {copy(0, 1, 0), copy(0, 2, 1)};
-  S.Steps[1].Transfers = {copy(1, 2, 0), copy(2, 3, 1), copy(1, 3, 1)};
+  S.Steps[0].Transfers = {hop(0, 1, 0), hop(0, 2, 1)};
+  S.Steps[1].Transfers = {hop(1, 2, 0), hop(2, 3, 1), hop(1, 3, 1)};
   // Step 2 is empty.
-  S.Steps[3].Transfers = {signal(2, 0), copy(3, 0, 1), copy(2, 1, 0)};
+  S.Steps[3].Transfers = {hop(2, 0, Signal), hop(3, 0, 1), hop(2, 1, 0)};
   TransferDependencies D = transferDependencies(S);
   REQUIRE(D.Ids.size() == 8);
   CHECK(depsOf(D, 0).empty());
@@ -107,7 +106,7 @@ TEST_CASE("dependencies: a transfer waits for the earlier transfers into its "
 
   // A received signal is a dependency of every later send of its receiver;
   // #6 brought chunk 1 only.
-  S.Steps.push_back(Step{{copy(0, 3, 0)}});
+  S.Steps.push_back(Step{{hop(0, 3, 0)}});
   D = transferDependencies(S);
   CHECK(depsOf(D, 8) == std::vector<uint32_t>{5});
 }
