@@ -7,7 +7,7 @@
 #include "ir/Diagnostic.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Contention.h"
-#include "runtime/sim/ScheduleSim.h"
+#include "sim/ScheduleSim.h"
 
 namespace collc {
 

@@ -2,7 +2,7 @@
 #include "ir/Escape.h"
 #include "ir/Format.h"
 #include "passes/Routes.h"
-#include "runtime/sim/ScheduleSim.h"
+#include "sim/ScheduleSim.h"
 
 namespace collc {
 

@@ -1,6 +1,6 @@
 #include "backends/Traces.h"
 #include "ir/Escape.h"
-#include "runtime/sim/ScheduleSim.h"
+#include "passes/Dependencies.h"
 
 namespace collc {
 
@@ -38,7 +38,7 @@ void emitGoal(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
       if (O.Send) {
         OS << "l" << Label << ": send " << T.Bytes << "b to " << T.Dst
            << " tag " << O.Transfer << "\n";
-        for (uint32_t D : Deps[O.Transfer])
+        for (uint32_t D : Deps.of(O.Transfer))
           Requires.push_back({Label, RecvLabel[D]});
         if (PrevSend)
           Requires.push_back({Label, PrevSend});

@@ -1,5 +1,5 @@
 #include "backends/Traces.h"
-#include "runtime/sim/ScheduleSim.h"
+#include "passes/Dependencies.h"
 
 #include "llvm/Support/Path.h"
 
@@ -39,7 +39,7 @@ std::vector<std::string> rankActions(const Schedule &S) {
            std::to_string(Id) + " " + std::to_string(ById[Id]->Bytes) + "\n";
     for (size_t I = 0; I < Sends[R].size(); ++I) {
       uint32_t Id = Sends[R][I];
-      for (uint32_t D : Deps[Id])
+      for (uint32_t D : Deps.of(Id))
         if (!Waited[D]) {
           Waited[D] = 1;
           A += Me + " wait " + std::to_string(ById[D]->Src) + " " + Me + " " +

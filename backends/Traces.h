@@ -19,7 +19,7 @@
 namespace collc {
 
 /// `--emit sim`: runs the schedule on the wormhole simulator
-/// (runtime/sim) and reports, per transfer, its start, header-blocked time
+/// (sim/ScheduleSim.h) and reports, per transfer, its start, header-blocked time
 /// and end beside the model's end; per channel its busy time; overall the
 /// makespan (beside the model's) and the total blocked time. The machine
 /// must pass checkSimulatable().

@@ -1,10 +1,10 @@
-// Simulated hardware barriers per second (runtime/barrier): episodes of 64
+// Simulated hardware barriers per second (sim/BarrierSim.h): episodes of 64
 // participants on the 64-node MIN of 8x8 switches, both schemes, without and
 // with packet loss. Each configuration runs three times; the table quotes the
 // median wall time.
 //
 //   bench-barrier [episodes]      (default 100000)
-#include "runtime/barrier/BarrierSim.h"
+#include "sim/BarrierSim.h"
 
 #include <algorithm>
 #include <chrono>

@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Driver.h"
-#include "runtime/sim/Experiments.h"
-#include "runtime/sim/ScheduleSim.h"
+#include "tools/WormholeExperiments.h"
+#include "sim/ScheduleSim.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"

@@ -13,6 +13,7 @@
 
 #include "compiler/AutoPolicy.h"
 #include "compiler/Spec.h"
+#include "tools/SvgChart.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -31,74 +32,26 @@ struct Series {
   std::vector<std::pair<uint64_t, double>> Points; // bytes, time
 };
 
-const char *Colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                        "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
-
-/// One SVG, one log-log panel per process count.
-void writeSvg(
-    llvm::raw_ostream &OS, const std::string &Title,
+/// One log-log panel per process count.
+Chart sweepChart(
+    std::string Title,
     const std::vector<std::pair<int32_t, std::vector<Series>>> &Panels) {
-  const double PW = 360, PH = 280, ML = 70, MT = 40, MB = 50, Gap = 30;
-  double W = ML + Panels.size() * (PW + Gap), H = MT + PH + MB + 20;
-  OS << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W
-     << "\" height=\"" << H
-     << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
-     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-     << "<text x=\"" << W / 2
-     << "\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">" << Title
-     << "</text>\n";
-  for (size_t PI = 0; PI < Panels.size(); ++PI) {
-    const auto &[P, Ss] = Panels[PI];
-    double X0 = ML + PI * (PW + Gap), Y0 = MT;
-    double XMin = 1e300, XMax = 0, YMin = 1e300, YMax = 0;
-    for (const Series &S : Ss)
-      for (auto [B, T] : S.Points) {
-        XMin = std::min(XMin, double(B));
-        XMax = std::max(XMax, double(B));
-        YMin = std::min(YMin, T);
-        YMax = std::max(YMax, T);
-      }
-    double LX0 = std::floor(std::log10(XMin)),
-           LX1 = std::ceil(std::log10(XMax));
-    double LY0 = std::floor(std::log10(YMin)),
-           LY1 = std::ceil(std::log10(YMax));
-    auto X = [&](double B) {
-      return X0 + PW * (std::log10(B) - LX0) / (LX1 - LX0);
-    };
-    auto Y = [&](double T) {
-      return Y0 + PH - PH * (std::log10(T) - LY0) / (LY1 - LY0);
-    };
-    OS << "<rect x=\"" << X0 << "\" y=\"" << Y0 << "\" width=\"" << PW
-       << "\" height=\"" << PH << "\" fill=\"none\" stroke=\"black\"/>\n";
-    for (double L = LX0; L <= LX1; ++L)
-      OS << "<line x1=\"" << X(std::pow(10, L)) << "\" y1=\"" << Y0
-         << "\" x2=\"" << X(std::pow(10, L)) << "\" y2=\"" << Y0 + PH
-         << "\" stroke=\"#ddd\"/><text x=\"" << X(std::pow(10, L)) << "\" y=\""
-         << Y0 + PH + 14 << "\" text-anchor=\"middle\">1e" << int(L)
-         << "</text>\n";
-    for (double L = LY0; L <= LY1; ++L)
-      OS << "<line x1=\"" << X0 << "\" y1=\"" << Y(std::pow(10, L))
-         << "\" x2=\"" << X0 + PW << "\" y2=\"" << Y(std::pow(10, L))
-         << "\" stroke=\"#ddd\"/><text x=\"" << X0 - 4 << "\" y=\""
-         << Y(std::pow(10, L)) + 4 << "\" text-anchor=\"end\">1e" << int(L)
-         << "</text>\n";
-    OS << "<text x=\"" << X0 + PW / 2 << "\" y=\"" << Y0 + PH + 30
-       << "\" text-anchor=\"middle\">message size (bytes), P = " << P
-       << "</text>\n";
-    if (PI == 0)
-      OS << "<text transform=\"translate(" << X0 - 50 << "," << Y0 + PH / 2
-         << ") rotate(-90)\" text-anchor=\"middle\">model time (us)</text>\n";
-    for (size_t SI = 0; SI < Ss.size(); ++SI) {
-      const char *Col = Colors[SI % (sizeof(Colors) / sizeof(*Colors))];
-      OS << "<polyline fill=\"none\" stroke=\"" << Col
-         << "\" stroke-width=\"1.5\" points=\"";
-      for (auto [B, T] : Ss[SI].Points)
-        OS << llvm::format("%.1f,%.1f ", X(double(B)), Y(T));
-      OS << "\"/>\n<text x=\"" << X0 + 8 << "\" y=\"" << Y0 + 14 + 13 * SI
-         << "\" fill=\"" << Col << "\">" << Ss[SI].Algorithm << "</text>\n";
+  Chart C;
+  C.Title = std::move(Title);
+  C.Markers = false;
+  for (const auto &[P, Ss] : Panels) {
+    ChartPanel Panel;
+    Panel.X = {"message size (bytes), P = " + std::to_string(P), true};
+    Panel.Y = {C.Panels.empty() ? "model time (us)" : "", true};
+    for (const Series &S : Ss) {
+      ChartSeries Line{S.Algorithm, {}};
+      for (auto [B, T] : S.Points)
+        Line.Points.push_back({static_cast<double>(B), T});
+      Panel.Lines.push_back(std::move(Line));
     }
+    C.Panels.push_back(std::move(Panel));
   }
-  OS << "</svg>\n";
+  return C;
 }
 
 } // namespace
@@ -198,10 +151,9 @@ int main(int argc, char **argv) {
         llvm::errs() << "bench-sweep: cannot write " << Name << "\n";
         return 1;
       }
-      writeSvg(Svg,
-               std::string(collectiveName(C.C)) + " on " + MN +
-                   " (linear model, collc cost pass)",
-               Panels);
+      writeSvgChart(Svg, sweepChart(std::string(collectiveName(C.C)) + " on " +
+                                        MN + " (linear model, collc cost pass)",
+                                    Panels));
     }
   }
   llvm::outs() << "Wrote " << Out << "/sweep.csv and " << Out << "/*.svg\n";

@@ -117,6 +117,12 @@ struct Step {
   std::vector<Transfer> Transfers;
 };
 
+/// A transfer by position: Steps[Step].Transfers[Index].
+struct TransferRef {
+  uint32_t Step = 0;
+  uint32_t Index = 0;
+};
+
 /// A rank and the physical node it runs on.
 struct Participant {
   int64_t Node = 0;

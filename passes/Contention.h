@@ -15,7 +15,7 @@
 /// check it.
 ///
 /// With a wormhole model (s_s, s_d, c_d, r_s, r_d) the checker knows when a
-/// worm holds each channel, as runtime/sim/Wormhole.h defines it: a message
+/// worm holds each channel, as sim/Wormhole.h defines it: a message
 /// of m flits (L = max(1, m) in the network) sent at Start enters the network
 /// at Inject = Start + s_s + m s_d; its header takes channel i (1-based, of
 /// k) at Inject + (i-1) c_d and its tail frees it at
@@ -70,12 +70,6 @@ struct ChannelWindow {
 /// L = max(1, m) flits.
 ChannelWindow wormChannelWindow(const WormholeParams &W, uint64_t Bytes,
                                 unsigned Hops, unsigned Pos, double Start);
-
-/// A transfer by position: Steps[Step].Transfers[Index].
-struct TransferRef {
-  uint32_t Step = 0;
-  uint32_t Index = 0;
-};
 
 /// Two transfers that hold one channel at the same time.
 struct Conflict {

@@ -3,8 +3,9 @@
 /// Makespan under the machine's model.
 ///
 /// A rank starts a transfer as soon as (1) it holds what the transfer carries:
-/// every transfer into it from an earlier step whose pieces meet the ones it
-/// sends has ended (for a signal: every earlier transfer into it), (2) one of
+/// every transfer the transfer depends on has ended (passes/Dependencies.h:
+/// those into the sender from an earlier step whose pieces meet the ones it
+/// sends; for a signal, every earlier transfer into it), (2) one of
 /// its ports has been free for t_hold since its previous send on that port,
 /// and (3) the receiver's previous receive on that port ended at least t_hold
 /// before this one ends. The receive ends t_end after the start.
@@ -39,8 +40,8 @@ void sendRecvFactors(const Step &St, const Machine &M,
 struct TransferTime {
   double Hold = 0, End = 0;
 };
-TransferTime transferTime(const Schedule &S, const Machine &M, const Transfer &T,
-                          SendRecvFactor F = {});
+TransferTime transferTime(const Schedule &S, const Machine &M,
+                          const Transfer &T, SendRecvFactor F = {});
 
 /// t_end of one transfer on \p M (hops from the participants' nodes).
 double transferEnd(const Schedule &S, const Machine &M, const Transfer &T);

@@ -4,7 +4,7 @@
 #include "backends/Traces.h"
 #include "compiler/Driver.h"
 #include "ir/Format.h"
-#include "runtime/sim/Experiments.h"
+#include "tools/WormholeExperiments.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

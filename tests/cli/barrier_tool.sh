@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # collc-barrier's options: --help documents --cycle-length and its defaults,
 # the option reaches the simulator (figure8's CSV, run's header), and a bad
-# value is an error with exit status 1.
+# value or command line is an error with exit status 1.
 #
 #   barrier_tool.sh COLLC_BARRIER WORK_DIR
 set -euo pipefail
@@ -41,4 +41,16 @@ for bad in 0 1001 x; do
   want="collc-barrier: error: --cycle-length: expected an integer in [1, 1000], got '$bad'"
   [ "$(cat "$work/err.txt")" = "$want" ] || fail "--cycle-length $bad: $(cat "$work/err.txt")"
 done
+# Usage errors exit 1 with a diagnostic: no command, an unknown command, an
+# option the command does not take.
+for args in "" "figures" "figure8 --trace" "--runs 5"; do
+  status=0
+  # shellcheck disable=SC2086
+  "$tool" $args >"$work/out.txt" 2>"$work/err.txt" || status=$?
+  [ "$status" -eq 1 ] || fail "collc-barrier $args: exit $status, expected 1"
+  [ -s "$work/err.txt" ] || fail "collc-barrier $args: no diagnostic"
+done
+"$tool" figures 2>"$work/err.txt" || true
+grep -q "unknown command 'figures'" "$work/err.txt" ||
+  fail "collc-barrier figures: $(cat "$work/err.txt")"
 echo "barrier_tool: ok (figure8's default unit cycle: $default time units)"

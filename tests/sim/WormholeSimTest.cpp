@@ -1,12 +1,12 @@
-// The wormhole simulator (runtime/sim): paper 000's per-message timing,
+// The wormhole simulator (sim/): paper 000's per-message timing,
 // blocking by hand-computed cases, deadlock freedom of dimension-ordered
 // routing, and agreement with the contention checker and the cost model.
 #include "compiler/Driver.h"
 #include "passes/Contention.h"
 #include "passes/Routes.h"
-#include "runtime/sim/Experiments.h"
-#include "runtime/sim/ScheduleSim.h"
-#include "runtime/sim/Wormhole.h"
+#include "tools/WormholeExperiments.h"
+#include "sim/ScheduleSim.h"
+#include "sim/Wormhole.h"
 
 #include <doctest/doctest.h>
 

@@ -1,15 +1,16 @@
 /// \file
 /// The experiments of paper 003 on the simulator: Figure 8 (average delay
 /// against participants, both schemes) and completion time against the
-/// packet loss rate. Shared by the `collc-barrier` tool, the tests and the
-/// benchmark, so that each reproduces the same numbers from the same seeds.
-#ifndef COLLC_RUNTIME_BARRIER_EXPERIMENTS_H
-#define COLLC_RUNTIME_BARRIER_EXPERIMENTS_H
+/// packet loss rate. Shared by the `collc-barrier` tool and the tests, so
+/// that both reproduce the same numbers from the same seeds.
+#ifndef COLLC_TOOLS_BARRIEREXPERIMENTS_H
+#define COLLC_TOOLS_BARRIEREXPERIMENTS_H
 
-#include "runtime/barrier/BarrierSim.h"
-#include "runtime/barrier/Plot.h"
+#include "sim/BarrierSim.h"
+#include "tools/SvgChart.h"
 
-#include <ostream>
+#include "llvm/Support/raw_ostream.h"
+
 #include <vector>
 
 namespace collc::barrier {
@@ -46,7 +47,9 @@ struct Figure8Row {
 std::vector<Figure8Row> figure8(const SimParams &Base, int64_t Runs,
                                 uint64_t Seed, int32_t From = 4,
                                 int32_t To = 64, int32_t Step = 4);
-void writeFigure8Csv(std::ostream &OS, const std::vector<Figure8Row> &Rows);
+void writeFigure8Csv(llvm::raw_ostream &OS,
+                     const std::vector<Figure8Row> &Rows);
+/// Average delay against participants, a line per scheme.
 Chart figure8Chart(const std::vector<Figure8Row> &Rows);
 
 /// How Figure 8's reduction, computed with one unit-cycle length, compares
@@ -77,7 +80,8 @@ std::vector<FaultRow> faultSweep(const SimParams &Base, int32_t Participants,
                                  const std::vector<double> &LossPercents,
                                  double CorruptPercent, int64_t Runs,
                                  uint64_t Seed);
-void writeFaultCsv(std::ostream &OS, const std::vector<FaultRow> &Rows);
+void writeFaultCsv(llvm::raw_ostream &OS, const std::vector<FaultRow> &Rows);
+/// Completion against the loss rate, a line per scheme.
 Chart faultChart(const std::vector<FaultRow> &Rows, int32_t Participants);
 
 } // namespace collc::barrier

@@ -1,20 +1,19 @@
 /// \file
-/// Runs a Schedule on the wormhole simulator (runtime/sim/Wormhole.h): each
+/// Runs a Schedule on the wormhole simulator (sim/Wormhole.h): each
 /// transfer becomes a message along its dimension-ordered route
 /// (passes/Routes.h), waiting for what its sender must hold first.
 ///
 /// A transfer may start when its sender holds what it carries: every transfer
-/// into the sender from an earlier step whose pieces meet its own has been
-/// received (for a signal: every earlier transfer into it). This is the rule
-/// of passes/Cost.cpp. A rank's sends start in schedule order, one per port
-/// at a time; ports belong to ranks, channels to the nodes the ranks run on.
-#ifndef COLLC_RUNTIME_SIM_SCHEDULESIM_H
-#define COLLC_RUNTIME_SIM_SCHEDULESIM_H
+/// it depends on (passes/Dependencies.h, the rule of the cost pass too) has
+/// been received. A rank's sends start in schedule order, one per port at a
+/// time; ports belong to ranks, channels to the nodes the ranks run on.
+#ifndef COLLC_SIM_SCHEDULESIM_H
+#define COLLC_SIM_SCHEDULESIM_H
 
 #include "ir/Machine.h"
 #include "ir/Schedule.h"
 #include "passes/Routes.h"
-#include "runtime/sim/Wormhole.h"
+#include "sim/Wormhole.h"
 
 #include "llvm/Support/Error.h"
 
@@ -24,7 +23,8 @@
 namespace collc {
 
 /// A simulated schedule. Messages are the transfers in schedule order (step
-/// by step, then as listed in the step).
+/// by step, then as listed in the step): message numbers are the transfer
+/// ids of passes/Dependencies.h.
 struct ScheduleSim {
   sim::SimInput Input;
   sim::SimResult Result;
@@ -42,12 +42,6 @@ llvm::Error checkSimulatable(const Machine &M);
 
 /// The simulator's parameters from a wormhole model.
 sim::WormTiming wormTiming(const Model &M);
-
-/// Per transfer (numbered in schedule order), the transfers it must wait
-/// for: those into its sender from earlier steps whose pieces meet its own
-/// (for signals: all of them), as passes/Cost.cpp rules. Needs no machine;
-/// the trace backends use it.
-std::vector<std::vector<uint32_t>> transferDependencies(const Schedule &S);
 
 /// Builds the simulator input for \p S on \p M.
 llvm::Expected<ScheduleSim> prepareSimulation(const Schedule &S,

@@ -20,8 +20,8 @@
 /// Processors, switches and the root are explicit finite state machines
 /// (Figures 5-7) with timeouts and retransmission; faults (loss, corruption)
 /// are injected per phase from a seeded generator.
-#ifndef COLLC_RUNTIME_BARRIER_BARRIERSIM_H
-#define COLLC_RUNTIME_BARRIER_BARRIERSIM_H
+#ifndef COLLC_SIM_BARRIERSIM_H
+#define COLLC_SIM_BARRIERSIM_H
 
 #include "ir/MultistageNetwork.h"
 #include "ir/Random.h"
@@ -71,7 +71,7 @@ struct SimParams {
   /// Time units one cycle of the barrier unit lasts. The paper's assumption 4
   /// says only that a packet waits while the unit serves another; it never
   /// says how long a unit cycle is. 1 reads it as a stage cycle (assumption
-  /// 5); Figure8CycleLength (Experiments.h) reproduces the paper's Figure 8.
+  /// 5); Figure8CycleLength (tools/BarrierExperiments.h) reproduces the paper's Figure 8.
   int64_t CycleLength = 1;
   /// Whether a multi-drop release worm passes through the barrier unit of
   /// every switch (true) or is replicated by the cut-through crossbar from

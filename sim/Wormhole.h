@@ -4,7 +4,7 @@
 ///
 /// The network is a set of directed channels (numbered 0..NumChannels-1); a
 /// message names the channels of its route in order. It knows nothing of
-/// topologies or schedules: runtime/sim/ScheduleSim.h turns a Schedule into
+/// topologies or schedules: sim/ScheduleSim.h turns a Schedule into
 /// this input with passes/Routes.h.
 ///
 /// Timing of a message of m flits whose route has k channels (paper 000):
@@ -37,8 +37,8 @@
 /// Dependencies: a message may start only after every message it depends on
 /// has been received (its receive overhead completed). A port's sends start
 /// in the order the messages are given.
-#ifndef COLLC_RUNTIME_SIM_WORMHOLE_H
-#define COLLC_RUNTIME_SIM_WORMHOLE_H
+#ifndef COLLC_SIM_WORMHOLE_H
+#define COLLC_SIM_WORMHOLE_H
 
 #include <cstdint>
 #include <string>

@@ -1,48 +1,12 @@
-#include "runtime/sim/ScheduleSim.h"
+#include "sim/ScheduleSim.h"
 
 #include "ir/Format.h"
 #include "passes/Contention.h"
+#include "passes/Dependencies.h"
 
 #include <unordered_map>
 
 namespace collc {
-
-namespace {
-
-/// Whether a transfer's data depends on one received earlier: the rule of
-/// passes/Cost.cpp (pieces meet; signals depend on everything).
-bool meets(const Transfer &Sent, const Transfer &Got) {
-  if (Sent.Kind == TransferKind::Signal || Got.Kind == TransferKind::Signal)
-    return true;
-  for (const Piece &A : Sent.Pieces)
-    for (const Piece &B : Got.Pieces)
-      if (A.intersects(B))
-        return true;
-  return false;
-}
-
-} // namespace
-
-std::vector<std::vector<uint32_t>> transferDependencies(const Schedule &S) {
-  std::vector<std::vector<uint32_t>> Deps;
-  Deps.reserve(S.numTransfers());
-  std::vector<std::vector<uint32_t>> Into(S.size());
-  std::vector<const Transfer *> ById;
-  for (const Step &St : S.Steps) {
-    size_t First = ById.size();
-    for (const Transfer &T : St.Transfers) {
-      std::vector<uint32_t> D;
-      for (uint32_t W : Into[T.Src])
-        if (meets(T, *ById[W]))
-          D.push_back(W);
-      Deps.push_back(std::move(D));
-      ById.push_back(&T);
-    }
-    for (size_t W = First; W < ById.size(); ++W)
-      Into[ById[W]->Dst].push_back(static_cast<uint32_t>(W));
-  }
-  return Deps;
-}
 
 llvm::Error checkSimulatable(const Machine &M) {
   if (M.M.Kind != ModelKind::Wormhole)
@@ -86,12 +50,9 @@ llvm::Expected<ScheduleSim> prepareSimulation(const Schedule &S,
 
   std::unordered_map<uint64_t, uint32_t> ChannelIds;
   std::vector<Channel> Path;
-  // Transfers received so far, per rank: a singly linked list through
-  // Received (Head[r] = newest, -1 = none), as in passes/Cost.cpp.
-  std::vector<int64_t> Head(In.Ranks, -1);
-  std::vector<std::pair<uint32_t, int64_t>> Received;
-  std::vector<const Transfer *> ById;
-  ById.reserve(NumT);
+  TransferDependencies Deps = transferDependencies(S);
+  In.Deps = std::move(Deps.Deps);
+  uint32_t Id = 0;
   for (const Step &St : S.Steps) {
     for (const Transfer &T : St.Transfers) {
       sim::SimMessage Msg;
@@ -114,21 +75,12 @@ llvm::Expected<ScheduleSim> prepareSimulation(const Schedule &S,
         In.Route.push_back(It->second);
       }
       Msg.RouteEnd = static_cast<uint32_t>(In.Route.size());
-      Msg.DepBegin = static_cast<uint32_t>(In.Deps.size());
-      for (int64_t I = Head[T.Src]; I >= 0; I = Received[I].second)
-        if (meets(T, *ById[Received[I].first]))
-          In.Deps.push_back(Received[I].first);
-      Msg.DepEnd = static_cast<uint32_t>(In.Deps.size());
+      Msg.DepBegin = static_cast<uint32_t>(Deps.Begin[Id]);
+      Msg.DepEnd = static_cast<uint32_t>(Deps.Begin[Id + 1]);
+      ++Id;
       In.Messages.push_back(Msg);
       Out.Hops.push_back(static_cast<unsigned>(Path.size()));
       Out.Bytes.push_back(T.Bytes);
-      ById.push_back(&T);
-    }
-    // Receives of a step count only for later steps.
-    for (uint32_t W = static_cast<uint32_t>(Received.size()); W < ById.size();
-         ++W) {
-      Received.push_back({W, Head[ById[W]->Dst]});
-      Head[ById[W]->Dst] = static_cast<int64_t>(Received.size()) - 1;
     }
   }
   In.NumChannels = static_cast<uint32_t>(Out.Channels.size());
@@ -153,13 +105,10 @@ std::string deadlockReport(const ScheduleSim &Sim, const Schedule &S,
   const sim::SimResult &R = Sim.Result;
   if (!R.deadlocked())
     return "";
-  std::vector<TransferRef> Refs;
-  for (uint32_t St = 0; St < S.Steps.size(); ++St)
-    for (uint32_t I = 0; I < S.Steps[St].Transfers.size(); ++I)
-      Refs.push_back({St, I});
+  TransferIds Ids(S);
   auto Name = [&](uint32_t W) {
     return "transfer " + std::to_string(W) + " (" +
-           describeTransfer(S, M, Refs[W]) + ")";
+           describeTransfer(S, M, Ids.ref(W)) + ")";
   };
   std::string Out = std::to_string(R.Stuck.size()) + " of " +
                     std::to_string(R.Messages.size()) +

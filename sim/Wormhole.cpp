@@ -1,4 +1,4 @@
-#include "runtime/sim/Wormhole.h"
+#include "sim/Wormhole.h"
 
 #include <algorithm>
 #include <cassert>

@@ -2,7 +2,7 @@
 // sweep (a few points, 4 placements each; `collc-sim` runs the full one)
 // asserting the paper's findings: OPT-mesh is never slower than OPT-tree and
 // always faster than U-mesh, and the times are linear in the message size.
-#include "runtime/sim/Experiments.h"
+#include "tools/WormholeExperiments.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,4 @@
-//===- collc-sim: paper 000's wormhole-mesh experiments
-//--------------------===//
+//===- collc-sim: paper 000's wormhole-mesh experiments -------------------===//
 //
 //   collc-sim [--placements N] [--seed S] [--reduced] [--out DIR]
 //
@@ -10,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/OutOfMemory.h"
-#include "runtime/sim/Experiments.h"
+#include "tools/WormholeExperiments.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -19,7 +18,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <fstream>
 #include <map>
 
 using namespace llvm;
@@ -76,16 +74,22 @@ static int run(int argc, char **argv) {
     double Secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
             .count();
-    for (const char *Ext : {"csv", "svg"}) {
-      std::string Path = OutDir + "/" + F.Id + "." + Ext;
-      std::ofstream OS(Path);
-      if (std::string(Ext) == "csv")
-        writeFigureCsv(OS, F, *Points);
-      else
-        writeFigureSvg(OS, F, *Points);
-      if (!OS) {
+    for (StringRef Ext : {"csv", "svg"}) {
+      std::string Path = OutDir + "/" + F.Id + "." + Ext.str();
+      std::error_code EC;
+      raw_fd_ostream OS(Path, EC);
+      if (!EC) {
+        if (Ext == "csv")
+          writeFigureCsv(OS, F, *Points);
+        else
+          writeSvgChart(OS, figureChart(F, *Points));
+        OS.close();
+        EC = OS.error();
+        OS.clear_error();
+      }
+      if (EC) {
         WithColor::error(errs(), "collc-sim")
-            << "cannot write '" << Path << "'\n";
+            << "cannot write '" << Path << "': " << EC.message() << "\n";
         return 1;
       }
     }

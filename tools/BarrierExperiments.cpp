@@ -1,8 +1,10 @@
-#include "runtime/barrier/Experiments.h"
+#include "tools/BarrierExperiments.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <string>
+#include <tuple>
 
 namespace collc::barrier {
 
@@ -14,9 +16,28 @@ std::string fix(double V, int Digits = 3) {
   return Buf;
 }
 
-SimParams withScheme(SimParams P, Scheme S) {
-  P.S = S;
-  return P;
+/// The same episodes under both schemes: (Sivaram, multi-drop).
+std::pair<SweepPoint, SweepPoint> bothSchemes(SimParams P, int32_t N,
+                                              int64_t Runs, uint64_t Seed) {
+  P.S = Scheme::Sivaram;
+  SweepPoint Sivaram = sweep(P, N, Runs, Seed);
+  P.S = Scheme::MultiDrop;
+  return {Sivaram, sweep(P, N, Runs, Seed)};
+}
+
+/// One panel, a line per scheme, from (x, Sivaram's y, multi-drop's y).
+Chart schemesChart(std::string Title, ChartAxis X, ChartAxis Y,
+                   std::string SivaramName, std::string MultiDropName,
+                   const std::vector<std::array<double, 3>> &Points) {
+  ChartSeries S{std::move(SivaramName), {}}, M{std::move(MultiDropName), {}};
+  for (auto [Xv, Ys, Ym] : Points) {
+    S.Points.push_back({Xv, Ys});
+    M.Points.push_back({Xv, Ym});
+  }
+  Chart C;
+  C.Title = std::move(Title);
+  C.Panels = {ChartPanel{std::move(X), std::move(Y), {S, M}}};
+  return C;
 }
 
 /// 1 - Better / Worse, in percent.
@@ -36,9 +57,8 @@ std::vector<Figure8Row> figure8(const SimParams &Base, int64_t Runs,
     Row.CycleLength = Base.CycleLength;
     // Each point has its own seed range; both schemes share it.
     uint64_t PointSeed = Seed + static_cast<uint64_t>(N) * 1000003ULL;
-    Row.Sivaram = sweep(withScheme(Base, Scheme::Sivaram), N, Runs, PointSeed);
-    Row.MultiDrop =
-        sweep(withScheme(Base, Scheme::MultiDrop), N, Runs, PointSeed);
+    std::tie(Row.Sivaram, Row.MultiDrop) =
+        bothSchemes(Base, N, Runs, PointSeed);
     Row.ReductionPercent = reduction(Row.Sivaram.MeanAD, Row.MultiDrop.MeanAD);
     Row.CompletionReductionPercent = reduction(
         Row.Sivaram.MeanCompletionDelay, Row.MultiDrop.MeanCompletionDelay);
@@ -47,7 +67,8 @@ std::vector<Figure8Row> figure8(const SimParams &Base, int64_t Runs,
   return Rows;
 }
 
-void writeFigure8Csv(std::ostream &OS, const std::vector<Figure8Row> &Rows) {
+void writeFigure8Csv(llvm::raw_ostream &OS,
+                     const std::vector<Figure8Row> &Rows) {
   OS << "participants,runs,ad_sivaram,sd_sivaram,ad_multidrop,sd_multidrop,"
         "reduction_percent,completion_ad_sivaram,completion_ad_multidrop,"
         "completion_reduction_percent,cycle_length\n";
@@ -62,21 +83,18 @@ void writeFigure8Csv(std::ostream &OS, const std::vector<Figure8Row> &Rows) {
 }
 
 Chart figure8Chart(const std::vector<Figure8Row> &Rows) {
-  Chart C;
   int64_t CycleLength = Rows.empty() ? 1 : Rows.front().CycleLength;
-  C.Title = "Figure 8: average delay on a 64-node MIN, unit cycle = " +
-            std::to_string(CycleLength) + " time unit" +
-            (CycleLength == 1 ? "" : "s");
-  C.XLabel = "participants";
-  C.YLabel = "average delay AD (time units)";
-  Series S{"Sivaram et al. (4-cycle unit, end-to-end acks)", "#d62728", {}};
-  Series M{"multi-drop (3-cycle unit, hop-by-hop acks)", "#1f77b4", {}};
-  for (const Figure8Row &R : Rows) {
-    S.Points.push_back({double(R.Participants), R.Sivaram.MeanAD});
-    M.Points.push_back({double(R.Participants), R.MultiDrop.MeanAD});
-  }
-  C.Lines = {S, M};
-  return C;
+  std::vector<std::array<double, 3>> Points;
+  for (const Figure8Row &R : Rows)
+    Points.push_back({static_cast<double>(R.Participants), R.Sivaram.MeanAD,
+                      R.MultiDrop.MeanAD});
+  return schemesChart(
+      "Figure 8: average delay on a 64-node MIN, unit cycle = " +
+          std::to_string(CycleLength) + " time unit" +
+          (CycleLength == 1 ? "" : "s"),
+      {"participants"}, {"average delay AD (time units)", false, true},
+      "Sivaram et al. (4-cycle unit, end-to-end acks)",
+      "multi-drop (3-cycle unit, hop-by-hop acks)", Points);
 }
 
 CycleFit cycleFit(const std::vector<Figure8Row> &Rows) {
@@ -120,16 +138,14 @@ std::vector<FaultRow> faultSweep(const SimParams &Base, int32_t Participants,
     FaultRow Row;
     Row.LossPercent = L;
     Row.CorruptPercent = CorruptPercent;
-    Row.Sivaram =
-        sweep(withScheme(P, Scheme::Sivaram), Participants, Runs, Seed);
-    Row.MultiDrop =
-        sweep(withScheme(P, Scheme::MultiDrop), Participants, Runs, Seed);
+    std::tie(Row.Sivaram, Row.MultiDrop) =
+        bothSchemes(P, Participants, Runs, Seed);
     Rows.push_back(Row);
   }
   return Rows;
 }
 
-void writeFaultCsv(std::ostream &OS, const std::vector<FaultRow> &Rows) {
+void writeFaultCsv(llvm::raw_ostream &OS, const std::vector<FaultRow> &Rows) {
   OS << "loss_percent,corrupt_percent,runs,completion_sivaram,retx_sivaram,"
         "failures_sivaram,completion_multidrop,retx_multidrop,failures_"
         "multidrop\n";
@@ -143,19 +159,17 @@ void writeFaultCsv(std::ostream &OS, const std::vector<FaultRow> &Rows) {
 }
 
 Chart faultChart(const std::vector<FaultRow> &Rows, int32_t Participants) {
-  Chart C;
-  C.Title = "Barrier completion under packet loss (" +
-            std::to_string(Participants) + " participants, 64-node MIN)";
-  C.XLabel = "packet loss rate per phase (%)";
-  C.YLabel = "mean completion after the last arrival (time units)";
-  Series S{"Sivaram et al. (end-to-end recovery)", "#d62728", {}};
-  Series M{"multi-drop (hop-by-hop recovery)", "#1f77b4", {}};
-  for (const FaultRow &R : Rows) {
-    S.Points.push_back({R.LossPercent, R.Sivaram.MeanCompletion});
-    M.Points.push_back({R.LossPercent, R.MultiDrop.MeanCompletion});
-  }
-  C.Lines = {S, M};
-  return C;
+  std::vector<std::array<double, 3>> Points;
+  for (const FaultRow &R : Rows)
+    Points.push_back(
+        {R.LossPercent, R.Sivaram.MeanCompletion, R.MultiDrop.MeanCompletion});
+  return schemesChart(
+      "Barrier completion under packet loss (" + std::to_string(Participants) +
+          " participants, 64-node MIN)",
+      {"packet loss rate per phase (%)"},
+      {"mean completion after the last arrival (time units)", false, true},
+      "Sivaram et al. (end-to-end recovery)",
+      "multi-drop (hop-by-hop recovery)", Points);
 }
 
 } // namespace collc::barrier

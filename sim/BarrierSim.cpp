@@ -1,4 +1,4 @@
-#include "runtime/barrier/BarrierSim.h"
+#include "sim/BarrierSim.h"
 
 #include <algorithm>
 #include <cassert>

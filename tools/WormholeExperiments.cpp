@@ -1,7 +1,7 @@
-#include "runtime/sim/Experiments.h"
+#include "tools/WormholeExperiments.h"
 
 #include "compiler/Driver.h"
-#include "runtime/sim/ScheduleSim.h"
+#include "sim/ScheduleSim.h"
 
 #include <algorithm>
 #include <cmath>
@@ -129,19 +129,9 @@ double xOf(const FigureSpec &F, const SweepPoint &P) {
   return F.OverBytes ? static_cast<double>(P.Bytes) / 1024 : P.Ranks;
 }
 
-/// 1, 2 or 5 times a power of ten, giving about \p Want ticks over [0, Max].
-double tickStep(double Max, int Want) {
-  double Raw = Max / Want;
-  double P = std::pow(10, std::floor(std::log10(Raw)));
-  for (double M : {1.0, 2.0, 5.0, 10.0})
-    if (M * P >= Raw)
-      return M * P;
-  return 10 * P;
-}
-
 } // namespace
 
-void writeFigureCsv(std::ostream &OS, const FigureSpec &F,
+void writeFigureCsv(llvm::raw_ostream &OS, const FigureSpec &F,
                     const std::vector<SweepPoint> &Points) {
   OS << "figure,algorithm,ranks,bytes,mean,min,max,mean_us,model_mean,"
         "mean_blocked\n";
@@ -152,90 +142,25 @@ void writeFigureCsv(std::ostream &OS, const FigureSpec &F,
        << num(P.MeanBlocked) << "\n";
 }
 
-void writeFigureSvg(std::ostream &OS, const FigureSpec &F,
-                    const std::vector<SweepPoint> &Points) {
-  const double W = 720, H = 460, L = 80, R = 170, Top = 50, Bottom = 60;
-  const double PW = W - L - R, PH = H - Top - Bottom;
-  double XMax = 0, YMax = 0;
-  for (const SweepPoint &P : Points) {
-    XMax = std::max(XMax, xOf(F, P));
-    YMax = std::max(YMax, P.Mean / 100);
-  }
-  double XStep = tickStep(XMax, 8), YStep = tickStep(YMax, 6);
-  XMax = std::ceil(XMax / XStep) * XStep;
-  YMax = std::ceil(YMax / YStep) * YStep;
-  auto SX = [&](double X) { return L + PW * X / XMax; };
-  auto SY = [&](double Y) { return Top + PH * (1 - Y / YMax); };
-
-  OS << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W
-     << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " " << H
-     << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-  OS << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  OS << "<text x=\"" << L + PW / 2
-     << "\" y=\"28\" text-anchor=\"middle\" "
-        "font-size=\"15\">"
-     << F.Title << " (16x16 wormhole mesh, mean of placements)</text>\n";
-  // Grid and ticks.
-  for (double Y = 0; Y <= YMax + YStep / 2; Y += YStep) {
-    OS << "<line x1=\"" << L << "\" y1=\"" << SY(Y) << "\" x2=\"" << L + PW
-       << "\" y2=\"" << SY(Y) << "\" stroke=\"#ddd\"/>\n";
-    OS << "<text x=\"" << L - 6 << "\" y=\"" << SY(Y) + 4
-       << "\" text-anchor=\"end\">" << num(Y) << "</text>\n";
-  }
-  for (double X = 0; X <= XMax + XStep / 2; X += XStep) {
-    OS << "<line x1=\"" << SX(X) << "\" y1=\"" << Top + PH << "\" x2=\""
-       << SX(X) << "\" y2=\"" << Top + PH + 5 << "\" stroke=\"black\"/>\n";
-    OS << "<text x=\"" << SX(X) << "\" y=\"" << Top + PH + 20
-       << "\" text-anchor=\"middle\">" << num(X) << "</text>\n";
-  }
-  OS << "<rect x=\"" << L << "\" y=\"" << Top << "\" width=\"" << PW
-     << "\" height=\"" << PH << "\" fill=\"none\" stroke=\"black\"/>\n";
-  OS << "<text x=\"" << L + PW / 2 << "\" y=\"" << H - 15
-     << "\" text-anchor=\"middle\">"
-     << (F.OverBytes ? "message size (KB)" : "group size (nodes)")
-     << "</text>\n";
-  OS << "<text transform=\"translate(22," << Top + PH / 2
-     << ") rotate(-90)\" text-anchor=\"middle\">multicast time (µs)</text>\n";
-  // One line per algorithm.
-  static const char *Colors[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd"};
-  static const char *Marks[] = {"circle", "rect", "diamond", "circle"};
-  size_t I = 0;
+Chart figureChart(const FigureSpec &F, const std::vector<SweepPoint> &Points) {
+  ChartPanel P;
+  P.X = {F.OverBytes ? "message size (KB)" : "group size (nodes)", false, true};
+  P.Y = {"multicast time (µs)", false, true};
   for (const std::string &A : paperAlgorithms()) {
-    const char *C = Colors[I % 4];
-    std::string Pts;
-    std::vector<std::pair<double, double>> XY;
-    for (const SweepPoint &P : Points)
-      if (P.Algorithm == A)
-        XY.push_back({SX(xOf(F, P)), SY(P.Mean / 100)});
-    for (auto [X, Y] : XY)
-      Pts += num(X) + "," + num(Y) + " ";
-    OS << "<polyline fill=\"none\" stroke=\"" << C
-       << "\" stroke-width=\"1.8\" points=\"" << Pts << "\"/>\n";
-    for (auto [X, Y] : XY) {
-      if (std::string(Marks[I % 4]) == "rect")
-        OS << "<rect x=\"" << X - 3 << "\" y=\"" << Y - 3
-           << "\" width=\"6\" height=\"6\" fill=\"" << C << "\"/>\n";
-      else if (std::string(Marks[I % 4]) == "diamond")
-        OS << "<polygon points=\"" << X << "," << Y - 4 << " " << X + 4 << ","
-           << Y << " " << X << "," << Y + 4 << " " << X - 4 << "," << Y
-           << "\" fill=\"" << C << "\"/>\n";
-      else
-        OS << "<circle cx=\"" << X << "\" cy=\"" << Y << "\" r=\"3\" fill=\""
-           << C << "\"/>\n";
-    }
-    double LY = Top + 20 + 22 * static_cast<double>(I);
-    OS << "<line x1=\"" << L + PW + 15 << "\" y1=\"" << LY << "\" x2=\""
-       << L + PW + 45 << "\" y2=\"" << LY << "\" stroke=\"" << C
-       << "\" stroke-width=\"2\"/>\n";
-    OS << "<text x=\"" << L + PW + 52 << "\" y=\"" << LY + 4 << "\">"
-       << (A == "opt-mesh"   ? "OPT-mesh"
-           : A == "opt-tree" ? "OPT-tree"
-           : A == "u-mesh"   ? "U-mesh"
-                             : A)
-       << "</text>\n";
-    ++I;
+    ChartSeries S;
+    S.Name = A == "opt-mesh"   ? "OPT-mesh"
+             : A == "opt-tree" ? "OPT-tree"
+             : A == "u-mesh"   ? "U-mesh"
+                               : A;
+    for (const SweepPoint &Pt : Points)
+      if (Pt.Algorithm == A)
+        S.Points.push_back({xOf(F, Pt), Pt.Mean / 100});
+    P.Lines.push_back(std::move(S));
   }
-  OS << "</svg>\n";
+  Chart C;
+  C.Title = F.Title + " (16x16 wormhole mesh, mean of placements)";
+  C.Panels = {std::move(P)};
+  return C;
 }
 
 } // namespace collc

@@ -5,15 +5,16 @@
 /// byte per flit), each point the mean over random placements of the group.
 /// Figures 11 and 12: 32 and 128 nodes over message sizes up to 64 KB;
 /// Figures 13 and 14: 4 KB and 64 KB over group sizes.
-#ifndef COLLC_RUNTIME_SIM_EXPERIMENTS_H
-#define COLLC_RUNTIME_SIM_EXPERIMENTS_H
+#ifndef COLLC_TOOLS_WORMHOLEEXPERIMENTS_H
+#define COLLC_TOOLS_WORMHOLEEXPERIMENTS_H
 
 #include "ir/Machine.h"
+#include "tools/SvgChart.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -65,13 +66,12 @@ llvm::Expected<std::vector<SweepPoint>> runFigure(const Machine &M,
 
 /// CSV: figure,algorithm,ranks,bytes,mean,min,max,mean_us,model_mean,
 /// mean_blocked.
-void writeFigureCsv(std::ostream &OS, const FigureSpec &F,
+void writeFigureCsv(llvm::raw_ostream &OS, const FigureSpec &F,
                     const std::vector<SweepPoint> &Points);
 
-/// An SVG line chart of the figure: one line per algorithm, time in µs
-/// (the paper's unit of 10 ns / 100) over the figure's x.
-void writeFigureSvg(std::ostream &OS, const FigureSpec &F,
-                    const std::vector<SweepPoint> &Points);
+/// The figure as a chart: one line per algorithm, time in µs (the paper's
+/// unit of 10 ns / 100) over the figure's x.
+Chart figureChart(const FigureSpec &F, const std::vector<SweepPoint> &Points);
 
 } // namespace collc
 

@@ -1,0 +1,216 @@
+#include "passes/Dependencies.h"
+
+#include "llvm/Support/Compiler.h"
+
+#include <algorithm>
+#include <cassert>
+#include <limits>
+#include <map>
+
+namespace collc {
+
+namespace {
+
+constexpr uint32_t None = std::numeric_limits<uint32_t>::max();
+
+/// Whether the pieces are sorted by origin interval, the intervals of
+/// different pieces equal or disjoint (what builders that emit origins x
+/// dests products produce).
+bool sortedByOrigin(const std::vector<Piece> &V) {
+  for (size_t I = 1; I < V.size(); ++I)
+    if (!(V[I].Origins == V[I - 1].Origins) &&
+        V[I - 1].Origins.Hi > V[I].Origins.Lo)
+      return false;
+  return true;
+}
+
+/// Whether \p Sent carries something \p Got brought: the rule of the header.
+bool meets(const Transfer &Sent, const Transfer &Got) {
+  if (Sent.Kind == TransferKind::Signal || Got.Kind == TransferKind::Signal)
+    return true;
+  // Many pieces on both sides (large personalized exchanges): look up each
+  // piece of the shorter list among the longer list's pieces with an
+  // overlapping origin interval, found by binary search.
+  const std::vector<Piece> &Big =
+      Sent.Pieces.size() >= Got.Pieces.size() ? Sent.Pieces : Got.Pieces;
+  const std::vector<Piece> &Small =
+      &Big == &Sent.Pieces ? Got.Pieces : Sent.Pieces;
+  if (Small.size() * Big.size() > 64 && sortedByOrigin(Big)) {
+    for (const Piece &X : Small) {
+      auto It =
+          std::partition_point(Big.begin(), Big.end(), [&](const Piece &Y) {
+            return Y.Origins.Hi <= X.Origins.Lo;
+          });
+      for (; It != Big.end() && It->Origins.Lo < X.Origins.Hi; ++It)
+        if (It->intersects(X))
+          return true;
+    }
+    return false;
+  }
+  for (const Piece &A : Sent.Pieces)
+    for (const Piece &B : Got.Pieces)
+      if (A.intersects(B))
+        return true;
+  return false;
+}
+
+/// The chunks a transfer's pieces span, from the first to the last.
+Interval chunkHull(const Transfer &T) {
+  Interval H = T.Pieces.empty() ? Interval{} : T.Pieces.front().Chunks;
+  for (const Piece &Pc : T.Pieces) {
+    H.Lo = std::min(H.Lo, Pc.Chunks.Lo);
+    H.Hi = std::max(H.Hi, Pc.Chunks.Hi);
+  }
+  return H;
+}
+
+/// A rank with at most this many data arrivals keeps only a list, scanned
+/// whole; past it its arrivals are also indexed by chunk.
+constexpr uint32_t ListLimit = 32;
+
+} // namespace
+
+TransferIds::TransferIds(const Schedule &S) {
+  assert(S.numTransfers() < None && "transfer ids are 32-bit");
+  StepBegin.reserve(S.Steps.size() + 1);
+  uint32_t Next = 0;
+  for (const Step &St : S.Steps) {
+    StepBegin.push_back(Next);
+    Next += static_cast<uint32_t>(St.Transfers.size());
+  }
+  StepBegin.push_back(Next);
+}
+
+TransferRef TransferIds::ref(uint32_t Id) const {
+  assert(Id < size());
+  // The last step that begins at or before Id (empty steps begin where the
+  // next one does).
+  auto It = std::upper_bound(StepBegin.begin(), StepBegin.end(), Id) - 1;
+  return {static_cast<uint32_t>(It - StepBegin.begin()), Id - *It};
+}
+
+/// Arrivals indexed by the start of their chunk hull, so that a send of
+/// chunks H looks only at arrivals whose chunks can meet H.
+struct ArrivalIndex::ChunkIndex {
+  std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
+  int64_t MaxLen = 0;                    ///< The longest hull.
+
+  void insert(const Transfer &T, uint32_t A) {
+    Interval H = chunkHull(T);
+    MaxLen = std::max(MaxLen, H.size());
+    ByLo.emplace(H.Lo, A);
+  }
+  template <typename F> void visit(const Transfer &T, F &&Fn) const {
+    Interval H = chunkHull(T);
+    // A hull that starts at or before H.Lo - MaxLen ends before H.Lo.
+    for (auto It = ByLo.upper_bound(H.Lo - MaxLen);
+         It != ByLo.end() && It->first < H.Hi; ++It)
+      Fn(It->second);
+  }
+};
+
+ArrivalIndex::ArrivalIndex(int32_t Ranks, uint64_t Expected)
+    : DataHead(static_cast<size_t>(Ranks), None),
+      SignalHead(static_cast<size_t>(Ranks), None),
+      DataCount(static_cast<size_t>(Ranks), 0),
+      AllEnd(static_cast<size_t>(Ranks), 0.0),
+      SignalEnd(static_cast<size_t>(Ranks), 0.0) {
+  Arrivals.reserve(Expected);
+}
+
+ArrivalIndex::~ArrivalIndex() = default;
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::add(const Transfer &T,
+                                                    uint32_t Id) {
+  AllEnd[T.Dst] = std::max(AllEnd[T.Dst], T.End);
+  const uint32_t A = static_cast<uint32_t>(Arrivals.size());
+  if (T.Kind == TransferKind::Signal) {
+    SignalEnd[T.Dst] = std::max(SignalEnd[T.Dst], T.End);
+    Arrivals.push_back({&T, Id, SignalHead[T.Dst]});
+    SignalHead[T.Dst] = A;
+    return;
+  }
+  Arrivals.push_back({&T, Id, DataHead[T.Dst]});
+  DataHead[T.Dst] = A;
+  if (++DataCount[T.Dst] <= ListLimit)
+    return;
+  auto &Ix = Index[T.Dst];
+  if (Ix) {
+    Ix->insert(T, A);
+    return;
+  }
+  Ix = std::make_unique<ChunkIndex>();
+  for (uint32_t I = A; I != None; I = Arrivals[I].Prev)
+    Ix->insert(*Arrivals[I].T, I);
+}
+
+void ArrivalIndex::addStep(const Step &St, uint32_t FirstId) {
+  for (const Transfer &T : St.Transfers)
+    add(T, FirstId++);
+}
+
+/// Calls \p Fn with every data arrival at \p T's sender that \p T meets.
+template <typename F>
+LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::visitMeeting(const Transfer &T,
+                                                             F &&Fn) const {
+  if (LLVM_UNLIKELY(DataCount[T.Src] > ListLimit)) {
+    Index.at(T.Src)->visit(T, [&](uint32_t A) {
+      if (meets(T, *Arrivals[A].T))
+        Fn(Arrivals[A]);
+    });
+    return;
+  }
+  for (uint32_t A = DataHead[T.Src]; A != None; A = Arrivals[A].Prev)
+    if (meets(T, *Arrivals[A].T))
+      Fn(Arrivals[A]);
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE double
+ArrivalIndex::latestEnd(const Transfer &T) const {
+  if (T.Kind == TransferKind::Signal)
+    return AllEnd[T.Src];
+  double Ready = SignalEnd[T.Src];
+  visitMeeting(T, [&](const Arrival &A) { Ready = std::max(Ready, A.T->End); });
+  return Ready;
+}
+
+void ArrivalIndex::latestEnds(const Step &St, std::vector<double> &Ends) const {
+  Ends.resize(St.Transfers.size());
+  for (size_t I = 0; I < St.Transfers.size(); ++I)
+    Ends[I] = latestEnd(St.Transfers[I]);
+}
+
+void ArrivalIndex::forEachDependency(
+    const Transfer &T, llvm::function_ref<void(uint32_t)> Fn) const {
+  for (uint32_t A = SignalHead[T.Src]; A != None; A = Arrivals[A].Prev)
+    Fn(Arrivals[A].Id);
+  if (T.Kind == TransferKind::Signal) {
+    for (uint32_t A = DataHead[T.Src]; A != None; A = Arrivals[A].Prev)
+      Fn(Arrivals[A].Id);
+    return;
+  }
+  visitMeeting(T, [&](const Arrival &A) { Fn(A.Id); });
+}
+
+TransferDependencies transferDependencies(const Schedule &S) {
+  TransferDependencies D{TransferIds(S), {}, {}};
+  const uint32_t N = D.Ids.size();
+  D.Begin.reserve(static_cast<size_t>(N) + 1);
+  D.Begin.push_back(0);
+  ArrivalIndex Got(S.size(), N);
+  std::vector<uint32_t> Mine;
+  for (uint32_t St = 0; St < S.Steps.size(); ++St) {
+    const std::vector<Transfer> &Ts = S.Steps[St].Transfers;
+    for (const Transfer &T : Ts) {
+      Mine.clear();
+      Got.forEachDependency(T, [&](uint32_t W) { Mine.push_back(W); });
+      std::sort(Mine.begin(), Mine.end());
+      D.Deps.insert(D.Deps.end(), Mine.begin(), Mine.end());
+      D.Begin.push_back(D.Deps.size());
+    }
+    Got.addStep(S.Steps[St], D.Ids.stepBegin(St));
+  }
+  return D;
+}
+
+} // namespace collc
