@@ -1,5 +1,6 @@
 #include "ir/Machine.h"
 
+#include "ir/FatTree.h"
 #include "ir/MultistageNetwork.h"
 
 #include <cassert>
@@ -68,6 +69,11 @@ unsigned Topology::distance(int64_t A, int64_t B) const {
   }
   case TopologyKind::Min:
     return MinNetwork(*this).distance(A, B);
+  case TopologyKind::FatTree:
+    return FatTreeNetwork(*this).distance(A, B);
+  case TopologyKind::Cluster:
+    // Up the private link, across the backbone, down the private link.
+    return Backbone ? 3 : 2;
   default:
     return 1;
   }
@@ -103,6 +109,10 @@ const char *topologyKindName(TopologyKind K) {
     return "macro-star";
   case TopologyKind::Min:
     return "min";
+  case TopologyKind::FatTree:
+    return "fat-tree";
+  case TopologyKind::Cluster:
+    return "cluster";
   }
   return "?";
 }

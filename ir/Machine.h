@@ -1,7 +1,8 @@
 /// \file
-/// The machine a schedule is built for: its communication model, its ports and
-/// its topology. Plain value types filled in by the front end (compiler/Spec)
-/// and read by builders, passes and backends.
+/// The machine a schedule is built for: its communication model, its ports,
+/// its topology and, when it has one, its network (ir/Network.h). Plain value
+/// types filled in by the front end (compiler/Spec) and read by builders,
+/// passes and backends.
 ///
 /// Units: times are in the unit the machine spec uses (µs for the bundled
 /// machines, units of 10 ns for the wormhole simulator parameters); sizes are
@@ -9,7 +10,10 @@
 #ifndef COLLC_IR_MACHINE_H
 #define COLLC_IR_MACHINE_H
 
+#include "ir/Network.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,7 +76,32 @@ struct Model {
   double tEnd(uint64_t Bytes, unsigned Hops = 1) const;
 };
 
-enum class TopologyKind { Full, Mesh, Torus, Hypercube, Star, MacroStar, Min };
+enum class TopologyKind {
+  Full,
+  Mesh,
+  Torus,
+  Hypercube,
+  Star,
+  MacroStar,
+  Min,
+  /// SimGrid's FAT_TREE cluster (ir/FatTree.h).
+  FatTree,
+  /// SimGrid's flat <cluster>: a private link per node to one switch, and
+  /// optionally a backbone every route between two nodes crosses.
+  Cluster,
+};
+
+/// How a torus (or mesh, or hypercube) orders the dimensions of a route and
+/// breaks ties; passes/Routes.h gives the rules.
+enum class DimensionRouting {
+  /// collc's: the first written dimension first; a tie goes the increasing
+  /// way unless the transfer asks for the other (Transfer::TieDown).
+  FirstWritten,
+  /// SimGrid's TorusZone: the last written dimension (SimGrid's dimension 0,
+  /// stride 1) first; a tie goes the increasing way except from the middle
+  /// coordinate. A SimGrid platform read as a machine routes so.
+  SimGrid,
+};
 
 /// Physical nodes and how they are joined. Node numbers are 0..Nodes-1. For
 /// meshes and tori, node = sum_i coord_i * prod_{j>i} dims_j with coordinates
@@ -88,6 +117,17 @@ struct Topology {
   int64_t StarK = 0, MacroL = 0, MacroN = 0;
   /// Multistage network: switch radix (k for k x k switches).
   int64_t SwitchRadix = 0;
+  /// Fat tree, as SimGrid's topo_parameters "L;d1,..,dL;u1,..,uL;p1,..,pL":
+  /// Levels L; per level l (index l-1), the children of a level-l switch
+  /// (Down), the parents of a level-(l-1) vertex (Up) and the parallel
+  /// links between a vertex and each of its parents (Parallel). Nodes =
+  /// product of Down.
+  int64_t Levels = 0;
+  std::vector<int64_t> Down, Up, Parallel;
+  /// Cluster: whether routes cross a shared backbone.
+  bool Backbone = false;
+  /// Torus, mesh, hypercube: the order of the dimensions a route resolves.
+  DimensionRouting Routing = DimensionRouting::FirstWritten;
 
   bool hasCoordinates() const {
     return Kind == TopologyKind::Mesh || Kind == TopologyKind::Torus ||
@@ -98,7 +138,9 @@ struct Topology {
   /// Node number of \p Coord (must be in range).
   int64_t nodeOf(const std::vector<int64_t> &Coord) const;
   /// Channels a message crosses from \p A to \p B under the topology's
-  /// minimal routing (1 on a crossbar; 0 when A == B).
+  /// minimal routing (1 on a crossbar; 0 when A == B; on a fat tree twice
+  /// the level of the lowest common switch; on a cluster 2, 3 with a
+  /// backbone).
   unsigned distance(int64_t A, int64_t B) const;
 };
 
@@ -107,6 +149,10 @@ struct Machine {
   Model M;
   unsigned Ports = 1;
   Topology Topo;
+  /// The network below the model, when the spec describes one (or the
+  /// machine comes from a SimGrid platform): the cost pass then runs the
+  /// flow-level evaluator (passes/NetworkCost.h).
+  std::optional<Network> Net;
 };
 
 const char *modelKindName(ModelKind K);

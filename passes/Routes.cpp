@@ -1,5 +1,6 @@
 #include "passes/Routes.h"
 
+#include "ir/FatTree.h"
 #include "ir/MultistageNetwork.h"
 
 namespace collc {
@@ -33,8 +34,12 @@ void appendDimensionOrdered(const Topology &T, int64_t Src, int64_t Dst,
     Y /= T.Dims[I];
   }
   bool Torus = T.Kind == TopologyKind::Torus;
+  bool SimGrid = T.Routing == DimensionRouting::SimGrid;
   int64_t Cur = Src;
-  for (size_t I = 0; I < N; ++I) {
+  for (size_t K = 0; K < N; ++K) {
+    // SimGrid's TorusZone resolves its dimension 0 first: stride 1, the last
+    // written one.
+    size_t I = SimGrid ? N - 1 - K : K;
     int64_t D = T.Dims[I], C = A[I], Target = B[I];
     if (C == Target)
       continue;
@@ -48,9 +53,10 @@ void appendDimensionOrdered(const Topology &T, int64_t Src, int64_t Dst,
       continue;
     }
     // Torus: the shorter way round; on a tie, the increasing direction
-    // unless the transfer asks for the other.
+    // unless the transfer asks for the other (SimGrid: unless the message
+    // starts from the middle coordinate, as TorusZone's test has it).
     int64_t Up = ((Target - C) % D + D) % D;
-    bool Down = I < 8 && (TieDown >> I & 1);
+    bool Down = SimGrid ? 2 * C == D : I < 8 && (TieDown >> I & 1);
     bool Increasing = Up < D - Up || (Up == D - Up && !Down);
     int64_t Hops = Increasing ? Up : D - Up;
     for (int64_t H = 0; H < Hops; ++H) {
@@ -64,7 +70,47 @@ void appendDimensionOrdered(const Topology &T, int64_t Src, int64_t Dst,
   }
 }
 
+/// SimGrid's fat-tree route (ir/FatTree.h) as channels: link class l-1
+/// between levels l-1 and l.
+void appendFatTree(const Topology &T, int64_t Src, int64_t Dst,
+                   std::vector<Channel> &Out) {
+  FatTreeNetwork Net(T);
+  for (const FatTreeHop &H : Net.route(Src, Dst)) {
+    int32_t Lower = std::min(H.From.Level, H.To.Level);
+    Out.push_back({Net.vertexId(H.From), Net.vertexId(H.To),
+                   static_cast<uint8_t>(Lower), H.Lane});
+  }
+}
+
+/// A flat cluster: private link up to the switch, the backbone, private
+/// link down.
+void appendCluster(const Topology &T, int64_t Src, int64_t Dst,
+                   std::vector<Channel> &Out) {
+  const int64_t Switch = T.Nodes;
+  Out.push_back({Src, Switch, 0, 0});
+  if (T.Backbone)
+    Out.push_back({Switch, Switch, 1, 0});
+  Out.push_back({Switch, Dst, 0, 0});
+}
+
 } // namespace
+
+std::vector<std::string> linkClassNames(const Topology &T) {
+  switch (T.Kind) {
+  case TopologyKind::FatTree: {
+    std::vector<std::string> Names;
+    for (int64_t L = 1; L <= T.Levels; ++L)
+      Names.push_back("level-" + std::to_string(L));
+    return Names;
+  }
+  case TopologyKind::Cluster:
+    if (T.Backbone)
+      return {"private", "backbone"};
+    return {"private"};
+  default:
+    return {"link"};
+  }
+}
 
 bool isRouted(const Topology &T) {
   switch (T.Kind) {
@@ -73,6 +119,8 @@ bool isRouted(const Topology &T) {
   case TopologyKind::Torus:
   case TopologyKind::Hypercube:
   case TopologyKind::Min:
+  case TopologyKind::FatTree:
+  case TopologyKind::Cluster:
     return true;
   case TopologyKind::Star:
   case TopologyKind::MacroStar:
@@ -118,6 +166,12 @@ llvm::Error appendRoute(const Topology &T, int64_t Src, int64_t Dst,
     Out.push_back({Prev, Dst});
     return llvm::Error::success();
   }
+  case TopologyKind::FatTree:
+    appendFatTree(T, Src, Dst, Out);
+    return llvm::Error::success();
+  case TopologyKind::Cluster:
+    appendCluster(T, Src, Dst, Out);
+    return llvm::Error::success();
   case TopologyKind::Star:
   case TopologyKind::MacroStar:
     break;
@@ -138,6 +192,10 @@ llvm::Expected<std::vector<Channel>> route(const Topology &T, int64_t Src,
 std::string nodeName(const Topology &T, int64_t Node) {
   if (T.Kind == TopologyKind::Min && Node >= T.Nodes)
     return MinNetwork::name(MinNetwork(T).switchOf(Node - T.Nodes));
+  if (T.Kind == TopologyKind::FatTree && Node >= T.Nodes)
+    return FatTreeNetwork::name(FatTreeNetwork(T).vertexOf(Node));
+  if (T.Kind == TopologyKind::Cluster && Node == T.Nodes)
+    return "switch";
   if (!T.hasCoordinates() || Node < 0 || (T.Nodes && Node >= T.Nodes))
     return std::to_string(Node);
   std::string S = "(";
@@ -148,7 +206,12 @@ std::string nodeName(const Topology &T, int64_t Node) {
 }
 
 std::string channelName(const Topology &T, const Channel &C) {
-  return nodeName(T, C.From) + "->" + nodeName(T, C.To);
+  if (T.Kind == TopologyKind::Cluster && C.Class == 1)
+    return "backbone";
+  std::string S = nodeName(T, C.From) + "->" + nodeName(T, C.To);
+  if (C.Lane)
+    S += "#" + std::to_string(C.Lane);
+  return S;
 }
 
 } // namespace collc

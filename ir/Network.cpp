@@ -1,0 +1,48 @@
+#include "ir/Network.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace collc {
+
+const ProtocolBand &Network::band(uint64_t Bytes) const {
+  static const ProtocolBand Neutral;
+  // The last band that starts at or below Bytes.
+  auto It = std::upper_bound(
+      Bands.begin(), Bands.end(), Bytes,
+      [](uint64_t B, const ProtocolBand &Band) { return B < Band.MinBytes; });
+  return It == Bands.begin() ? Neutral : *(It - 1);
+}
+
+int64_t Network::nodeOfRank(int64_t Rank, int64_t Ranks, int64_t Nodes) const {
+  const int64_t PerNode = std::max<int64_t>(1, ProcsPerNode);
+  switch (Placement) {
+  case RankPlacement::Block:
+    return Rank / PerNode;
+  case RankPlacement::Cyclic: {
+    // Over as few nodes as hold the ranks.
+    int64_t Used = (Ranks + PerNode - 1) / PerNode;
+    if (Nodes > 0)
+      Used = std::min(Used, Nodes);
+    return Rank % std::max<int64_t>(1, Used);
+  }
+  case RankPlacement::List:
+    assert(Rank < static_cast<int64_t>(RankNodes.size()));
+    return RankNodes[Rank];
+  }
+  return Rank;
+}
+
+const char *rankPlacementName(RankPlacement P) {
+  switch (P) {
+  case RankPlacement::Block:
+    return "block";
+  case RankPlacement::Cyclic:
+    return "cyclic";
+  case RankPlacement::List:
+    return "list";
+  }
+  return "?";
+}
+
+} // namespace collc
