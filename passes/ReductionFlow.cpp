@@ -6,15 +6,26 @@ namespace collc {
 
 namespace {
 
-/// The contributors \p T carries, per chunk its pieces name.
-std::map<int64_t, IntervalSet> carried(const Transfer &T) {
+/// The contributors \p T carries, per chunk its pieces name, by chunk.
+using Carried = std::vector<std::pair<int64_t, IntervalSet>>;
+
+Carried carried(const Transfer &T) {
+  Carried Out;
+  if (T.Pieces.size() == 1) { // the common case: one set for every chunk
+    const Piece &Pc = T.Pieces[0];
+    IntervalSet Set(Pc.Origins);
+    Out.reserve(static_cast<size_t>(Pc.Chunks.size()));
+    for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C)
+      Out.emplace_back(C, Set);
+    return Out;
+  }
   std::map<int64_t, std::vector<Interval>> Origins;
   for (const Piece &Pc : T.Pieces)
     for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C)
       Origins[C].push_back(Pc.Origins);
-  std::map<int64_t, IntervalSet> Out;
+  Out.reserve(Origins.size());
   for (auto &[C, V] : Origins)
-    Out.emplace_hint(Out.end(), C, IntervalSet::of(std::move(V)));
+    Out.emplace_back(C, IntervalSet::of(std::move(V)));
   return Out;
 }
 
@@ -70,7 +81,7 @@ Fold ReductionFlow::update(const Transfer &T, int V, int64_t C,
 std::vector<TransferFlow>
 ReductionFlow::step(llvm::ArrayRef<const Transfer *> Transfers) {
   std::vector<TransferFlow> Out(Transfers.size());
-  std::vector<std::map<int64_t, IntervalSet>> In(Transfers.size());
+  std::vector<Carried> In(Transfers.size());
   // Every send of the step reads the values before the step.
   for (size_t I = 0; I < Transfers.size(); ++I) {
     const Transfer &T = *Transfers[I];
