@@ -28,19 +28,20 @@ namespace collc {
 namespace rt {
 
 /// Collectives, numbered as in the Schedule IR (collc::Collective of
-/// ir/Collective.h; the MPI backend checks that they agree).
+/// ir/Collective.h; the MPI backend checks that they agree). Generated code
+/// holds these numbers (Variant::Collective): they never change.
 enum Coll : int {
-  Bcast,
-  Multicast,
-  Reduce,
-  Allreduce,
-  Scan,
-  Exscan,
-  Gather,
-  Scatter,
-  Allgather,
-  Alltoall,
-  Barrier,
+  Bcast = 0,
+  Multicast = 1,
+  Reduce = 2,
+  Allreduce = 3,
+  Scan = 4,
+  Exscan = 5,
+  Gather = 6,
+  Scatter = 7,
+  Allgather = 8,
+  Alltoall = 9,
+  Barrier = 10,
 };
 
 /// Names of the collectives, as collc spells them ("bcast").
