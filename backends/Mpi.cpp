@@ -11,7 +11,6 @@
 #include <cmath>
 #include <map>
 #include <tuple>
-#include <unordered_map>
 
 using namespace llvm;
 

@@ -24,8 +24,7 @@
 /// contributions of higher ranks (acc = acc op in), so non-commutative
 /// operators see their operands in rank order. An exscan keeps its result
 /// apart from the partial it forwards: a segment with SegAlso updates both
-/// from one message. Messages above INT_MAX bytes are
-/// split.
+/// from one message. Messages above INT_MAX bytes are split.
 ///
 /// Messages travel on a duplicate of the user's communicator, made once and
 /// cached on it with an attribute, so they never match the user's traffic.
