@@ -147,6 +147,13 @@ constexpr bool isPersonalized(Collective C) {
 constexpr bool isRooted(Collective C) { return traits(C).rooted(); }
 /// The collective whose entry point serves \p C (CollectiveTraits::Entry).
 constexpr Collective entryOf(Collective C) { return traits(C).Entry; }
+/// Whether every rank ends with a block of every rank (allgather,
+/// all-to-all): the data space has a block per pair of ranks.
+constexpr bool blockPerPair(Collective C) {
+  const CollectiveTraits &T = traits(C);
+  return (T.Data == DataKind::Replicated || T.Data == DataKind::Personalized) &&
+         T.Origins == RankScope::All && T.Results == RankScope::All;
+}
 
 /// "a" or "an", whichever goes before collectiveName(C) ("an allreduce").
 const char *withArticle(Collective C);

@@ -40,13 +40,14 @@ namespace collc {
 /// How a delivered chunk updates one value of the receiver (see the file
 /// comment).
 enum class Fold : uint8_t {
-  None, ///< Not updated: Transfer::Into leaves the value alone, or an earlier
-        ///< chunk's update of the value was refused.
-  Store,
-  Left,
-  Right,
-  Twice,     ///< Refused.
-  Unordered, ///< Refused.
+  /// Not updated: Transfer::Into leaves the value alone, or an earlier
+  /// chunk's update of the value was refused.
+  None,
+  Store,     ///< value = incoming.
+  Left,      ///< value = incoming op value.
+  Right,     ///< value = value op incoming.
+  Twice,     ///< Refused: a contribution would count twice.
+  Unordered, ///< Refused: not adjacent, and the operator does not commute.
 };
 
 /// Consecutive chunks a transfer carries that update the receiver's values

@@ -16,14 +16,6 @@ namespace collc {
 
 namespace {
 
-/// Whether every rank receives a block of every rank (allgather,
-/// all-to-all): the data space has a block per pair of ranks.
-bool blockPerPair(Collective C) {
-  const CollectiveTraits &T = traits(C);
-  return (T.Data == DataKind::Replicated || T.Data == DataKind::Personalized) &&
-         T.Origins == RankScope::All && T.Results == RankScope::All;
-}
-
 class Verifier {
 public:
   Verifier(const Schedule &S, const Machine &M, const VerifyOptions &O)

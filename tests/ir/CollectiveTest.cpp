@@ -31,6 +31,8 @@ TEST_CASE("collective: rooted, reductions, personalized data and entry "
     CHECK(isPersonalized(C) == Personalized);
     CHECK(traits(C).ResultApart == (C == Collective::Exscan));
     CHECK(entryOf(C) == (C == Collective::Multicast ? Collective::Bcast : C));
+    CHECK(blockPerPair(C) ==
+          (C == Collective::Allgather || C == Collective::Alltoall));
   }
   CHECK(dataKindOf(Collective::Barrier) == DataKind::Signal);
   CHECK(dataKindOf(Collective::Allgather) == DataKind::Replicated);
