@@ -725,9 +725,7 @@ public:
       return Err;
 
     // reductions
-    bool IsReduction =
-        R.Coll == Collective::Reduce || R.Coll == Collective::Allreduce ||
-        R.Coll == Collective::Scan || R.Coll == Collective::Exscan;
+    bool IsReduction = isReduction(R.Coll);
     SNode *OpN = SpecFile::find(E, "op"),
           *TypeN = SpecFile::find(E, "datatype");
     SNode *CommN = SpecFile::find(E, "commutative");

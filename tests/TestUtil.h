@@ -39,8 +39,7 @@ inline Request request(Collective C, int32_t Ranks, int32_t Root,
   Request R =
       bcast(Ranks, Root, C == Collective::Barrier ? 0 : Bytes, Algorithm);
   R.Coll = C;
-  if (C == Collective::Reduce || C == Collective::Allreduce ||
-      C == Collective::Scan || C == Collective::Exscan) {
+  if (isReduction(C)) {
     R.Op = "sum";
     R.Datatype = "int32";
   }

@@ -1,6 +1,7 @@
 #include "compiler/algorithms/Reductions.h"
 
 #include "compiler/algorithms/Placement.h"
+#include "passes/ReductionFlow.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,35 +10,13 @@ namespace collc {
 
 namespace {
 
-using RankSet = std::vector<Interval>;
-
-RankSet unite(RankSet A, const RankSet &B) {
-  A.insert(A.end(), B.begin(), B.end());
-  std::sort(A.begin(), A.end(),
-            [](const Interval &X, const Interval &Y) { return X.Lo < Y.Lo; });
-  RankSet Out;
-  for (const Interval &I : A) {
-    if (!Out.empty() && I.Lo <= Out.back().Hi)
-      Out.back().Hi = std::max(Out.back().Hi, I.Hi);
-    else
-      Out.push_back(I);
-  }
-  return Out;
-}
-
-/// Tracks, as the builder lists transfers, which contributors every rank's
-/// two values (Transfer::From) hold per chunk, and emits transfers whose
-/// pieces say exactly that. Transfers listed between begin() and end() of a
-/// batch read the values before the batch (an exchange in one step).
+/// Lists a reduction's transfers with pieces that say exactly which
+/// contributors each carries, following the values as the reduction flow
+/// does (passes/ReductionFlow.h). Transfers listed between begin() and end()
+/// of a batch read the values before the batch (an exchange in one step).
 class Reducer {
 public:
-  explicit Reducer(Schedule &S) : S(S), P(S.size()), K(S.NumChunks) {
-    for (int V = 0; V < 2; ++V)
-      Acc[V].assign(static_cast<size_t>(P) * K, RankSet{});
-    for (int32_t R = 0; R < P; ++R)
-      for (int64_t C = 0; C < K; ++C)
-        at(0, R, C) = {{R, R + 1}};
-  }
+  explicit Reducer(Schedule &S) : S(S), P(S.size()), Flow(S) {}
 
   void begin() {
     Batching = true;
@@ -45,8 +24,7 @@ public:
   }
   void end() {
     Batching = false;
-    for (auto &U : Pending)
-      apply(U);
+    follow(Pending);
     Pending.clear();
   }
 
@@ -61,24 +39,22 @@ public:
     T.From = From;
     T.Into = Into;
     T.Bytes = S.chunkBytes({C0, C1});
-    Update U{Dst, Kind, Into, {}};
     for (int64_t C = C0; C < C1;) {
-      const RankSet &Set = at(From, Src, C);
+      const IntervalSet &Set = Flow.value(From, Src, C);
       int64_t E = C + 1;
-      while (E < C1 && at(From, Src, E) == Set)
+      while (E < C1 && Flow.value(From, Src, E) == Set)
         ++E;
       for (const Interval &I : Set)
         T.Pieces.push_back({I, {0, P}, {C, E}});
-      U.Runs.push_back({C, E, Set});
       C = E;
     }
     Ts.push_back(std::move(T));
     Tags.push_back(Tag);
     Groups.push_back(Batching ? Batch : -1);
     if (Batching)
-      Pending.push_back(std::move(U));
+      Pending.push_back(Ts.size() - 1);
     else
-      apply(U);
+      follow({Ts.size() - 1});
   }
 
   std::vector<Transfer> Ts;
@@ -87,37 +63,20 @@ public:
   std::vector<int64_t> Groups;
 
 private:
-  struct Run {
-    int64_t C0, C1;
-    RankSet Set;
-  };
-  struct Update {
-    int32_t Dst;
-    TransferKind Kind;
-    uint8_t Into;
-    std::vector<Run> Runs;
-  };
-
-  RankSet &at(int V, int32_t R, int64_t C) {
-    return Acc[V][static_cast<size_t>(R) * K + C];
-  }
-  void apply(const Update &U) {
-    for (int V = 0; V < 2; ++V)
-      if (U.Into >> V & 1)
-        for (const Run &Rn : U.Runs)
-          for (int64_t C = Rn.C0; C < Rn.C1; ++C) {
-            RankSet &Mine = at(V, U.Dst, C);
-            Mine = U.Kind == TransferKind::Copy ? Rn.Set : unite(Mine, Rn.Set);
-          }
+  /// Transfers Ts[I], I in \p Batch, read the values, then update them.
+  void follow(const std::vector<size_t> &Batch) {
+    std::vector<const Transfer *> Step;
+    for (size_t I : Batch)
+      Step.push_back(&Ts[I]);
+    Flow.step(Step);
   }
 
   Schedule &S;
   int32_t P;
-  int64_t K;
-  std::vector<RankSet> Acc[2];
+  ReductionFlow Flow;
   bool Batching = false;
   int64_t Batch = -1;
-  std::vector<Update> Pending;
+  std::vector<size_t> Pending;
 };
 
 int64_t floorPow2(int64_t P) {
