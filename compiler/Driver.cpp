@@ -15,7 +15,7 @@ namespace {
 /// Requests whose every schedule would be beyond what collc tracks: an
 /// allgather or all-to-all moves ranks^2 blocks.
 llvm::Error checkSize(const Request &R) {
-  if (R.Coll != Collective::Allgather && R.Coll != Collective::Alltoall)
+  if (!blockPerPair(R.Coll))
     return llvm::Error::success();
   const double Blocks = static_cast<double>(R.size()) * R.size();
   if (Blocks <= static_cast<double>(VerifyLimits::MaxAtoms))

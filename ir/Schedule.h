@@ -64,8 +64,10 @@ struct Transfer {
   int32_t Dst = 0; ///< Receiving rank.
   uint64_t Bytes = 0;
   TransferKind Kind = TransferKind::Copy;
-  /// What travels. Empty for signals. Builders of replicated data may leave
-  /// it empty too: it then means the whole message, see Schedule::wholeMessage.
+  /// What travels: at least one piece for a copy or a combine (the verifier
+  /// checks it), none for a signal. (The JSON form leaves out a piece equal
+  /// to the whole message, Schedule::wholeMessage, and its reader restores
+  /// it.)
   std::vector<Piece> Pieces;
   /// Reductions keep two values per rank and chunk: value 0, the partial
   /// result (it starts as the rank's own contribution), and value 1, the
