@@ -319,15 +319,12 @@ Error run(const Backend &B, const BackendOptions &BO) {
   return writeOutputs(*Files);
 }
 
-/// Reads the options; a usage error is reported in collc's form.
-bool parseOptions(int argc, char **argv) {
+int collcMain(int argc, char **argv) {
   cl::HideUnrelatedOptions(Cat);
   cl::SetVersionPrinter(
       [](raw_ostream &OS) { OS << "collc " COLLC_VERSION "\n"; });
-  std::string CLErrors;
-  raw_string_ostream CLErr(CLErrors);
-  if (cl::ParseCommandLineOptions(
-          argc, argv,
+  if (!parseToolOptions(
+          argc, argv, "collc",
           "collc: a schedule compiler for collective communication\n\n"
           "  Builds a step-by-step schedule for a collective on a measured\n"
           "  machine, verifies it, and emits it.\n\n"
@@ -335,27 +332,7 @@ bool parseOptions(int argc, char **argv) {
           "\\\n"
           "        --ranks 9 --bytes 0 --algorithm opt-tree --emit json\n\n"
           "  Exit status: 0 success, 1 bad input or usage, 2 a requested\n"
-          "  check failed, 3 internal error.\n",
-          &CLErr))
-    return true;
-  // Restate llvm::cl's messages in collc's diagnostic form.
-  CLErr.flush();
-  SmallVector<StringRef, 4> Lines;
-  StringRef(CLErrors).split(Lines, '\n', -1, false);
-  for (StringRef L : Lines) {
-    L = L.split("  Try: ").first.rtrim();
-    if (L.consume_front("collc: Did you mean"))
-      errs() << "collc: note: did you mean" << L << "\n";
-    else if (L.consume_front("collc: "))
-      errs() << "collc: error: " << L << "\n";
-    else
-      errs() << L << "\n";
-  }
-  return false;
-}
-
-int collcMain(int argc, char **argv) {
-  if (!parseOptions(argc, argv))
+          "  check failed, 3 internal error.\n"))
     return ExitBadInput;
   if (ListAlgorithms) {
     for (const AlgorithmInfo &A : algorithms()) {

@@ -82,6 +82,13 @@ inline llvm::Error error(const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
 }
 
+/// Parses the command line with llvm::cl and, when it fails, restates
+/// llvm::cl's messages in the tools' diagnostic form ("<Tool>: error: ...",
+/// "<Tool>: note: did you mean ..."). Returns whether parsing succeeded; a
+/// tool exits with ExitBadInput otherwise.
+bool parseToolOptions(int Argc, const char *const *Argv, llvm::StringRef Tool,
+                      llvm::StringRef Overview);
+
 /// Prints \p E on \p OS the way its kind asks ("<Tool>: error: " before a
 /// plain message, "internal error: " after it for an InternalError) and
 /// returns the exit status that goes with it.
