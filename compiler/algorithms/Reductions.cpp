@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace collc {
 
@@ -100,14 +101,31 @@ bool tracked(int64_t Ranks, int64_t Segments, std::string &Why) {
   return false;
 }
 
-/// The segment count nearest to \p Want that leaves no segment empty: a
-/// whole number in [1, Count] (1 when Count is 0). Segments are counted in
-/// elements and may differ by one (Schedule::chunkBytes).
-int64_t segmentsFor(uint64_t Count, double Want) {
+/// The segment count of the pipelined scan over \p Count elements of \p Unit
+/// bytes: the k whose makespan under the model, (k + P - 3) 2 T_send(s) +
+/// (P - 1) t_op s for a largest segment of s = ceil(Count / k) elements
+/// (docs/collectives.md), is least within a factor 2 of the continuous
+/// optimum \p Want; at most \p Max and Count, and 1 when Count is 0.
+int64_t segmentsFor(uint64_t Count, uint64_t Unit, double Want, int64_t Max,
+                    int64_t P, const Model &Mo) {
   if (Count == 0)
     return 1;
-  double K = std::min(std::max(1.0, std::round(Want)), double(Count));
-  return static_cast<int64_t>(K);
+  const double Hi = std::min({2 * Want + 1, double(Count), double(Max)});
+  const int64_t Lo = std::max<int64_t>(1, static_cast<int64_t>(Want / 2));
+  int64_t Best = 1;
+  double BestT = std::numeric_limits<double>::infinity();
+  for (int64_t K = std::min<int64_t>(Lo, static_cast<int64_t>(Hi)); K <= Hi;
+       ++K) {
+    const uint64_t Seg = (Count + K - 1) / K * Unit;
+    const double T =
+        double(std::max<int64_t>(1, K + P - 3)) * 2 * Mo.tHold(Seg) +
+        double(std::max<int64_t>(0, P - 1)) * Mo.OpPerByte * double(Seg);
+    if (T < BestT) {
+      Best = K;
+      BestT = T;
+    }
+  }
+  return Best;
 }
 
 /// The binomial reduce of ranks Rank(0..N-1) to Rank(0): at level m, the
@@ -148,6 +166,14 @@ llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
 
 bool reduceScatterApplies(const Machine &, const Request &R, std::string &Why) {
   int64_t Core = floorPow2(std::max(1, R.size()));
+  const uint64_t Count = elementCount(R);
+  if (Count > 0 && Count < static_cast<uint64_t>(Core)) {
+    Why = "the element count (" + std::to_string(Count) +
+          ") must be 0 or at least " + std::to_string(Core) +
+          " (one element per segment; the segments are the largest power of "
+          "two <= the process count)";
+    return false;
+  }
   // Every rank tracks every one of the Core segments.
   return tracked(R.size(), Core, Why);
 }
@@ -297,8 +323,8 @@ llvm::Expected<Schedule> buildPipelinedScan(const Machine &M,
     double Want = Ts > 0 ? std::sqrt(R.size() * static_cast<double>(R.Bytes) *
                                      PerByte / (2 * Ts))
                          : static_cast<double>(Count);
-    Want = std::min(Want, static_cast<double>(maxSegmentsFor(R.size())));
-    K = segmentsFor(Count, Want);
+    K = segmentsFor(Count, elementBytes(R.Datatype), Want,
+                    maxSegmentsFor(R.size()), R.size(), M.M);
   }
   return chainScan(M, R, "pipelined", K);
 }
