@@ -35,10 +35,11 @@ std::string modelLine(const Machine &M) {
   std::string S = modelKindName(Mo.Kind);
   switch (Mo.Kind) {
   case ModelKind::Parameterized:
-    S += ": t_hold = " + affine(Mo.THold) + ", t_end = " + affine(Mo.TEnd);
+    S += ": t_hold = " + affine(Mo.Parameterized.THold) +
+         ", t_end = " + affine(Mo.Parameterized.TEnd);
     break;
   case ModelKind::Linear:
-    S += ": T_send = " + affine(Mo.TEnd);
+    S += ": T_send = " + affine({Mo.Linear.Ts, Mo.Linear.PerByte});
     break;
   case ModelKind::UnitCall:
     S += ": one time unit per call";

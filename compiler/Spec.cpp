@@ -409,8 +409,8 @@ bool parseModel(SpecFile &F, SNode *N, Model &M) {
     if (!Allow({"t_hold", "t_end"}))
       return false;
     SNode *H = Need("t_hold"), *End = H ? Need("t_end") : nullptr;
-    if (!H || !End || !parseAffine(F, H, "t_hold", M.THold) ||
-        !parseAffine(F, End, "t_end", M.TEnd))
+    if (!H || !End || !parseAffine(F, H, "t_hold", M.Parameterized.THold) ||
+        !parseAffine(F, End, "t_end", M.Parameterized.TEnd))
       return false;
     return true;
   }
@@ -419,11 +419,9 @@ bool parseModel(SpecFile &F, SNode *N, Model &M) {
     if (!Allow({"t_s", "per_byte", "send_recv_factor"}))
       return false;
     SNode *Ts = Need("t_s"), *PB = Ts ? Need("per_byte") : nullptr;
-    double TsV, PBV;
-    if (!Ts || !PB || !F.number(Ts, "t_s", TsV) ||
-        !F.number(PB, "per_byte", PBV))
+    if (!Ts || !PB || !F.number(Ts, "t_s", M.Linear.Ts) ||
+        !F.number(PB, "per_byte", M.Linear.PerByte))
       return false;
-    M.THold = M.TEnd = Affine{TsV, PBV};
     if (SNode *SR = SpecFile::find(E, "send_recv_factor"))
       if (!F.number(SR, "send_recv_factor", M.SendRecvFactor, 1, 2))
         return false;
@@ -433,7 +431,6 @@ bool parseModel(SpecFile &F, SNode *N, Model &M) {
     M.Kind = ModelKind::UnitCall;
     if (!Allow({}))
       return false;
-    M.THold = M.TEnd = Affine{1, 0};
     return true;
   }
   if (K == "wormhole") {
@@ -468,10 +465,6 @@ bool parseModel(SpecFile &F, SNode *N, Model &M) {
         return false;
       M.Worm.FlitBytes = static_cast<uint64_t>(V);
     }
-    // The affine forms at one hop, for builders that plan with t_hold/t_end.
-    M.THold = Affine{M.Worm.Ss, M.Worm.Sd / M.Worm.FlitBytes};
-    M.TEnd = Affine{M.Worm.Ss + M.Worm.Rs,
-                    (M.Worm.Sd + M.Worm.Cd + M.Worm.Rd) / M.Worm.FlitBytes};
     return true;
   }
   return F.error(Kind, "unknown model kind '" + K +
