@@ -91,6 +91,10 @@ struct Model {
   double tEnd(uint64_t Bytes, unsigned Hops = 1) const;
 };
 
+/// Largest node count of a topology given by its extents (full, mesh, torus),
+/// and the node numbers a topology without a fixed size accepts: 0..2^20-1.
+constexpr int64_t MaxNodes = int64_t(1) << 20;
+
 enum class TopologyKind { Full, Mesh, Torus, Hypercube, Star, MacroStar, Min };
 
 /// Physical nodes and how they are joined. Node numbers are 0..Nodes-1. For
