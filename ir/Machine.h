@@ -1,7 +1,7 @@
 /// \file
 /// The machine a schedule is built for: its communication model, its ports and
-/// its topology. Plain value types filled in by the front end (compiler/Spec)
-/// and read by builders, passes and backends.
+/// its topology. Plain value types filled in by the front end
+/// (compiler/MachineSpec) and read by builders, passes and backends.
 ///
 /// Units: times are in the unit the machine spec uses (µs for the bundled
 /// machines, units of 10 ns for the wormhole simulator parameters); sizes are

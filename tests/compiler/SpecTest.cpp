@@ -121,3 +121,38 @@ TEST_CASE("spec: YAML and JSON report the same schema errors at their own "
             .find("m.json:2:21: error: expected a number >= 0 for 'base', got "
                   "'-1'") == 0);
 }
+
+TEST_CASE("spec: command-line values are read like the file's fields") {
+  auto M = loadMachine(path("examples/machines/mesh-6x6.yaml"));
+  REQUIRE(M);
+  RequestOverrides O;
+  O.Collective = "multicast";
+  O.Root = "(0,0)";
+  O.Destinations = "(1,5),(2,1)";
+  O.Bytes = " 8";
+  auto R = parseRequest(nullptr, O, *M);
+  REQUIRE(R);
+  CHECK(R->Nodes == std::vector<int64_t>{0, 11, 13});
+  CHECK(R->Bytes == 8);
+  O.Destinations = "(1,5),(0,0)";
+  auto Root = parseRequest(nullptr, O, *M);
+  REQUIRE(!Root);
+  CHECK(error(Root.takeError()) ==
+        "collc: error: --destinations: the root (node 0) must not be among "
+        "the destinations");
+  RequestOverrides C;
+  C.Collective = "reduce";
+  C.Ranks = "4";
+  C.Bytes = "8";
+  C.Commutative = "no";
+  auto Bad = parseRequest(nullptr, C, *M);
+  REQUIRE(!Bad);
+  CHECK(error(Bad.takeError()) == "collc: error: --commutative: expected "
+                                  "true or false for 'commutative', got 'no'");
+  auto InFile = requestFrom(
+      "collective: reduce\nranks: 4\nbytes: 8\ncommutative: no\n", *M);
+  REQUIRE(!InFile);
+  CHECK(error(InFile.takeError())
+            .find("r.yaml:4:14: error: expected true or false for "
+                  "'commutative', got 'no'") == 0);
+}
