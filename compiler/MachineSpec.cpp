@@ -4,6 +4,7 @@
 #include "compiler/Schema.h"
 #include "ir/Permutation.h"
 
+#include <cassert>
 #include <cstdio>
 
 using namespace llvm;

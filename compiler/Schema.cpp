@@ -43,24 +43,17 @@ bool SectionReader::checkKeys(const DocNode &Map, StringRef Where) {
 bool SectionReader::read(const DocNode &Map, StringRef Where) {
   if (!checkKeys(Map, Where))
     return false;
-  const DocNode *KindNode = nullptr;
-  std::string KindName;
-  if (!S.KindNames.empty()) {
-    KindNode = get("kind");
-    if (!KindNode)
-      return D.error(&Map, "missing key 'kind' in " + Where);
-    if (!D.string(*KindNode, "kind", KindName))
-      return false;
-  }
-  // The fields of every kind, then the kind's own.
-  for (const Field &F : S.Fields)
-    if (F.Kinds == AllKinds && F.Need == Presence::Required && !get(F.Name))
-      return D.error(&Map, "missing key '" + F.Name + "' in " + Where);
-  for (const Field &F : S.Fields)
-    if (F.Kinds == AllKinds && !readField(F))
-      return false;
   if (S.KindNames.empty())
-    return true;
+    return readFields(Map, /*OfKind=*/false, Where);
+  const DocNode *KindNode = get("kind");
+  if (!KindNode)
+    return D.error(&Map, "missing key 'kind' in " + Where);
+  std::string KindName;
+  if (!D.string(*KindNode, "kind", KindName))
+    return false;
+  // The fields of every kind, then the kind's own.
+  if (!readFields(Map, /*OfKind=*/false, Where))
+    return false;
   auto It = find(S.KindNames, KindName);
   if (It == S.KindNames.end())
     return D.error(KindNode,
@@ -69,25 +62,30 @@ bool SectionReader::read(const DocNode &Map, StringRef Where) {
   Kind = static_cast<unsigned>(It - S.KindNames.begin());
   std::vector<StringRef> Own;
   for (const Field &F : S.Fields)
-    if (F.Kinds != AllKinds && appliesToKind(F))
+    if (ofKind(F))
       Own.push_back(F.Name);
   std::string InKind = "a " + KindName + " " + S.Noun.str();
-  auto OfEveryKind = [&](StringRef Key) {
-    return Key == "kind" || any_of(S.Fields, [&](const Field &F) {
-             return F.Kinds == AllKinds && F.Name == Key;
-           });
-  };
-  for (auto &[Key, V] : Values)
-    if (!OfEveryKind(Key) && !is_contained(Own, Key))
+  for (auto &[Key, V] : Values) {
+    bool OfEveryKind = Key == "kind" || any_of(S.Fields, [&](const Field &F) {
+                         return F.Kinds == AllKinds && F.Name == Key;
+                       });
+    if (!OfEveryKind && !is_contained(Own, Key))
       return D.error(V, "'" + Key + "' does not apply to " + InKind + "; " +
                             (Own.empty() ? std::string("it takes no parameters")
                                          : "expected: " + join(Own, ", ")));
+  }
+  return readFields(Map, /*OfKind=*/true, InKind);
+}
+
+bool SectionReader::readFields(const DocNode &Map, bool OfKind, StringRef In) {
+  auto Picked = [&](const Field &F) {
+    return OfKind ? ofKind(F) : F.Kinds == AllKinds;
+  };
   for (const Field &F : S.Fields)
-    if (F.Kinds != AllKinds && appliesToKind(F) &&
-        F.Need == Presence::Required && !get(F.Name))
-      return D.error(&Map, "missing key '" + F.Name + "' in " + InKind);
+    if (Picked(F) && F.Need == Presence::Required && !get(F.Name))
+      return D.error(&Map, "missing key '" + F.Name + "' in " + In);
   for (const Field &F : S.Fields)
-    if (F.Kinds != AllKinds && appliesToKind(F) && !readField(F))
+    if (Picked(F) && !readField(F))
       return false;
   return true;
 }
@@ -125,6 +123,10 @@ bool SectionReader::readField(const Field &F) {
 
 bool SectionReader::appliesToKind(const Field &F) const {
   return F.Kinds & (KindSet(1) << Kind);
+}
+
+bool SectionReader::ofKind(const Field &F) const {
+  return F.Kinds != AllKinds && appliesToKind(F);
 }
 
 FieldReader numberField(double &Out, double Min, double Max) {

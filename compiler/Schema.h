@@ -101,7 +101,12 @@ public:
 
 private:
   bool readField(const Field &F);
+  /// The missing keys, then the values, of the fields of every kind (or,
+  /// with \p OfKind, of the kind read); \p In names the section.
+  bool readFields(const DocNode &Map, bool OfKind, llvm::StringRef In);
   bool appliesToKind(const Field &F) const;
+  /// A field of the kind read, not of every kind.
+  bool ofKind(const Field &F) const;
 
   Document &D;
   const Section &S;
