@@ -107,6 +107,9 @@ class RequestReader {
 public:
   RequestReader(Document &D, const RequestOverrides &O, const Machine &M)
       : D(D), O(O), M(M), Fields(D, Schema) {}
+  /// The schema's readers store into this object.
+  RequestReader(const RequestReader &) = delete;
+  RequestReader &operator=(const RequestReader &) = delete;
 
   Expected<Request> read(const DocNode *Root) {
     this->Root = Root;
@@ -114,22 +117,20 @@ public:
       return D.takeError();
     // Command-line values take the place of the file's; --ranks that of
     // `participants` too.
-    const struct {
-      const std::optional<std::string> &Value;
-      StringRef Option, Key;
-    } CommandLine[] = {{O.Collective, "--collective", "collective"},
-                       {O.Root, "--root", "root"},
-                       {O.Ranks, "--ranks", "ranks"},
-                       {O.Destinations, "--destinations", "destinations"},
-                       {O.Bytes, "--bytes", "bytes"},
-                       {O.Algorithm, "--algorithm", "algorithm"},
-                       {O.Op, "--op", "op"},
-                       {O.Datatype, "--datatype", "datatype"},
-                       {O.Commutative, "--commutative", "commutative"},
-                       {O.Segments, "--segments", "segments"}};
-    for (auto &C : CommandLine)
-      if (C.Value)
-        Fields.set(C.Key, D.commandLine(C.Option, *C.Value));
+    const std::pair<const std::optional<std::string> &, StringRef>
+        CommandLine[] = {{O.Collective, "collective"},
+                         {O.Root, "root"},
+                         {O.Ranks, "ranks"},
+                         {O.Destinations, "destinations"},
+                         {O.Bytes, "bytes"},
+                         {O.Algorithm, "algorithm"},
+                         {O.Op, "op"},
+                         {O.Datatype, "datatype"},
+                         {O.Commutative, "commutative"},
+                         {O.Segments, "segments"}};
+    for (auto &[Value, Key] : CommandLine)
+      if (Value)
+        Fields.set(Key, D.commandLine(("--" + Key).str(), *Value));
     if (O.Ranks)
       Fields.set("participants", nullptr);
 
