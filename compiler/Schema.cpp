@@ -65,15 +65,11 @@ bool SectionReader::read(const DocNode &Map, StringRef Where) {
     if (ofKind(F))
       Own.push_back(F.Name);
   std::string InKind = "a " + KindName + " " + S.Noun.str();
-  for (auto &[Key, V] : Values) {
-    bool OfEveryKind = Key == "kind" || any_of(S.Fields, [&](const Field &F) {
-                         return F.Kinds == AllKinds && F.Name == Key;
-                       });
-    if (!OfEveryKind && !is_contained(Own, Key))
+  for (auto &[Key, V] : Values)
+    if (!ofEveryKind(Key) && !is_contained(Own, Key))
       return D.error(V, "'" + Key + "' does not apply to " + InKind + "; " +
                             (Own.empty() ? std::string("it takes no parameters")
                                          : "expected: " + join(Own, ", ")));
-  }
   return readFields(Map, /*OfKind=*/true, InKind);
 }
 
@@ -123,6 +119,12 @@ bool SectionReader::readField(const Field &F) {
 
 bool SectionReader::appliesToKind(const Field &F) const {
   return F.Kinds & (KindSet(1) << Kind);
+}
+
+bool SectionReader::ofEveryKind(StringRef Key) const {
+  return Key == "kind" || any_of(S.Fields, [&](const Field &F) {
+           return F.Kinds == AllKinds && F.Name == Key;
+         });
 }
 
 bool SectionReader::ofKind(const Field &F) const {

@@ -105,6 +105,8 @@ private:
   /// with \p OfKind, of the kind read); \p In names the section.
   bool readFields(const DocNode &Map, bool OfKind, llvm::StringRef In);
   bool appliesToKind(const Field &F) const;
+  /// \p Key is `kind` or a field of every kind.
+  bool ofEveryKind(llvm::StringRef Key) const;
   /// A field of the kind read, not of every kind.
   bool ofKind(const Field &F) const;
 
