@@ -45,8 +45,7 @@ Machine ibmSP() {
   Machine M;
   M.Name = "ibm-sp";
   M.M.Kind = ModelKind::Parameterized;
-  M.M.THold = {20, 0.02};
-  M.M.TEnd = {55, 0.07};
+  M.M.Parameterized = {{20, 0.02}, {55, 0.07}};
   return M;
 }
 

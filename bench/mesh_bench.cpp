@@ -46,8 +46,7 @@ Machine mesh256() {
   Machine M;
   M.Name = "mesh-256x256";
   M.M.Kind = ModelKind::Parameterized;
-  M.M.THold = {20, 0.02};
-  M.M.TEnd = {55, 0.07};
+  M.M.Parameterized = {{20, 0.02}, {55, 0.07}};
   M.Topo.Kind = TopologyKind::Mesh;
   M.Topo.Dims = {256, 256};
   M.Topo.Nodes = 256 * 256;

@@ -55,7 +55,6 @@ Machine unitCall(const StarGraph &G) {
   Machine M;
   M.Name = G.title();
   M.M.Kind = ModelKind::UnitCall;
-  M.M.THold = M.M.TEnd = Affine{1, 0};
   M.Topo.Kind = G.isStar() ? TopologyKind::Star : TopologyKind::MacroStar;
   M.Topo.StarK = G.symbols();
   M.Topo.MacroL = G.isStar() ? 0 : G.clusters();

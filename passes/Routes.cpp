@@ -1,6 +1,7 @@
 #include "passes/Routes.h"
 
 #include "ir/MultistageNetwork.h"
+#include "ir/NodeRef.h"
 
 namespace collc {
 
@@ -140,11 +141,7 @@ std::string nodeName(const Topology &T, int64_t Node) {
     return MinNetwork::name(MinNetwork(T).switchOf(Node - T.Nodes));
   if (!T.hasCoordinates() || Node < 0 || (T.Nodes && Node >= T.Nodes))
     return std::to_string(Node);
-  std::string S = "(";
-  std::vector<int64_t> C = T.coordOf(Node);
-  for (size_t I = 0; I < C.size(); ++I)
-    S += (I ? "," : "") + std::to_string(C[I]);
-  return S + ")";
+  return formatCoordinates(T.coordOf(Node));
 }
 
 std::string channelName(const Topology &T, const Channel &C) {

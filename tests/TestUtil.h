@@ -15,8 +15,7 @@ inline Machine parameterized(double THold, double TEnd, double HoldPerByte = 0,
   Machine M;
   M.Name = "test";
   M.M.Kind = ModelKind::Parameterized;
-  M.M.THold = {THold, HoldPerByte};
-  M.M.TEnd = {TEnd, EndPerByte};
+  M.M.Parameterized = {{THold, HoldPerByte}, {TEnd, EndPerByte}};
   return M;
 }
 

@@ -318,8 +318,9 @@ llvm::Expected<Schedule> buildPipelinedScan(const Machine &M,
   } else {
     // (k + P)(2 T_send(M/k) + t_op M/k) is least at
     // k = sqrt(P M (2/B + t_op) / (2 t_s)).
-    double Ts = M.M.THold.Base;
-    double PerByte = 2 * M.M.THold.PerByte + M.M.OpPerByte;
+    Affine Hold = M.M.holdAffine();
+    double Ts = Hold.Base;
+    double PerByte = 2 * Hold.PerByte + M.M.OpPerByte;
     double Want = Ts > 0 ? std::sqrt(R.size() * static_cast<double>(R.Bytes) *
                                      PerByte / (2 * Ts))
                          : static_cast<double>(Count);
