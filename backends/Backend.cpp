@@ -75,7 +75,7 @@ Files mpi(const Backend &, const BackendInput &In, const BackendOptions &O) {
   if (!Variants)
     return Variants.takeError();
   MpiOptions MO;
-  MO.Name = O.MpiName.empty() ? defaultMpiName(In.Schedules[0]) : O.MpiName;
+  MO.Name = O.MpiName ? *O.MpiName : defaultMpiName(In.Schedules[0]);
   MO.Fallback = O.MpiFallback;
   MO.Preload = Preload;
   MO.Command = O.Command;
@@ -165,6 +165,33 @@ std::string backendNames() {
   for (const Backend &B : Registry)
     Names += (Names.empty() ? "" : ", ") + std::string(B.Name);
   return Names;
+}
+
+std::string backendNames(BackendTakes T, const char *Last) {
+  std::vector<std::string> Names;
+  for (const Backend &B : Registry)
+    if (B.Takes == T)
+      Names.push_back(B.Name);
+  std::string Out;
+  for (size_t I = 0; I < Names.size(); ++I)
+    Out += (I == 0 ? "" : I + 1 == Names.size() ? Last : ", ") + Names[I];
+  return Out;
+}
+
+llvm::Error checkOptions(const BackendOptions &O) {
+  if (O.MpiName && !isValidMpiName(*O.MpiName))
+    return error("--mpi-name: '%s' is not a C identifier suffix (letters, "
+                 "digits, _)",
+                 O.MpiName->c_str());
+  return llvm::Error::success();
+}
+
+llvm::Expected<MpiSizes> parseMpiSizes(llvm::StringRef Text) {
+  if (Text == "exact")
+    return MpiSizes::Exact;
+  if (Text == "any")
+    return MpiSizes::Any;
+  return error("--mpi-sizes: '%s'; expected exact or any", Text.str().c_str());
 }
 
 llvm::Error checkNeeds(const Backend &B, const Machine *M) {

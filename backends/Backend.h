@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,7 @@ struct BackendOptions {
   /// writes several files derives their names from it.
   std::string OutputPath;
   /// MPI backends (see backends/Mpi.h).
-  std::string MpiName; ///< "" = defaultMpiName of the first schedule.
+  std::optional<std::string> MpiName; ///< None: defaultMpiName.
   bool MpiFallback = false;
   MpiSizes Sizes = MpiSizes::Exact;
   /// The command line, recorded in generated code.
@@ -87,6 +88,15 @@ llvm::ArrayRef<Backend> backends();
 const Backend *findBackend(llvm::StringRef Name);
 /// "summary, json, ...": the names, for --help and diagnostics.
 std::string backendNames();
+/// "a, b or c" (\p Last = " or "): the names of the backends that take
+/// \p T.
+std::string backendNames(BackendTakes T, const char *Last);
+
+/// Checks the options that do not depend on the input (before any work):
+/// --mpi-name must be a C identifier suffix.
+llvm::Error checkOptions(const BackendOptions &O);
+/// `--mpi-sizes exact|any`.
+llvm::Expected<MpiSizes> parseMpiSizes(llvm::StringRef Text);
 
 /// Whether \p B can work on \p M (null: no machine was given); the error
 /// names the backend and says what it needs.

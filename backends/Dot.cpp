@@ -1,6 +1,7 @@
 #include "backends/Emit.h"
 #include "ir/Escape.h"
 #include "ir/Format.h"
+#include "ir/NodeRef.h"
 #include "ir/StarGraph.h"
 
 namespace collc {
@@ -26,11 +27,7 @@ void emitDot(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
   for (int32_t R = 0; R < S.size(); ++R) {
     OS << "  r" << R << " [label=\"" << R;
     if (Coords) {
-      auto C = M.Topo.coordOf(S.Participants[R].Node);
-      OS << "\\n(";
-      for (size_t I = 0; I < C.size(); ++I)
-        OS << (I ? "," : "") << C[I];
-      OS << ")";
+      OS << "\\n" << formatCoordinates(M.Topo.coordOf(S.Participants[R].Node));
     } else if (Graph) {
       OS << "\\n" << Graph->name(S.Participants[R].Node);
     } else if (S.Participants[R].Node != R) {

@@ -1,5 +1,7 @@
 #include "backends/Mpi.h"
 
+#include "backends/MpiTables.h"
+
 #include "ir/Escape.h"
 #include "ir/Format.h"
 
@@ -9,7 +11,6 @@
 #include <cmath>
 #include <map>
 #include <tuple>
-#include <unordered_map>
 
 using namespace llvm;
 
@@ -17,69 +18,17 @@ namespace collc {
 
 namespace {
 
-// Mirrors the enums of runtime/collc/runtime.h.
-enum RtBuf : uint8_t {
-  SendBuf = 0,
-  RecvBuf = 1,
-  ScratchBuf = 2,
-  AccBuf = 3,
-  ResultBuf = 4
-};
-enum : uint8_t { OpRecv = 1, OpCombine = 2, OpSignal = 4 };
-enum : uint8_t {
-  SegRight = 1,
-  SegStore = 2,
-  SegAlso = 4,
-  SegAlsoRight = 8,
-  SegAlsoStore = 16
-};
-
-/// The collective whose entry point serves \p C (a multicast is a broadcast
-/// among its participants).
-Collective entryOf(Collective C) {
-  return C == Collective::Multicast ? Collective::Bcast : C;
+/// The runtime's name of \p C: collc::rt::Bcast, ...
+std::string rtName(Collective C) {
+  std::string N = collectiveName(C);
+  N[0] = static_cast<char>(toUpper(N[0]));
+  return "collc::rt::" + N;
 }
 
-const char *rtName(Collective C) {
-  switch (C) {
-  case Collective::Bcast:
-    return "Bcast";
-  case Collective::Multicast:
-    return "Multicast";
-  case Collective::Reduce:
-    return "Reduce";
-  case Collective::Allreduce:
-    return "Allreduce";
-  case Collective::Scan:
-    return "Scan";
-  case Collective::Exscan:
-    return "Exscan";
-  case Collective::Gather:
-    return "Gather";
-  case Collective::Scatter:
-    return "Scatter";
-  case Collective::Allgather:
-    return "Allgather";
-  case Collective::Alltoall:
-    return "Alltoall";
-  case Collective::Barrier:
-    return "Barrier";
-  }
-  return "?";
-}
-
-bool isReduction(Collective C) {
-  return C == Collective::Reduce || C == Collective::Allreduce ||
-         C == Collective::Scan || C == Collective::Exscan;
-}
-bool isPersonalized(Collective C) {
-  return C == Collective::Gather || C == Collective::Scatter ||
-         C == Collective::Alltoall;
-}
-bool isRooted(Collective C) {
-  return C == Collective::Bcast || C == Collective::Multicast ||
-         C == Collective::Reduce || C == Collective::Gather ||
-         C == Collective::Scatter;
+/// The MPI library's collective behind entry point \p C, without its "MPI_"
+/// or "PMPI_": Bcast, ...
+StringRef mpiCollective(Collective C) {
+  return StringRef(rt::mpiName(static_cast<int>(entryOf(C)))).drop_front(4);
 }
 
 /// How an entry point looks and what it hands the runtime.
@@ -87,7 +36,6 @@ struct Entry {
   Collective C;
   const char *Params; ///< C parameter list.
   const char *Args;   ///< The same names, for the fallback call.
-  const char *Mpi;    ///< MPI_<Mpi> is the library's collective.
   /// collc::rt::Call's fields after the collective: send buffer, count and
   /// datatype, receive buffer, count and datatype, operator, root, comm.
   const char *CallArgs;
@@ -105,33 +53,33 @@ struct Entry {
 const Entry Entries[] = {
     {Collective::Bcast,
      "void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm",
-     "buf, count, type, root, comm", "Bcast",
+     "buf, count, type, root, comm",
      "buf, count, type, buf, count, type, MPI_OP_NULL, root, comm"},
     {Collective::Reduce, COLLC_REDUCTION_PARAMS "int root, MPI_Comm comm",
-     "sendbuf, recvbuf, count, type, op, root, comm", "Reduce",
+     "sendbuf, recvbuf, count, type, op, root, comm",
      "sendbuf, count, type, recvbuf, count, type, op, root, comm"},
     {Collective::Allreduce, COLLC_REDUCTION_PARAMS "MPI_Comm comm",
-     "sendbuf, recvbuf, count, type, op, comm", "Allreduce",
+     "sendbuf, recvbuf, count, type, op, comm",
      "sendbuf, count, type, recvbuf, count, type, op, 0, comm"},
     {Collective::Scan, COLLC_REDUCTION_PARAMS "MPI_Comm comm",
-     "sendbuf, recvbuf, count, type, op, comm", "Scan",
+     "sendbuf, recvbuf, count, type, op, comm",
      "sendbuf, count, type, recvbuf, count, type, op, 0, comm"},
     {Collective::Exscan, COLLC_REDUCTION_PARAMS "MPI_Comm comm",
-     "sendbuf, recvbuf, count, type, op, comm", "Exscan",
+     "sendbuf, recvbuf, count, type, op, comm",
      "sendbuf, count, type, recvbuf, count, type, op, 0, comm"},
     {Collective::Gather, COLLC_PERSONALIZED_PARAMS "int root, MPI_Comm comm",
-     COLLC_PERSONALIZED_ARGS "root, comm", "Gather",
+     COLLC_PERSONALIZED_ARGS "root, comm",
      COLLC_PERSONALIZED_ARGS "MPI_OP_NULL, root, comm"},
     {Collective::Scatter, COLLC_PERSONALIZED_PARAMS "int root, MPI_Comm comm",
-     COLLC_PERSONALIZED_ARGS "root, comm", "Scatter",
+     COLLC_PERSONALIZED_ARGS "root, comm",
      COLLC_PERSONALIZED_ARGS "MPI_OP_NULL, root, comm"},
     {Collective::Allgather, COLLC_PERSONALIZED_PARAMS "MPI_Comm comm",
-     COLLC_PERSONALIZED_ARGS "comm", "Allgather",
+     COLLC_PERSONALIZED_ARGS "comm",
      COLLC_PERSONALIZED_ARGS "MPI_OP_NULL, 0, comm"},
     {Collective::Alltoall, COLLC_PERSONALIZED_PARAMS "MPI_Comm comm",
-     COLLC_PERSONALIZED_ARGS "comm", "Alltoall",
+     COLLC_PERSONALIZED_ARGS "comm",
      COLLC_PERSONALIZED_ARGS "MPI_OP_NULL, 0, comm"},
-    {Collective::Barrier, "MPI_Comm comm", "comm", "Barrier",
+    {Collective::Barrier, "MPI_Comm comm", "comm",
      "nullptr, 0, MPI_BYTE, nullptr, 0, MPI_BYTE, MPI_OP_NULL, 0, comm"},
 };
 
@@ -146,336 +94,46 @@ const Entry &entry(Collective C) {
   llvm_unreachable("every collective has an entry point");
 }
 
-struct SegRec {
-  int64_t Block, NumBlocks;
-  int32_t ChunkLo, ChunkHi;
-  uint8_t Buf, Mode;
-  auto key() const {
-    return std::tie(Block, NumBlocks, ChunkLo, ChunkHi, Buf, Mode);
+/// Writes \p T as the arrays <Prefix>_rank_ops, <Prefix>_ops and
+/// <Prefix>_segs.
+void writeTables(raw_ostream &OS, const std::string &Prefix,
+                 const MpiTables &T) {
+  OS << "const int64_t " << Prefix << "_rank_ops[] = {";
+  std::string Line;
+  auto Flush = [&](bool Last) {
+    if (Line.size() > 90 || (Last && !Line.empty())) {
+      OS << "\n   " << Line;
+      Line.clear();
+    }
+  };
+  for (size_t R = 0; R < T.RankOps.size(); ++R) {
+    Line += " " + std::to_string(T.RankOps[R]) + ",";
+    Flush(R + 1 == T.RankOps.size());
   }
-  bool operator<(const SegRec &O) const { return key() < O.key(); }
-  bool operator==(const SegRec &O) const { return key() == O.key(); }
-};
-
-struct OpRec {
-  int32_t Step, Peer;
-  uint8_t Flags;
-  int32_t Seg, NumSegs;
-};
-
-/// A sorted list of disjoint, non-adjacent rank intervals.
-using RankSet = std::vector<Interval>;
-
-RankSet normalize(RankSet S) {
-  std::sort(S.begin(), S.end(),
-            [](const Interval &A, const Interval &B) { return A.Lo < B.Lo; });
-  RankSet Out;
-  for (const Interval &I : S) {
-    if (I.empty())
-      continue;
-    if (!Out.empty() && I.Lo <= Out.back().Hi)
-      Out.back().Hi = std::max(Out.back().Hi, I.Hi);
-    else
-      Out.push_back(I);
+  OS << "};\n";
+  OS << "const collc::rt::Op " << Prefix << "_ops[] = {";
+  for (const rt::Op &O : T.Ops) {
+    Line += " {" + std::to_string(O.Step) + "," + std::to_string(O.Peer) + "," +
+            std::to_string(O.Flags) + "," + std::to_string(O.Seg) + "," +
+            std::to_string(O.NumSegs) + "},";
+    Flush(false);
   }
-  return Out;
+  if (T.Ops.empty())
+    Line = " {0, 0, 0, 0, 0}, /* unused */";
+  Flush(true);
+  OS << "};\n";
+  OS << "const collc::rt::Seg " << Prefix << "_segs[] = {";
+  for (const rt::Seg &G : T.Segs) {
+    Line += " {" + std::to_string(G.Block) + "," + std::to_string(G.NumBlocks) +
+            "," + std::to_string(G.ChunkLo) + "," + std::to_string(G.ChunkHi) +
+            "," + std::to_string(G.Buf) + "," + std::to_string(G.Mode) + "},";
+    Flush(false);
+  }
+  if (T.Segs.empty())
+    Line = " {0, 0, 0, 0, 0, 0}, /* unused */";
+  Flush(true);
+  OS << "};\n";
 }
-
-/// The tables of one variant.
-class TableBuilder {
-public:
-  explicit TableBuilder(const Schedule &S)
-      : S(S), P(S.size()), K(S.NumChunks), C(S.Coll), Ops(P), Scratch(P),
-        ScratchCount(P, 0) {}
-
-  Error build() {
-    if (isReduction(C)) {
-      // Value 0, the partial result, starts as the rank's contribution;
-      // value 1, the result kept apart (exscan), empty.
-      for (auto &A : Acc)
-        A.assign(static_cast<size_t>(P) * K, {});
-      for (int32_t R = 0; R < P; ++R)
-        for (int64_t Ch = 0; Ch < K; ++Ch)
-          Acc[0][static_cast<size_t>(R) * K + Ch] = {{R, R + 1}};
-    }
-    for (size_t SI = 0; SI < S.Steps.size(); ++SI) {
-      std::vector<std::pair<const Transfer *, std::map<int64_t, RankSet>>>
-          Updates;
-      for (const Transfer &T : S.Steps[SI].Transfers) {
-        if (T.Src < 0 || T.Src >= P || T.Dst < 0 || T.Dst >= P ||
-            T.Src == T.Dst)
-          return createStringError(
-              inconvertibleErrorCode(),
-              "transfer %d -> %d of step %zu is not between two ranks", T.Src,
-              T.Dst, SI);
-        std::vector<Piece> Pieces = T.Pieces;
-        if (Pieces.empty() && T.Kind != TransferKind::Signal)
-          Pieces.push_back(S.wholeMessage());
-        uint8_t Kind = T.Kind == TransferKind::Signal    ? OpSignal
-                       : T.Kind == TransferKind::Combine ? OpCombine
-                                                         : 0;
-        if (T.Kind == TransferKind::Signal) {
-          add(T.Src, {int32_t(SI), T.Dst, Kind, 0, 0}, {});
-          add(T.Dst, {int32_t(SI), T.Src, uint8_t(Kind | OpRecv), 0, 0}, {});
-          continue;
-        }
-        // Reductions keep two values per rank (Transfer::From/Into); only
-        // exscan's result lives apart, in the receive buffer.
-        if ((T.From != 0 || T.Into != 1) &&
-            (C != Collective::Exscan || T.From > 1 || T.Into < 1 || T.Into > 3))
-          return createStringError(
-              inconvertibleErrorCode(),
-              "transfer %d -> %d of step %zu keeps a result apart (from %u, "
-              "into %u): the MPI backend keeps one apart for exscan only",
-              T.Src, T.Dst, SI, unsigned(T.From), unsigned(T.Into));
-        if (isReduction(C)) {
-          std::map<int64_t, RankSet> Sets;
-          for (const Piece &Pc : Pieces)
-            for (int64_t Ch = Pc.Chunks.Lo; Ch < Pc.Chunks.Hi; ++Ch)
-              Sets[Ch].push_back(Pc.Origins);
-          for (auto &[Ch, Set] : Sets)
-            Set = normalize(Set);
-          const bool Combine = T.Kind == TransferKind::Combine;
-          // How the incoming value updates value V of the receiver: stored
-          // (a copy, or a combine into an empty value), or combined as the
-          // right operand when it folds higher ranks (acc = acc op in),
-          // else as the left one (acc = in op acc).
-          auto How = [&](int V, int64_t Ch, const RankSet &Set, bool &Store,
-                         bool &Right) {
-            const RankSet &Mine = Acc[V][static_cast<size_t>(T.Dst) * K + Ch];
-            Store = !Combine || Mine.empty();
-            Right = !Store && !Set.empty() && Set.front().Lo >= Mine.back().Hi;
-            if (!Store) {
-              bool Adjacent =
-                  Mine.size() == 1 && Set.size() == 1 &&
-                  (Mine[0].Hi == Set[0].Lo || Set[0].Hi == Mine[0].Lo);
-              if (!Adjacent)
-                NeedsCommutative = true;
-            }
-          };
-          std::vector<SegRec> SendSegs, RecvSegs;
-          for (auto &[Ch, Set] : Sets) {
-            bool Store0 = false, Right0 = false, Store1 = false, Right1 = false;
-            uint8_t Mode = 0, Buf = AccBuf;
-            if (T.Into & 1) {
-              How(0, Ch, Set, Store0, Right0);
-              Mode = uint8_t((Right0 ? SegRight : 0) |
-                             (Store0 && Combine ? SegStore : 0));
-            }
-            if (T.Into & 2) {
-              How(1, Ch, Set, Store1, Right1);
-              if (T.Into & 1) {
-                if (Right0 && Right1)
-                  return createStringError(
-                      inconvertibleErrorCode(),
-                      "transfer %d -> %d of step %zu combines higher ranks "
-                      "into both values of rank %d: the MPI backend does not "
-                      "execute that",
-                      T.Src, T.Dst, SI, T.Dst);
-                Mode |= uint8_t(SegAlso | (Right1 ? SegAlsoRight : 0) |
-                                (Store1 ? SegAlsoStore : 0));
-              } else {
-                Buf = ResultBuf;
-                Mode = uint8_t((Right1 ? SegRight : 0) |
-                               (Store1 && Combine ? SegStore : 0));
-              }
-            }
-            appendSeg(SendSegs, {0, 1, int32_t(Ch), int32_t(Ch + 1),
-                                 uint8_t(T.From ? ResultBuf : AccBuf), 0});
-            appendSeg(RecvSegs,
-                      {0, 1, int32_t(Ch), int32_t(Ch + 1), Buf, Mode});
-          }
-          add(T.Src, {int32_t(SI), T.Dst, Kind, 0, 0}, SendSegs);
-          add(T.Dst, {int32_t(SI), T.Src, uint8_t(Kind | OpRecv), 0, 0},
-              RecvSegs);
-          Updates.push_back({&T, std::move(Sets)});
-          continue;
-        }
-        std::vector<SegRec> SendSegs, RecvSegs;
-        for (const Piece &Pc : Pieces)
-          for (int64_t O = Pc.Origins.Lo; O < Pc.Origins.Hi; ++O)
-            for (int64_t D = Pc.Dests.Lo; D < Pc.Dests.Hi; ++D) {
-              if (!isPersonalized(C) && D != Pc.Dests.Lo)
-                break; // replicated data: the dest axis does not split it
-              auto Src = locate(T.Src, O, D, false);
-              auto Dst = locate(T.Dst, O, D, true);
-              appendSeg(SendSegs, {Src.second, 1, int32_t(Pc.Chunks.Lo),
-                                   int32_t(Pc.Chunks.Hi), Src.first, 0});
-              appendSeg(RecvSegs, {Dst.second, 1, int32_t(Pc.Chunks.Lo),
-                                   int32_t(Pc.Chunks.Hi), Dst.first, 0});
-            }
-        add(T.Src, {int32_t(SI), T.Dst, Kind, 0, 0}, SendSegs);
-        add(T.Dst, {int32_t(SI), T.Src, uint8_t(Kind | OpRecv), 0, 0},
-            RecvSegs);
-      }
-      // Reductions: the step's values were read before its receives apply.
-      for (auto &[T, Sets] : Updates)
-        for (int V = 0; V < 2; ++V)
-          if (T->Into >> V & 1)
-            for (auto &[Ch, Set] : Sets) {
-              RankSet &Mine = Acc[V][static_cast<size_t>(T->Dst) * K + Ch];
-              if (T->Kind == TransferKind::Copy) {
-                Mine = Set;
-              } else {
-                RankSet U = Mine;
-                U.insert(U.end(), Set.begin(), Set.end());
-                Mine = normalize(U);
-              }
-            }
-    }
-    return Error::success();
-  }
-
-  void write(raw_ostream &OS, const std::string &Prefix) const {
-    OS << "const int64_t " << Prefix << "_rank_ops[] = {";
-    int64_t N = 0;
-    std::string Line;
-    auto Flush = [&](bool Last) {
-      if (Line.size() > 90 || (Last && !Line.empty())) {
-        OS << "\n   " << Line;
-        Line.clear();
-      }
-    };
-    for (int32_t R = 0; R <= P; ++R) {
-      Line += " " + std::to_string(N) + ",";
-      if (R < P)
-        N += static_cast<int64_t>(Ops[R].size());
-      Flush(R == P);
-    }
-    OS << "};\n";
-    OS << "const collc::rt::Op " << Prefix << "_ops[] = {";
-    bool Any = false;
-    for (int32_t R = 0; R < P; ++R)
-      for (const OpRec &O : Ops[R]) {
-        Line += " {" + std::to_string(O.Step) + "," + std::to_string(O.Peer) +
-                "," + std::to_string(O.Flags) + "," + std::to_string(O.Seg) +
-                "," + std::to_string(O.NumSegs) + "},";
-        Any = true;
-        Flush(false);
-      }
-    if (!Any)
-      Line = " {0, 0, 0, 0, 0}, /* unused */";
-    Flush(true);
-    OS << "};\n";
-    OS << "const collc::rt::Seg " << Prefix << "_segs[] = {";
-    for (const SegRec &G : Segs) {
-      Line += " {" + std::to_string(G.Block) + "," +
-              std::to_string(G.NumBlocks) + "," + std::to_string(G.ChunkLo) +
-              "," + std::to_string(G.ChunkHi) + "," + std::to_string(G.Buf) +
-              "," + std::to_string(G.Mode) + "},";
-      Flush(false);
-    }
-    if (Segs.empty())
-      Line = " {0, 0, 0, 0, 0, 0}, /* unused */";
-    Flush(true);
-    OS << "};\n";
-  }
-
-  int64_t scratchBlocks() const {
-    int64_t Max = 0;
-    for (int64_t N : ScratchCount)
-      Max = std::max(Max, N);
-    return Max;
-  }
-  bool needsCommutative() const { return NeedsCommutative; }
-  size_t numOps() const {
-    size_t N = 0;
-    for (const auto &V : Ops)
-      N += V.size();
-    return N;
-  }
-
-private:
-  /// Where rank \p R keeps block (origin \p O, dest \p D): a user buffer and
-  /// block index, or a scratch block (assigned on first receipt).
-  std::pair<uint8_t, int64_t> locate(int32_t R, int64_t O, int64_t D,
-                                     bool Receiving) {
-    switch (C) {
-    case Collective::Bcast:
-    case Collective::Multicast:
-      return {RecvBuf, 0};
-    case Collective::Allgather:
-      return {RecvBuf, O};
-    case Collective::Scatter:
-      if (R == S.Root)
-        return {SendBuf, D};
-      if (D == R)
-        return {RecvBuf, 0};
-      break;
-    case Collective::Gather:
-      if (R == S.Root)
-        return {RecvBuf, O};
-      if (O == R)
-        return {SendBuf, 0};
-      break;
-    case Collective::Alltoall:
-      if (O == R)
-        return {SendBuf, D};
-      if (D == R)
-        return {RecvBuf, O};
-      break;
-    default:
-      break;
-    }
-    uint64_t Key = static_cast<uint64_t>(O) * P + D;
-    auto It = Scratch[R].find(Key);
-    if (It != Scratch[R].end())
-      return {ScratchBuf, It->second};
-    // The verifier guarantees a rank sends only what it holds; a block first
-    // seen on the sending side is an invariant violation caught there.
-    (void)Receiving;
-    int64_t Slot = ScratchCount[R]++;
-    Scratch[R].emplace(Key, Slot);
-    return {ScratchBuf, Slot};
-  }
-
-  /// Appends \p G, merging it into the previous segment when it continues it.
-  static void appendSeg(std::vector<SegRec> &V, SegRec G) {
-    if (!V.empty()) {
-      SegRec &L = V.back();
-      if (L.Buf == G.Buf && L.Mode == G.Mode && L.Block == G.Block &&
-          L.NumBlocks == 1 && G.NumBlocks == 1 && L.ChunkHi == G.ChunkLo) {
-        L.ChunkHi = G.ChunkHi; // next chunks of the same block
-        return;
-      }
-      if (L.Buf == G.Buf && L.Mode == G.Mode && L.ChunkLo == G.ChunkLo &&
-          L.ChunkHi == G.ChunkHi && L.Block + L.NumBlocks == G.Block) {
-        L.NumBlocks += G.NumBlocks; // the same chunks of the next block
-        return;
-      }
-    }
-    V.push_back(G);
-  }
-
-  /// Adds an operation of rank \p R, interning its segment list.
-  void add(int32_t R, OpRec O, const std::vector<SegRec> &G) {
-    O.NumSegs = static_cast<int32_t>(G.size());
-    O.Seg = 0;
-    if (!G.empty()) {
-      auto It = Interned.find(G);
-      if (It == Interned.end()) {
-        It = Interned.emplace(G, static_cast<int32_t>(Segs.size())).first;
-        Segs.insert(Segs.end(), G.begin(), G.end());
-      }
-      O.Seg = It->second;
-    }
-    Ops[R].push_back(O);
-  }
-
-  const Schedule &S;
-  const int32_t P;
-  const int64_t K;
-  const Collective C;
-  std::vector<std::vector<OpRec>> Ops;
-  std::vector<SegRec> Segs;
-  std::map<std::vector<SegRec>, int32_t> Interned;
-  std::vector<std::unordered_map<uint64_t, int64_t>> Scratch;
-  std::vector<int64_t> ScratchCount;
-  /// Reductions: per value (0 the partial, 1 the result kept apart), rank
-  /// and chunk, the contributors it holds.
-  std::vector<RankSet> Acc[2];
-  bool NeedsCommutative = false;
-};
 
 std::string functionName(Collective C, const std::string &Name) {
   return std::string("collc_") + collectiveName(entryOf(C)) + "_" + Name;
@@ -532,11 +190,11 @@ Expected<std::vector<MpiVariant>> mpiSizeBands(ArrayRef<Schedule> Schedules,
     // by emitMpi.)
     bool NeedsCommutative = false;
     if (isReduction(S.Coll)) {
-      TableBuilder T(S);
-      if (Error E = T.build())
-        consumeError(std::move(E));
+      auto T = lowerToTables(S);
+      if (!T)
+        consumeError(T.takeError());
       else
-        NeedsCommutative = T.needsCommutative();
+        NeedsCommutative = T->NeedsCommutative;
     }
     Out.push_back({&S, S.Bytes, S.Bytes, NeedsCommutative});
   }
@@ -690,25 +348,25 @@ Error emitMpi(raw_ostream &OS, ArrayRef<MpiVariant> Variants,
   for (size_t I = 0; I < Variants.size(); ++I) {
     const MpiVariant &V = Variants[I];
     const Schedule &S = *V.S;
-    TableBuilder T(S);
-    if (Error E = T.build())
-      return E;
+    auto T = lowerToTables(S);
+    if (!T)
+      return T.takeError();
+    const rt::Variant RV = T->variant(S, V.MinBytes, V.MaxBytes);
     std::string VP = Prefix + "_v" + std::to_string(I);
     OS << "// " << collectiveName(S.Coll) << " " << cComment(S.Algorithm)
-       << ", " << S.size() << " ranks: " << T.numOps()
+       << ", " << S.size() << " ranks: " << T->Ops.size()
        << " operations. Per rank {step, peer, flags, segment, "
           "segments};\n// segments {block, blocks, first chunk, end chunk, "
           "buffer, mode}.\n";
-    T.write(OS, VP);
+    writeTables(OS, VP, *T);
     OS << "\n";
     VariantsOf[entryOf(S.Coll)].push_back(
-        "  {" + cStringLiteral(S.Algorithm) + ", collc::rt::" + rtName(S.Coll) +
-        ", " + std::to_string(S.size()) + ", " +
-        std::to_string(isRooted(S.Coll) ? S.Root : 0) + ", " +
-        bytesText(V.MinBytes) + ", " + bytesText(V.MaxBytes) + ", " +
-        std::to_string(S.NumChunks) + ", " +
-        (T.needsCommutative() ? "true" : "false") + ", " +
-        std::to_string(T.scratchBlocks()) + ", " + VP + "_rank_ops, " + VP +
+        "  {" + cStringLiteral(S.Algorithm) + ", " + rtName(S.Coll) + ", " +
+        std::to_string(RV.Ranks) + ", " + std::to_string(RV.Root) + ", " +
+        bytesText(RV.MinBytes) + ", " + bytesText(RV.MaxBytes) + ", " +
+        std::to_string(RV.NumChunks) + ", " +
+        (RV.NeedsCommutative ? "true" : "false") + ", " +
+        std::to_string(RV.ScratchBlocks) + ", " + VP + "_rank_ops, " + VP +
         "_ops, " + VP + "_segs},");
   }
   for (Collective C : Colls) {
@@ -725,15 +383,15 @@ Error emitMpi(raw_ostream &OS, ArrayRef<MpiVariant> Variants,
     std::string Table = Prefix + "_" + collectiveName(C) + "_variants";
     OS << "extern \"C\" int " << functionName(C, Options.Name) << "("
        << E.Params << ") {\n"
-       << "  const collc::rt::Call Call = {collc::rt::" << rtName(C) << ", "
-       << E.CallArgs << "};\n"
+       << "  const collc::rt::Call Call = {" << rtName(C) << ", " << E.CallArgs
+       << "};\n"
        << "  const int N = static_cast<int>(sizeof " << Table << " / sizeof "
        << Table << "[0]);\n"
        << "  int Code = MPI_SUCCESS;\n";
     if (Fallback)
       OS << "  if (collc::rt::serve(" << Table << ", N, Call, true, Code))\n"
          << "    return collc::rt::reportError(comm, Code);\n"
-         << "  return " << Lib << E.Mpi << "(" << E.Args << ");\n";
+         << "  return " << Lib << mpiCollective(C) << "(" << E.Args << ");\n";
     else
       OS << "  collc::rt::serve(" << Table << ", N, Call, false, Code);\n"
          << "  return collc::rt::reportError(comm, Code);\n";
@@ -743,7 +401,7 @@ Error emitMpi(raw_ostream &OS, ArrayRef<MpiVariant> Variants,
     OS << "// The interposers.\n";
     for (Collective C : Colls) {
       const Entry &E = entry(C);
-      OS << "extern \"C\" int MPI_" << E.Mpi << "(" << E.Params
+      OS << "extern \"C\" int MPI_" << mpiCollective(C) << "(" << E.Params
          << ") {\n  return " << functionName(C, Options.Name) << "(" << E.Args
          << ");\n}\n\n";
     }

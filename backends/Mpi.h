@@ -15,8 +15,9 @@
 ///
 /// Each schedule becomes a *variant*: tables of per-rank operations (step,
 /// peer, send/receive, copy/combine/signal, byte ranges of the user's
-/// buffers derived from the schedule's pieces), served to calls whose
-/// communicator size, root and message size match it. `--emit mpi-header`
+/// buffers derived from the schedule's pieces; backends/MpiTables.h builds
+/// them), served to calls whose communicator size, root and message size
+/// match it. `--emit mpi-header`
 /// writes the declarations; `--emit mpi-preload` adds PMPI interposers
 /// (MPI_Bcast, ...) that call the schedules and PMPI_* for anything else.
 #ifndef COLLC_BACKENDS_MPI_H

@@ -1,6 +1,7 @@
 #include "backends/Emit.h"
 #include "ir/Escape.h"
 #include "ir/Format.h"
+#include "ir/NodeRef.h"
 
 #include "llvm/Support/Format.h"
 
@@ -35,10 +36,11 @@ std::string modelLine(const Machine &M) {
   std::string S = modelKindName(Mo.Kind);
   switch (Mo.Kind) {
   case ModelKind::Parameterized:
-    S += ": t_hold = " + affine(Mo.THold) + ", t_end = " + affine(Mo.TEnd);
+    S += ": t_hold = " + affine(Mo.Parameterized.THold) +
+         ", t_end = " + affine(Mo.Parameterized.TEnd);
     break;
   case ModelKind::Linear:
-    S += ": T_send = " + affine(Mo.TEnd);
+    S += ": T_send = " + affine({Mo.Linear.Ts, Mo.Linear.PerByte});
     break;
   case ModelKind::UnitCall:
     S += ": one time unit per call";
@@ -112,15 +114,10 @@ void emitSummary(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
                      static_cast<const char *>("sends (rank@start)"));
   for (int32_t R = 0; R < S.size(); ++R) {
     std::string Node;
-    if (Coords) {
-      auto C = M.Topo.coordOf(S.Participants[R].Node);
-      Node = "(";
-      for (size_t I = 0; I < C.size(); ++I)
-        Node += (I ? "," : "") + std::to_string(C[I]);
-      Node += ")";
-    } else {
+    if (Coords)
+      Node = formatCoordinates(M.Topo.coordOf(S.Participants[R].Node));
+    else
       Node = std::to_string(S.Participants[R].Node);
-    }
     std::string Parent = "-", Received = "-";
     if (!Lines[R].From.empty()) {
       Parent.clear();

@@ -5,6 +5,7 @@
 //
 //   build/bin/bench-compile [--max-dp K] [--max-compile K] [--runs N]
 
+#include "bench/Timing.h"
 #include "compiler/Algorithms.h"
 #include "compiler/Driver.h"
 #include "compiler/algorithms/OptTree.h"
@@ -27,26 +28,15 @@
 #include <vector>
 
 using namespace collc;
-using Clock = std::chrono::steady_clock;
+using namespace collc::bench;
 
 namespace {
-
-double seconds(Clock::time_point A, Clock::time_point B) {
-  return std::chrono::duration<double>(B - A).count();
-}
-
-double median(std::vector<double> V) {
-  std::sort(V.begin(), V.end());
-  size_t N = V.size();
-  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
-}
 
 Machine ibmSP() {
   Machine M;
   M.Name = "ibm-sp";
   M.M.Kind = ModelKind::Parameterized;
-  M.M.THold = {20, 0.02};
-  M.M.TEnd = {55, 0.07};
+  M.M.Parameterized = {{20, 0.02}, {55, 0.07}};
   return M;
 }
 

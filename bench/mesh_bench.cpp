@@ -8,6 +8,7 @@
 //
 //   build/bin/bench-mesh [--runs N]
 
+#include "bench/Timing.h"
 #include "compiler/Driver.h"
 #include "passes/Contention.h"
 #include "passes/Cost.h"
@@ -28,26 +29,15 @@
 #include <vector>
 
 using namespace collc;
-using Clock = std::chrono::steady_clock;
+using namespace collc::bench;
 
 namespace {
-
-double seconds(Clock::time_point A, Clock::time_point B) {
-  return std::chrono::duration<double>(B - A).count();
-}
-
-double median(std::vector<double> V) {
-  std::sort(V.begin(), V.end());
-  size_t N = V.size();
-  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
-}
 
 Machine mesh256() {
   Machine M;
   M.Name = "mesh-256x256";
   M.M.Kind = ModelKind::Parameterized;
-  M.M.THold = {20, 0.02};
-  M.M.TEnd = {55, 0.07};
+  M.M.Parameterized = {{20, 0.02}, {55, 0.07}};
   M.Topo.Kind = TopologyKind::Mesh;
   M.Topo.Dims = {256, 256};
   M.Topo.Nodes = 256 * 256;

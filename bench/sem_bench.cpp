@@ -11,6 +11,7 @@
 //
 //   build/bin/bench-sem [--max-n N] [--runs R]
 
+#include "bench/Timing.h"
 #include "compiler/Algorithms.h"
 #include "compiler/Driver.h"
 #include "passes/Contention.h"
@@ -30,7 +31,7 @@
 #include <vector>
 
 using namespace collc;
-using Clock = std::chrono::steady_clock;
+using namespace collc::bench;
 
 namespace {
 
@@ -122,11 +123,6 @@ Result inChild(int64_t N, long &MaxRssKiB) {
   wait4(Pid, &Status, 0, &U);
   MaxRssKiB = U.ru_maxrss;
   return R;
-}
-
-double median(std::vector<double> V) {
-  std::sort(V.begin(), V.end());
-  return V[V.size() / 2];
 }
 
 } // namespace

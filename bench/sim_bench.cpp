@@ -1,4 +1,5 @@
-//===- bench-sim: the wormhole simulator's speed ---------------------------===//
+//===- bench-sim: the wormhole simulator's speed
+//---------------------------===//
 //
 // Simulator throughput (events per second of simulate() alone, schedule
 // built and routed beforehand) and wall time for paper 000's largest case
@@ -9,9 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bench/Timing.h"
 #include "compiler/Driver.h"
-#include "tools/WormholeExperiments.h"
 #include "sim/ScheduleSim.h"
+#include "tools/WormholeExperiments.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -21,14 +23,9 @@
 #include <numeric>
 
 using namespace collc;
-using Clock = std::chrono::steady_clock;
+using namespace collc::bench;
 
 namespace {
-
-double median(std::vector<double> V) {
-  std::sort(V.begin(), V.end());
-  return V[V.size() / 2];
-}
 
 void row(const char *Name, const Schedule &S, const Machine &M, int Reps) {
   auto Prep = prepareSimulation(S, M);
@@ -68,7 +65,8 @@ int main() {
   Machine M = paperMesh();
   llvm::outs() << "wormhole simulator, 16x16 mesh, s_s 2000 s_d 2 c_d 2 r_s "
                   "3500 r_d 3 (median of runs)\n\n";
-  llvm::outs() << "case                               transfers     events         ms    Mevents/s     makespan network\n";
+  llvm::outs() << "case                               transfers     events     "
+                  "    ms    Mevents/s     makespan network\n";
   Request Mc;
   Mc.Coll = Collective::Multicast;
   Mc.Nodes = randomPlacement(1, 128, 256);

@@ -11,6 +11,7 @@
 //   broadcast of MS(2,4) and S_10, as wall time and as the process's CPU
 //   time (the machine may be shared). Without options, both.
 
+#include "bench/Timing.h"
 #include "compiler/Algorithms.h"
 #include "compiler/Driver.h"
 #include "ir/StarGraph.h"
@@ -30,13 +31,9 @@
 #include <vector>
 
 using namespace collc;
-using Clock = std::chrono::steady_clock;
+using namespace collc::bench;
 
 namespace {
-
-double seconds(Clock::time_point A, Clock::time_point B) {
-  return std::chrono::duration<double>(B - A).count();
-}
 
 /// CPU time of this process so far.
 double cpuSeconds() {
@@ -45,17 +42,10 @@ double cpuSeconds() {
   return static_cast<double>(T.tv_sec) + static_cast<double>(T.tv_nsec) * 1e-9;
 }
 
-double median(std::vector<double> V) {
-  std::sort(V.begin(), V.end());
-  size_t N = V.size();
-  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
-}
-
 Machine unitCall(const StarGraph &G) {
   Machine M;
   M.Name = G.title();
   M.M.Kind = ModelKind::UnitCall;
-  M.M.THold = M.M.TEnd = Affine{1, 0};
   M.Topo.Kind = G.isStar() ? TopologyKind::Star : TopologyKind::MacroStar;
   M.Topo.StarK = G.symbols();
   M.Topo.MacroL = G.isStar() ? 0 : G.clusters();

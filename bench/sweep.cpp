@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
           R.Nodes.resize(P);
           std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
           R.Bytes = B;
-          if (C.C != Collective::Bcast) {
+          if (isReduction(C.C)) {
             R.Op = "sum";
             R.Datatype = "int32";
           }

@@ -13,6 +13,8 @@
 #include "compiler/algorithms/TorusAlltoall.h"
 #include "compiler/algorithms/Trees.h"
 
+#include "llvm/Support/Format.h"
+
 #include <algorithm>
 
 namespace collc {
@@ -227,6 +229,15 @@ const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
         First = &A;
     }
   return First;
+}
+
+void printAlgorithms(llvm::raw_ostream &OS) {
+  for (const AlgorithmInfo &A : algorithms()) {
+    std::string Colls;
+    for (Collective C : A.Collectives)
+      Colls += (Colls.empty() ? "" : ",") + std::string(collectiveName(C));
+    OS << llvm::format("%-16s %-28s %s\n", A.Name, Colls.c_str(), A.Summary);
+  }
 }
 
 llvm::Expected<const AlgorithmInfo *>

@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 #include <string>
@@ -50,6 +51,10 @@ const std::vector<AlgorithmInfo> &algorithms();
 /// and binomial reduce): with \p C, the one serving C.
 const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
                                    std::optional<Collective> C = std::nullopt);
+/// `--list-algorithms`: one line per algorithm, its name, the collectives it
+/// serves and what it does.
+void printAlgorithms(llvm::raw_ostream &OS);
+
 /// The algorithm \p Name for \p R on \p M: the one place that checks an
 /// algorithm name. The error says why not: "unknown algorithm 'x' for bcast;
 /// expected one of: auto, ..." or "algorithm 'x' cannot run here: why".

@@ -2,9 +2,12 @@
 
 #include "compiler/Algorithms.h"
 #include "ir/Diagnostic.h"
+#include "ir/ScheduleJson.h"
 #include "passes/Cost.h"
 #include "passes/MergeSteps.h"
 #include "passes/Verify.h"
+
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cmath>
 
@@ -15,7 +18,7 @@ namespace {
 /// Requests whose every schedule would be beyond what collc tracks: an
 /// allgather or all-to-all moves ranks^2 blocks.
 llvm::Error checkSize(const Request &R) {
-  if (R.Coll != Collective::Allgather && R.Coll != Collective::Alltoall)
+  if (!blockPerPair(R.Coll))
     return llvm::Error::success();
   const double Blocks = static_cast<double>(R.size()) * R.size();
   if (Blocks <= static_cast<double>(VerifyLimits::MaxAtoms))
@@ -99,6 +102,18 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
       return llvm::make_error<InternalError>(llvm::toString(std::move(E)));
   P.after("verify", *S, M);
   return std::move(*S);
+}
+
+llvm::Expected<Schedule> loadSchedule(llvm::StringRef Path, const Machine *M,
+                                      const CompileOptions &Opts) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return error("--schedule: cannot read '%s': %s", Path.str().c_str(),
+                 Buf.getError().message().c_str());
+  auto S = readScheduleJson((*Buf)->getBuffer(), Path, M);
+  if (!S)
+    return S.takeError();
+  return prepareSchedule(std::move(*S), Path, M, Opts);
 }
 
 Machine unknownMachine() {

@@ -46,6 +46,11 @@ llvm::Expected<Schedule> prepareSchedule(Schedule S, llvm::StringRef Path,
                                          const Machine *M,
                                          const CompileOptions &Opts = {});
 
+/// Reads the schedule file \p Path (what `--emit json` writes) and takes it
+/// down the road of prepareSchedule.
+llvm::Expected<Schedule> loadSchedule(llvm::StringRef Path, const Machine *M,
+                                      const CompileOptions &Opts = {});
+
 /// The stand-in for the machine of a schedule read without --machine:
 /// named "unknown", with as many ports as any schedule uses.
 Machine unknownMachine();

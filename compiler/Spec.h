@@ -1,55 +1,12 @@
 /// \file
-/// The front end: reads machine specs and collective requests, in YAML or
-/// JSON (one schema, see docs/spec.md), and validates them. Every problem is
-/// reported as `file:line:col: error: <what was expected>`.
+/// The front end: reads machine specs (compiler/MachineSpec.h) and collective
+/// requests (compiler/RequestSpec.h), in YAML or JSON (one schema, see
+/// docs/spec.md), and validates them. Every problem is reported as
+/// `file:line:col: error: <what was expected>`.
 #ifndef COLLC_COMPILER_SPEC_H
 #define COLLC_COMPILER_SPEC_H
 
-#include "ir/Machine.h"
-#include "ir/Request.h"
-
-#include "llvm/Support/Error.h"
-#include "llvm/Support/MemoryBuffer.h"
-
-#include <optional>
-
-namespace collc {
-
-/// Reads a machine spec from \p Buffer (its identifier names the file).
-llvm::Expected<Machine> parseMachine(llvm::MemoryBufferRef Buffer);
-/// Reads a machine spec file.
-llvm::Expected<Machine> loadMachine(llvm::StringRef Path);
-
-/// Fields of a request given on the command line; they override the file's.
-struct RequestOverrides {
-  std::optional<std::string> Collective, Algorithm, Op, Datatype;
-  std::optional<std::string> Root; ///< Node number, coords or permutation.
-  std::optional<std::string> Destinations; ///< Comma/semicolon separated list.
-  /// Numbers as text, so that "-1" or a number beyond 64 bits gets the same
-  /// clear error as any other value out of range.
-  std::optional<std::string> Ranks, Segments, Bytes;
-  std::optional<std::string> Commutative; ///< "true" or "false", as written.
-};
-
-/// Reads a request file (\p Buffer may be null when the whole request comes
-/// from \p Overrides) and checks it against \p M.
-llvm::Expected<Request> parseRequest(const llvm::MemoryBufferRef *Buffer,
-                                     const RequestOverrides &Overrides,
-                                     const Machine &M);
-/// Reads a request file; \p Path empty means "no file".
-llvm::Expected<Request> loadRequest(llvm::StringRef Path,
-                                    const RequestOverrides &Overrides,
-                                    const Machine &M);
-
-/// Longest time one transfer may take under a model: a schedule has far
-/// fewer than 10^20 transfers, so its makespan stays below 10^300.
-constexpr double MaxTransferTime = 1e280;
-
-/// Checks that the largest transfer a request for \p Bytes can make has a
-/// time of at most MaxTransferTime under \p M; the error says what it takes.
-llvm::Error checkFiniteTimes(const Machine &M, const Request &R,
-                             uint64_t Bytes);
-
-} // namespace collc
+#include "compiler/MachineSpec.h"
+#include "compiler/RequestSpec.h"
 
 #endif

@@ -30,11 +30,10 @@ enum ExitStatus {
   ExitInternal = 3
 };
 
-/// An error whose text is a whole diagnostic with its own location.
-class LocatedError : public llvm::ErrorInfo<LocatedError> {
+/// An error that is its text; the kinds below differ only in their class.
+template <typename Kind> class TextError : public llvm::ErrorInfo<Kind> {
 public:
-  static char ID;
-  explicit LocatedError(std::string Text) : Text(std::move(Text)) {}
+  explicit TextError(std::string Text) : Text(std::move(Text)) {}
   void log(llvm::raw_ostream &OS) const override { OS << Text; }
   std::error_code convertToErrorCode() const override {
     return llvm::inconvertibleErrorCode();
@@ -44,33 +43,26 @@ private:
   std::string Text;
 };
 
-/// A requested check that failed; the text says what the check found.
-class CheckFailure : public llvm::ErrorInfo<CheckFailure> {
+/// A whole diagnostic with its own location.
+class LocatedError : public TextError<LocatedError> {
 public:
   static char ID;
-  explicit CheckFailure(std::string Text) : Text(std::move(Text)) {}
-  void log(llvm::raw_ostream &OS) const override { OS << Text; }
-  std::error_code convertToErrorCode() const override {
-    return llvm::inconvertibleErrorCode();
-  }
+  using TextError::TextError;
+};
 
-private:
-  std::string Text;
+/// A requested check that failed; the text says what the check found.
+class CheckFailure : public TextError<CheckFailure> {
+public:
+  static char ID;
+  using TextError::TextError;
 };
 
 /// A failure that is collc's fault: a schedule that fails verification, an
 /// invariant that does not hold.
-class InternalError : public llvm::ErrorInfo<InternalError> {
+class InternalError : public TextError<InternalError> {
 public:
   static char ID;
-  explicit InternalError(std::string Text) : Text(std::move(Text)) {}
-  void log(llvm::raw_ostream &OS) const override { OS << Text; }
-  std::error_code convertToErrorCode() const override {
-    return llvm::inconvertibleErrorCode();
-  }
-
-private:
-  std::string Text;
+  using TextError::TextError;
 };
 
 /// A plain (unlocated) error with a printf-style message.
@@ -81,6 +73,13 @@ llvm::Error error(const char *Fmt, const Ts &...Vals) {
 inline llvm::Error error(const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
 }
+
+/// Parses the command line with llvm::cl and, when it fails, restates
+/// llvm::cl's messages in the tools' diagnostic form ("<Tool>: error: ...",
+/// "<Tool>: note: did you mean ..."). Returns whether parsing succeeded; a
+/// tool exits with ExitBadInput otherwise.
+bool parseToolOptions(int Argc, const char *const *Argv, llvm::StringRef Tool,
+                      llvm::StringRef Overview);
 
 /// Prints \p E on \p OS the way its kind asks ("<Tool>: error: " before a
 /// plain message, "internal error: " after it for an InternalError) and

@@ -16,6 +16,15 @@ std::string formatNumber(double V) {
   return std::string(Buf, R.ptr);
 }
 
+std::string formatBound(double V) {
+  if (V == std::floor(V) && std::fabs(V) < 1e15)
+    return std::to_string(static_cast<long long>(V));
+  std::string S = formatNumber(V);
+  if (auto E = S.find("e+"); E != std::string::npos)
+    S.erase(E + 1, 1);
+  return S;
+}
+
 std::string formatRounded(double V) {
   if (std::isnan(V))
     return "-";

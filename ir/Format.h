@@ -11,6 +11,8 @@ namespace collc {
 /// Shortest decimal text that reads back as \p V ("135", "0.02"); "null" for
 /// NaN.
 std::string formatNumber(double V);
+/// A bound in a message, as people write it: "0", "0.5", "1e300".
+std::string formatBound(double V);
 /// \p V rounded to 10 significant digits for people ("587.68" where the sum
 /// of the model's terms is 587.6800000000001).
 std::string formatRounded(double V);

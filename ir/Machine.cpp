@@ -3,9 +3,26 @@
 #include "ir/FatTree.h"
 #include "ir/MultistageNetwork.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <cassert>
 
 namespace collc {
+
+Affine Model::holdAffine() const {
+  switch (Kind) {
+  case ModelKind::Parameterized:
+    return Parameterized.THold;
+  case ModelKind::Linear:
+    return {Linear.Ts, Linear.PerByte};
+  case ModelKind::UnitCall:
+    return {1, 0};
+  case ModelKind::Wormhole:
+    return {Worm.Ss,
+            Worm.Sd / static_cast<double>(Worm.FlitBytes ? Worm.FlitBytes : 1)};
+  }
+  llvm_unreachable("unknown model kind");
+}
 
 double Model::tHold(uint64_t Bytes) const {
   switch (Kind) {
@@ -14,21 +31,26 @@ double Model::tHold(uint64_t Bytes) const {
     return Worm.Ss + Flits * Worm.Sd;
   }
   default:
-    return THold.at(Bytes);
+    return holdAffine().at(Bytes);
   }
 }
 
 double Model::tEnd(uint64_t Bytes, unsigned Hops) const {
   switch (Kind) {
+  case ModelKind::Parameterized:
+    return Parameterized.TEnd.at(Bytes);
+  case ModelKind::Linear:
+  case ModelKind::UnitCall:
+    // A sender is busy for the whole transfer: t_end = t_hold.
+    return holdAffine().at(Bytes);
   case ModelKind::Wormhole: {
     double Flits = static_cast<double>(Worm.flits(Bytes));
     double K = Hops == 0 ? 1 : Hops;
     return Worm.Ss + Worm.Rs + (K - 1) * Worm.Cd +
            Flits * (Worm.Sd + Worm.Cd + Worm.Rd);
   }
-  default:
-    return TEnd.at(Bytes);
   }
+  llvm_unreachable("unknown model kind");
 }
 
 std::vector<int64_t> Topology::coordOf(int64_t Node) const {

@@ -1,8 +1,8 @@
 /// \file
 /// The machine a schedule is built for: its communication model, its ports,
 /// its topology and, when it has one, its network (ir/Network.h). Plain value
-/// types filled in by the front end (compiler/Spec) and read by builders,
-/// passes and backends.
+/// types filled in by the front end (compiler/MachineSpec) and read by
+/// builders, passes and backends.
 ///
 /// Units: times are in the unit the machine spec uses (µs for the bundled
 /// machines, units of 10 ns for the wormhole simulator parameters); sizes are
@@ -45,6 +45,18 @@ enum class ModelKind {
   Wormhole,
 };
 
+/// Paper 000's parameters: t_hold and t_end as measured.
+struct ParameterizedParams {
+  Affine THold;
+  Affine TEnd;
+};
+
+/// Paper 001's ping-pong fit T_send(m) = t_s + m * per_byte.
+struct LinearParams {
+  double Ts = 0;
+  double PerByte = 0;
+};
+
 /// Wormhole timing parameters of paper 000 section 4.2 (units of the spec).
 struct WormholeParams {
   double Ss = 0, Sd = 0, Cd = 0, Rs = 0, Rd = 0;
@@ -56,25 +68,36 @@ struct WormholeParams {
   }
 };
 
-/// The communication model. tHold/tEnd are defined for every kind so that
-/// builders and the cost pass never switch on the kind themselves.
+/// The communication model. Each kind keeps only its own parameters (the
+/// unit-call model has none); every time is derived from them by the methods
+/// below, which are defined for every kind so that builders and the cost pass
+/// never switch on the kind, nor read parameters of another kind.
 struct Model {
   ModelKind Kind = ModelKind::Parameterized;
-  Affine THold; ///< Parameterized; derived for the other kinds.
-  Affine TEnd;  ///< Parameterized; derived for the other kinds.
+  ParameterizedParams Parameterized; ///< Parameterized only.
+  LinearParams Linear;               ///< Linear only.
+  WormholeParams Worm;               ///< Wormhole only.
   /// Linear model: cost factor of a step in which a node both sends and
   /// receives (the report's T_send/recv = 2 T_send on the SP2 is factor 2).
   double SendRecvFactor = 2;
   /// Reduction work per byte (the report's t_op); 0 when unmeasured.
   double OpPerByte = 0;
-  WormholeParams Worm;
 
+  /// t_hold as start-up + per-byte cost, for builders that plan with those
+  /// two numbers (a pipeline's segment count): T_send for the linear model,
+  /// 1 + 0 m for unit calls, s_s + m s_d / flit_bytes for wormhole (tHold
+  /// counts whole flits instead).
+  Affine holdAffine() const;
   /// Minimum interval between two sends (or two receives) of one node.
   double tHold(uint64_t Bytes) const;
   /// Time from the start of a send to the end of its receive, for a message
   /// crossing \p Hops channels (only the wormhole model looks at hops).
   double tEnd(uint64_t Bytes, unsigned Hops = 1) const;
 };
+
+/// Largest node count of a topology given by its extents (full, mesh, torus),
+/// and the node numbers a topology without a fixed size accepts: 0..2^20-1.
+constexpr int64_t MaxNodes = int64_t(1) << 20;
 
 enum class TopologyKind {
   Full,

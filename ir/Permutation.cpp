@@ -116,12 +116,4 @@ std::string formatPermutation(const std::vector<int> &P) {
   return S;
 }
 
-std::optional<int64_t>
-permutationToNode(const Topology &T, llvm::StringRef Text, std::string &Why) {
-  auto P = parsePermutation(Text, T.StarK, Why);
-  if (!P)
-    return std::nullopt;
-  return rankPermutation(*P);
-}
-
 } // namespace collc

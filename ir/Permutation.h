@@ -7,8 +7,6 @@
 #ifndef COLLC_IR_PERMUTATION_H
 #define COLLC_IR_PERMUTATION_H
 
-#include "ir/Machine.h"
-
 #include "llvm/ADT/StringRef.h"
 
 #include <array>
@@ -44,10 +42,6 @@ int64_t rankPermutation(const std::vector<int> &P);
 std::vector<int> unrankPermutation(int64_t Rank, int64_t K);
 /// Text form of a permutation of 0..k-1 ("14523").
 std::string formatPermutation(const std::vector<int> &P);
-/// Node number of a permutation written in a request, for a star or
-/// macro-star topology.
-std::optional<int64_t>
-permutationToNode(const Topology &T, llvm::StringRef Text, std::string &Why);
 
 } // namespace collc
 

@@ -1,52 +1,8 @@
 #include "ir/Schedule.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace collc {
-
-namespace {
-struct CollectiveName {
-  Collective C;
-  const char *Name;
-};
-const CollectiveName CollectiveNames[] = {
-    {Collective::Bcast, "bcast"},         {Collective::Multicast, "multicast"},
-    {Collective::Reduce, "reduce"},       {Collective::Allreduce, "allreduce"},
-    {Collective::Scan, "scan"},           {Collective::Exscan, "exscan"},
-    {Collective::Gather, "gather"},       {Collective::Scatter, "scatter"},
-    {Collective::Allgather, "allgather"}, {Collective::Alltoall, "alltoall"},
-    {Collective::Barrier, "barrier"},
-};
-} // namespace
-
-const char *withArticle(Collective C) {
-  return std::strchr("aeiou", collectiveName(C)[0]) ? "an" : "a";
-}
-
-const char *collectiveName(Collective C) {
-  for (const auto &N : CollectiveNames)
-    if (N.C == C)
-      return N.Name;
-  return "?";
-}
-
-std::optional<Collective> parseCollective(const std::string &Name) {
-  for (const auto &N : CollectiveNames)
-    if (Name == N.Name)
-      return N.C;
-  return std::nullopt;
-}
-
-const std::vector<Collective> &allCollectives() {
-  static const std::vector<Collective> All = [] {
-    std::vector<Collective> V;
-    for (const auto &N : CollectiveNames)
-      V.push_back(N.C);
-    return V;
-  }();
-  return All;
-}
 
 const char *transferKindName(TransferKind K) {
   switch (K) {

@@ -16,12 +16,17 @@
 ///  - chunk: the segment of the message, 0..NumChunks-1.
 /// A Piece names a rectangle of atoms. For a Combine transfer, the origins of
 /// a piece are the contributors already folded into the value that travels.
+/// Which atoms a collective has, who holds them at the start and who must at
+/// the end: ir/Collective.h.
 ///
 /// Times (Start, End, Makespan) are annotations of the cost pass; they never
 /// change what the schedule means. The verifier (passes/Verify) states the
 /// invariants every emitted schedule satisfies.
 #ifndef COLLC_IR_SCHEDULE_H
 #define COLLC_IR_SCHEDULE_H
+
+#include "ir/Collective.h"
+#include "ir/Interval.h"
 
 #include <cmath>
 #include <cstdint>
@@ -30,38 +35,6 @@
 #include <vector>
 
 namespace collc {
-
-enum class Collective {
-  Bcast,
-  Multicast,
-  Reduce,
-  Allreduce,
-  Scan,
-  Exscan,
-  Gather,
-  Scatter,
-  Allgather,
-  Alltoall,
-  Barrier,
-};
-
-const char *collectiveName(Collective C);
-/// "a" or "an", whichever goes before collectiveName(C) ("an allreduce").
-const char *withArticle(Collective C);
-std::optional<Collective> parseCollective(const std::string &Name);
-/// All collectives, in declaration order (for --help and diagnostics).
-const std::vector<Collective> &allCollectives();
-
-/// Half-open integer interval [Lo, Hi).
-struct Interval {
-  int64_t Lo = 0;
-  int64_t Hi = 0;
-  int64_t size() const { return Hi > Lo ? Hi - Lo : 0; }
-  bool empty() const { return Hi <= Lo; }
-  bool contains(int64_t X) const { return Lo <= X && X < Hi; }
-  bool intersects(const Interval &O) const { return Lo < O.Hi && O.Lo < Hi; }
-  bool operator==(const Interval &O) const = default;
-};
 
 /// A rectangle of logical data atoms: Origins x Dests x Chunks.
 struct Piece {
@@ -91,8 +64,10 @@ struct Transfer {
   int32_t Dst = 0; ///< Receiving rank.
   uint64_t Bytes = 0;
   TransferKind Kind = TransferKind::Copy;
-  /// What travels. Empty for signals. Builders of replicated data may leave
-  /// it empty too: it then means the whole message, see Schedule::wholeMessage.
+  /// What travels: at least one piece for a copy or a combine (the verifier
+  /// checks it), none for a signal. (The JSON form leaves out a piece equal
+  /// to the whole message, Schedule::wholeMessage, and its reader restores
+  /// it.)
   std::vector<Piece> Pieces;
   /// Reductions keep two values per rank and chunk: value 0, the partial
   /// result (it starts as the rank's own contribution), and value 1, the

@@ -1,5 +1,7 @@
 #include "passes/BlockFlow.h"
 
+#include "passes/Diagnostics.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -8,22 +10,6 @@
 namespace collc {
 
 namespace {
-
-// The verifier's wording (passes/Verify.cpp).
-std::string where(size_t StepIdx, const Transfer &T) {
-  return "step " + std::to_string(StepIdx) + ", transfer " +
-         std::to_string(T.Src) + " -> " + std::to_string(T.Dst) + ": ";
-}
-
-std::string fmt(double V) {
-  char Buf[64];
-  snprintf(Buf, sizeof(Buf), "%.6g", V);
-  return Buf;
-}
-
-bool late(double Ready, double Start) {
-  return Start < Ready - 1e-9 * std::max(1.0, std::fabs(Ready));
-}
 
 /// A received piece as a rectangle origins x (dest * K + chunk).
 struct Rect {
@@ -86,15 +72,16 @@ void BlockFlow::checkSend(size_t StepIdx, const Transfer &T, bool Timing,
                           ? Deliveries[D].End
                           : heldSince(T.Src, Or, De, C);
           if (std::isnan(At)) {
-            Problems.push_back(where(StepIdx, T) + "rank " +
+            Problems.push_back(transferWhere(StepIdx, T) + "rank " +
                                std::to_string(T.Src) + " sends " +
                                atomName(Or, De, C) + " before it holds it");
             return;
           }
-          if (Timed && late(At, T.Start)) {
-            Problems.push_back(where(StepIdx, T) + "starts at " + fmt(T.Start) +
-                               " before " + atomName(Or, De, C) + " arrived (" +
-                               fmt(At) + ")");
+          if (Timed && startsBeforeReady(At, T.Start)) {
+            Problems.push_back(transferWhere(StepIdx, T) + "starts at " +
+                               formatShort(T.Start) + " before " +
+                               atomName(Or, De, C) + " arrived (" +
+                               formatShort(At) + ")");
             return;
           }
           if (D != None && Deliveries[D].Dst == T.Src)
@@ -184,7 +171,7 @@ void BlockFlow::finish(size_t MaxProblems, std::vector<std::string> &Problems) {
             : B;
     const Rx &Rc = Deliveries[L[Later->Rec].RxIdx];
     int64_t Or = std::max(A->OLo, B->OLo), Lin = std::max(A->LLo, B->LLo);
-    Dups.push_back({Rc.Step, where(Rc.Step, *Rc.T) + "rank " +
+    Dups.push_back({Rc.Step, transferWhere(Rc.Step, *Rc.T) + "rank " +
                                  std::to_string(R) + " receives " +
                                  atomName(Or, Lin / K, Lin % K) +
                                  " a second time"});

@@ -1,6 +1,7 @@
 #include "passes/CallModel.h"
 
 #include "ir/Permutation.h"
+#include "passes/Diagnostics.h"
 
 #include <array>
 #include <cstdint>
@@ -65,22 +66,18 @@ std::vector<std::string> checkCallModel(const Schedule &S, const Machine &M,
     for (const Transfer &T : S.Steps[SI].Transfers) {
       if (Problems.size() >= MaxProblems)
         return Problems;
-      // Built only for a problem: millions of calls are checked.
-      auto Where = [&] {
-        return "step " + std::to_string(SI) + ", transfer " +
-               std::to_string(T.Src) + " -> " + std::to_string(T.Dst) + ": ";
-      };
       if (T.Src < 0 || T.Dst < 0 || T.Src >= S.size() || T.Dst >= S.size())
         continue; // the data-flow check reports ranks out of range
       if (!callGenerator(*G, S, T)) {
-        Problem(Where() + "nodes " + G->name(S.Participants[T.Src].Node) +
-                " and " + G->name(S.Participants[T.Dst].Node) +
-                " are not adjacent in " + G->title());
+        Problem(transferWhere(SI, T) + "nodes " +
+                G->name(S.Participants[T.Src].Node) + " and " +
+                G->name(S.Participants[T.Dst].Node) + " are not adjacent in " +
+                G->title());
         continue;
       }
       for (int32_t R : {T.Src, T.Dst}) {
         if (Busy[R] == static_cast<int32_t>(SI))
-          Problem(Where() + "rank " + std::to_string(R) +
+          Problem(transferWhere(SI, T) + "rank " + std::to_string(R) +
                   " is in a second call in the same step");
         Busy[R] = static_cast<int32_t>(SI);
       }

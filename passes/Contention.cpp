@@ -1,5 +1,7 @@
 #include "passes/Contention.h"
 
+#include "ir/Diagnostic.h"
+
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
@@ -204,6 +206,17 @@ void printContention(llvm::raw_ostream &OS, const Schedule &S, const Machine &M,
 void emitContention(llvm::raw_ostream &OS, const Schedule &S,
                     const Machine &M) {
   printContention(OS, S, M, checkContention(S, M));
+}
+
+llvm::Error requireContentionFree(const Schedule &S, const Machine &M) {
+  ContentionReport CR = checkContention(S, M);
+  if (CR.clean())
+    return llvm::Error::success();
+  std::string Msg;
+  llvm::raw_string_ostream OS(Msg);
+  printContention(OS, S, M, CR);
+  return llvm::make_error<CheckFailure>(
+      "--verify: " + llvm::StringRef(OS.str()).rtrim().str());
 }
 
 } // namespace collc

@@ -116,6 +116,10 @@ std::string describeTransfer(const Schedule &S, const Machine &M,
                              TransferRef R);
 /// The report as text: a verdict line, then one line per conflict naming both
 /// transfers, the channel and the overlap.
+/// `--verify`: a CheckFailure (ir/Diagnostic.h) naming every conflicting
+/// pair when \p S has contention on \p M's routes, success otherwise.
+llvm::Error requireContentionFree(const Schedule &S, const Machine &M);
+
 void printContention(llvm::raw_ostream &OS, const Schedule &S, const Machine &M,
                      const ContentionReport &R);
 

@@ -2,6 +2,7 @@
 
 #include "ir/FatTree.h"
 #include "ir/MultistageNetwork.h"
+#include "ir/NodeRef.h"
 
 namespace collc {
 
@@ -198,11 +199,7 @@ std::string nodeName(const Topology &T, int64_t Node) {
     return "switch";
   if (!T.hasCoordinates() || Node < 0 || (T.Nodes && Node >= T.Nodes))
     return std::to_string(Node);
-  std::string S = "(";
-  std::vector<int64_t> C = T.coordOf(Node);
-  for (size_t I = 0; I < C.size(); ++I)
-    S += (I ? "," : "") + std::to_string(C[I]);
-  return S + ")";
+  return formatCoordinates(T.coordOf(Node));
 }
 
 std::string channelName(const Topology &T, const Channel &C) {

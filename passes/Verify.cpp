@@ -3,10 +3,11 @@
 #include "passes/BlockFlow.h"
 #include "passes/CallModel.h"
 #include "passes/Cost.h"
+#include "passes/Diagnostics.h"
+#include "passes/ReductionFlow.h"
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <memory>
 #include <queue>
 #include <unordered_map>
@@ -15,84 +16,11 @@ namespace collc {
 
 namespace {
 
-enum class DataKind { Replicated, Personalized, Reduction, Signal };
-
-DataKind dataKindOf(Collective C) {
-  switch (C) {
-  case Collective::Bcast:
-  case Collective::Multicast:
-  case Collective::Allgather:
-    return DataKind::Replicated;
-  case Collective::Scatter:
-  case Collective::Gather:
-  case Collective::Alltoall:
-    return DataKind::Personalized;
-  case Collective::Reduce:
-  case Collective::Allreduce:
-  case Collective::Scan:
-  case Collective::Exscan:
-    return DataKind::Reduction;
-  case Collective::Barrier:
-    return DataKind::Signal;
-  }
-  return DataKind::Signal;
-}
-
-std::string where(size_t StepIdx, const Transfer &T) {
-  return "step " + std::to_string(StepIdx) + ", transfer " +
-         std::to_string(T.Src) + " -> " + std::to_string(T.Dst) + ": ";
-}
-
-std::string fmt(double V) {
-  char Buf[64];
-  snprintf(Buf, sizeof(Buf), "%.6g", V);
-  return Buf;
-}
-
-/// A sorted list of disjoint, non-adjacent intervals: a set of ranks.
-using RankSet = std::vector<Interval>;
-
-RankSet normalize(RankSet S) {
-  std::sort(S.begin(), S.end(),
-            [](const Interval &A, const Interval &B) { return A.Lo < B.Lo; });
-  RankSet Out;
-  for (const Interval &I : S) {
-    if (I.empty())
-      continue;
-    if (!Out.empty() && I.Lo <= Out.back().Hi)
-      Out.back().Hi = std::max(Out.back().Hi, I.Hi);
-    else
-      Out.push_back(I);
-  }
-  return Out;
-}
-
-bool overlaps(const RankSet &A, const RankSet &B) {
-  for (const Interval &X : A)
-    for (const Interval &Y : B)
-      if (X.intersects(Y))
-        return true;
-  return false;
-}
-
-std::string show(const RankSet &S) {
-  if (S.empty())
-    return "{}";
-  std::string Out = "{";
-  for (size_t I = 0; I < S.size(); ++I) {
-    Out += I ? ", " : "";
-    Out += S[I].size() == 1
-               ? std::to_string(S[I].Lo)
-               : std::to_string(S[I].Lo) + ".." + std::to_string(S[I].Hi - 1);
-  }
-  return Out + "}";
-}
-
 class Verifier {
 public:
   Verifier(const Schedule &S, const Machine &M, const VerifyOptions &O)
-      : S(S), M(M), O(O), P(S.size()), K(S.NumChunks),
-        Kind(dataKindOf(S.Coll)) {}
+      : S(S), M(M), O(O), P(S.size()), K(S.NumChunks), Traits(traits(S.Coll)),
+        Kind(Traits.Data) {}
 
   std::vector<std::string> run() {
     if (P < 1) {
@@ -131,8 +59,7 @@ private:
   bool affordable() {
     // Everything in doubles: the products may exceed 64 bits.
     const double DP = P, DK = K;
-    bool Square =
-        S.Coll == Collective::Allgather || S.Coll == Collective::Alltoall;
+    bool Square = blockPerPair(S.Coll);
     double Space = DP * DK * (Square ? DP : 1);
     bool DenseAlltoall =
         S.Coll == Collective::Alltoall &&
@@ -158,7 +85,7 @@ private:
           Moved += N;
         }
     if (Moved > double(VerifyLimits::MaxMoved)) {
-      problem("the transfers move " + fmt(Moved) +
+      problem("the transfers move " + formatShort(Moved) +
               " atoms (rank, block, chunk), more than the verifier follows (" +
               std::to_string(VerifyLimits::MaxMoved) + ")");
       return false;
@@ -182,11 +109,10 @@ private:
   std::unique_ptr<BlockFlow> Dense;
   std::vector<double> HeldFlat;
   uint64_t FlatAtoms = 0;
-  // Reductions: contributors folded into rank r's chunk c, and since when:
-  // Acc[0] the partial result (value 0), Acc[1] the result kept apart
-  // (value 1, see Transfer::From).
   std::vector<unsigned> Sends, Recvs;
-  std::vector<RankSet> Acc[2];
+  // Reductions: the contributors each value holds (passes/ReductionFlow.h),
+  // and since when: AccTime[v][r * K + c], value v of rank r's chunk c.
+  std::unique_ptr<ReductionFlow> Flow;
   std::vector<double> AccTime[2];
   // Signals: who knows of whose arrival (bitsets), and since when.
   std::vector<std::vector<uint64_t>> Knows;
@@ -198,37 +124,19 @@ private:
     return (static_cast<uint64_t>(Origin) * P + Dest) * K + Chunk;
   }
 
-  /// Whether rank \p R holds the atom from the start.
-  bool initiallyHeld(int32_t R, int64_t Origin, int64_t Dest) const {
-    switch (S.Coll) {
-    case Collective::Bcast:
-    case Collective::Multicast:
-      return R == S.Root && Origin == S.Root;
-    case Collective::Allgather:
-      return Origin == R;
-    case Collective::Scatter:
-      return R == S.Root && Origin == S.Root;
-    case Collective::Gather:
-      return Origin == R && Dest == S.Root;
-    case Collective::Alltoall:
-      return Origin == R;
-    default:
-      return false;
-    }
+  /// Whether the atom exists in this collective's data space: its origin
+  /// is one of the collective's origins, and a personalized block is meant
+  /// for one of the ranks that hold results.
+  bool atomExists(int64_t Origin, int64_t Dest) const {
+    return (Traits.Origins == RankScope::All || Origin == S.Root) &&
+           (Kind != DataKind::Personalized ||
+            Traits.Results == RankScope::All || Dest == S.Root);
   }
 
-  /// Whether the atom exists in this collective's data space.
-  bool atomExists(int64_t Origin, int64_t Dest) const {
-    switch (S.Coll) {
-    case Collective::Bcast:
-    case Collective::Multicast:
-    case Collective::Scatter:
-      return Origin == S.Root;
-    case Collective::Gather:
-      return Dest == S.Root;
-    default:
-      return true;
-    }
+  /// Whether rank \p R holds the atom from the start: its own data.
+  bool initiallyHeld(int32_t R, int64_t Origin, int64_t Dest) const {
+    return (Kind == DataKind::Replicated || Kind == DataKind::Personalized) &&
+           Origin == R && atomExists(Origin, Dest);
   }
 
   void init() {
@@ -236,7 +144,7 @@ private:
     Recvs.assign(P, 0);
     if (Kind == DataKind::Replicated || Kind == DataKind::Personalized) {
       bool OneOrigin =
-          S.Coll == Collective::Bcast || S.Coll == Collective::Multicast;
+          Kind == DataKind::Replicated && Traits.Origins == RankScope::Root;
       using BS = VerifyOptions::BlockState;
       bool UseDense =
           S.Coll == Collective::Alltoall && O.AlltoallBlocks != BS::PerRank &&
@@ -251,13 +159,9 @@ private:
       }
     }
     if (Kind == DataKind::Reduction) {
-      for (int V = 0; V < 2; ++V) {
-        Acc[V].assign(static_cast<size_t>(P) * K, RankSet{});
+      Flow = std::make_unique<ReductionFlow>(S);
+      for (int V = 0; V < 2; ++V)
         AccTime[V].assign(static_cast<size_t>(P) * K, 0.0);
-      }
-      for (int32_t R = 0; R < P; ++R)
-        for (int64_t C = 0; C < K; ++C)
-          Acc[0][static_cast<size_t>(R) * K + C] = {{R, R + 1}};
     }
     if (Kind == DataKind::Signal) {
       size_t Words = (static_cast<size_t>(P) + 63) / 64;
@@ -274,8 +178,11 @@ private:
     if (Kind == DataKind::Reduction) {
       // Pieces of one chunk (a contributor set of several ranges) travel as
       // one value: count each chunk once.
-      for (auto &[C, Set] : sentSets(T))
-        B += S.chunkBytes({C, C + 1});
+      std::vector<Interval> Chunks;
+      for (const Piece &Pc : T.Pieces)
+        Chunks.push_back(Pc.Chunks);
+      for (const Interval &C : IntervalSet::of(std::move(Chunks)))
+        B += S.chunkBytes(C);
       return B;
     }
     for (const Piece &Pc : T.Pieces) {
@@ -293,12 +200,12 @@ private:
     struct Lazy {
       size_t SI;
       const Transfer &T;
-      operator std::string() const { return where(SI, T); }
+      operator std::string() const { return transferWhere(SI, T); }
       std::string operator+(const std::string &Rest) const {
-        return where(SI, T) + Rest;
+        return transferWhere(SI, T) + Rest;
       }
       std::string operator+(const char *Rest) const {
-        return where(SI, T) + Rest;
+        return transferWhere(SI, T) + Rest;
       }
     } W{SI, T};
     if (T.Src < 0 || T.Src >= P || T.Dst < 0 || T.Dst >= P) {
@@ -354,17 +261,6 @@ private:
     return true;
   }
 
-  /// The contributors sent per chunk of a reduction transfer.
-  std::map<int64_t, RankSet> sentSets(const Transfer &T) const {
-    std::map<int64_t, RankSet> Sets;
-    for (const Piece &Pc : T.Pieces)
-      for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C)
-        Sets[C].push_back(Pc.Origins);
-    for (auto &[C, Set] : Sets)
-      Set = normalize(Set);
-    return Sets;
-  }
-
   struct Delivery {
     const Transfer *T;
     size_t Step;
@@ -388,18 +284,21 @@ private:
     }
     for (const Transfer *T : Valid)
       Sends[T->Src] = Recvs[T->Dst] = 0;
+    if (Kind == DataKind::Reduction) {
+      // Sends read the values before the step, then the step's receives
+      // update them.
+      std::vector<TransferFlow> Flows = Flow->step(Valid);
+      for (size_t I = 0; I < Valid.size(); ++I)
+        checkReductionSend(SI, *Valid[I], Flows[I]);
+      for (size_t I = 0; I < Valid.size(); ++I)
+        deliverReduction(SI, *Valid[I], Flows[I]);
+      return;
+    }
     // Sends use the state before the step.
     for (const Transfer *T : Valid)
       checkSend(SI, *T);
     // Then the step's deliveries.
-    if (Kind == DataKind::Reduction) {
-      // Values are read before any receive of the step is applied.
-      std::vector<std::map<int64_t, RankSet>> Sent;
-      for (const Transfer *T : Valid)
-        Sent.push_back(sentSets(*T));
-      for (size_t I = 0; I < Valid.size(); ++I)
-        deliverReduction(SI, *Valid[I], Sent[I]);
-    } else if (Kind == DataKind::Signal) {
+    if (Kind == DataKind::Signal) {
       std::vector<std::vector<uint64_t>> Snap;
       for (const Transfer *T : Valid)
         Snap.push_back(Knows[T->Src]);
@@ -431,30 +330,9 @@ private:
     if (Kind == DataKind::Signal) {
       if (O.Timing && !std::isnan(T.Start) &&
           T.Start + 1e-9 < KnowTime[T.Src] - 1e-9 * std::fabs(KnowTime[T.Src]))
-        problem(where(SI, T) + "starts at " + fmt(T.Start) +
+        problem(transferWhere(SI, T) + "starts at " + formatShort(T.Start) +
                 " before the signals it forwards arrived (" +
-                fmt(KnowTime[T.Src]) + ")");
-      return;
-    }
-    if (Kind == DataKind::Reduction) {
-      const std::vector<RankSet> &Vals = Acc[T.From];
-      for (auto &[C, Set] : sentSets(T)) {
-        size_t Idx = static_cast<size_t>(T.Src) * K + C;
-        if (Set != Vals[Idx]) {
-          problem(where(SI, T) + "sends chunk " + std::to_string(C) +
-                  (T.From ? " of value 1" : "") + " combined over ranks " +
-                  show(Set) + " but rank " + std::to_string(T.Src) +
-                  " holds it combined over " + show(Vals[Idx]));
-          return;
-        }
-        if (O.Timing && !std::isnan(T.Start) &&
-            late(AccTime[T.From][Idx], T.Start)) {
-          problem(where(SI, T) + "starts at " + fmt(T.Start) +
-                  " before chunk " + std::to_string(C) + " is ready (" +
-                  fmt(AccTime[T.From][Idx]) + ")");
-          return;
-        }
-      }
+                formatShort(KnowTime[T.Src]) + ")");
       return;
     }
     if (Dense) {
@@ -468,7 +346,8 @@ private:
           if (Kind == DataKind::Replicated && De != Pc.Dests.Lo)
             break; // the dest axis does not split replicated data
           if (!atomExists(Or, De)) {
-            problem(where(SI, T) + "sends data that does not exist in a " +
+            problem(transferWhere(SI, T) +
+                    "sends data that does not exist in a " +
                     collectiveName(S.Coll) + " (origin " + std::to_string(Or) +
                     ")");
             return;
@@ -476,28 +355,50 @@ private:
           for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C) {
             double Since = heldSince(T.Src, Or, De, C);
             if (std::isnan(Since)) {
-              problem(where(SI, T) + "rank " + std::to_string(T.Src) +
+              problem(transferWhere(SI, T) + "rank " + std::to_string(T.Src) +
                       " sends " + atomName(Or, De, C) + " before it holds it");
               return;
             }
-            if (O.Timing && !std::isnan(T.Start) && late(Since, T.Start)) {
-              problem(where(SI, T) + "starts at " + fmt(T.Start) + " before " +
-                      atomName(Or, De, C) + " arrived (" + fmt(Since) + ")");
+            if (O.Timing && !std::isnan(T.Start) &&
+                startsBeforeReady(Since, T.Start)) {
+              problem(transferWhere(SI, T) + "starts at " +
+                      formatShort(T.Start) + " before " + atomName(Or, De, C) +
+                      " arrived (" + formatShort(Since) + ")");
               return;
             }
           }
         }
   }
 
-  static bool late(double Ready, double Start) {
-    return Start < Ready - 1e-9 * std::max(1.0, std::fabs(Ready));
+  /// A reduction transfer sends what its sender's value holds, once ready.
+  void checkReductionSend(size_t SI, const Transfer &T, const TransferFlow &F) {
+    const bool Timed = O.Timing && !std::isnan(T.Start);
+    for (const ChunkRun &Run : F.Runs)
+      for (int64_t C = Run.Chunks.Lo; C < Run.Chunks.Hi; ++C) {
+        if (F.Sent && F.Sent.Chunk == C) {
+          problem(transferWhere(SI, T) + "sends chunk " + std::to_string(C) +
+                  (T.From ? " of value 1" : "") + " combined over ranks " +
+                  F.Sent.Carried.str() + " but rank " + std::to_string(T.Src) +
+                  " holds it combined over " + F.Sent.Held.str());
+          return;
+        }
+        if (!Timed)
+          continue;
+        double Ready = AccTime[T.From][static_cast<size_t>(T.Src) * K + C];
+        if (startsBeforeReady(Ready, T.Start)) {
+          problem(transferWhere(SI, T) + "starts at " + formatShort(T.Start) +
+                  " before chunk " + std::to_string(C) + " is ready (" +
+                  formatShort(Ready) + ")");
+          return;
+        }
+      }
   }
 
   std::string atomName(int64_t Or, int64_t De, int64_t C) const {
     std::string N;
     if (Kind == DataKind::Personalized)
       N = "block M[" + std::to_string(Or) + "][" + std::to_string(De) + "]";
-    else if (S.Coll == Collective::Allgather)
+    else if (Traits.Origins == RankScope::All)
       N = "the block of rank " + std::to_string(Or);
     else
       N = "the message";
@@ -518,7 +419,7 @@ private:
             break;
           for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C) {
             if (!std::isnan(heldSince(T.Dst, Or, De, C))) {
-              problem(where(SI, T) + "rank " + std::to_string(T.Dst) +
+              problem(transferWhere(SI, T) + "rank " + std::to_string(T.Dst) +
                       " receives " + atomName(Or, De, C) + " a second time");
               return;
             }
@@ -531,45 +432,37 @@ private:
         }
   }
 
-  void deliverReduction(size_t SI, const Transfer &T,
-                        const std::map<int64_t, RankSet> &Sent) {
-    for (int V = 0; V < 2; ++V)
-      if (T.Into >> V & 1)
-        deliverReductionInto(SI, T, Sent, V);
-  }
-
-  void deliverReductionInto(size_t SI, const Transfer &T,
-                            const std::map<int64_t, RankSet> &Sent, int V) {
-    for (auto &[C, Set] : Sent) {
-      size_t Idx = static_cast<size_t>(T.Dst) * K + C;
-      RankSet &Mine = Acc[V][Idx];
-      double When = std::isnan(T.End) ? 0 : T.End;
-      if (T.Kind == TransferKind::Copy || Mine.empty()) {
-        Mine = Set;
-        AccTime[V][Idx] = When;
+  /// The receiver's values take the times of what the flow stored or
+  /// folded into them; refused updates are problems.
+  void deliverReduction(size_t SI, const Transfer &T, const TransferFlow &F) {
+    const double When = std::isnan(T.End) ? 0 : T.End;
+    for (int V = 0; V < 2; ++V) {
+      if (!(T.Into >> V & 1))
         continue;
-      }
-      if (overlaps(Mine, Set)) {
-        problem(where(SI, T) + "combines ranks " + show(Set) + " into chunk " +
-                std::to_string(C) + " of rank " + std::to_string(T.Dst) +
-                " which already holds " + show(Mine) +
-                ": a contribution would count twice");
-        return;
-      }
-      if (!S.Commutative) {
-        bool Adjacent = Mine.size() == 1 && Set.size() == 1 &&
-                        (Mine[0].Hi == Set[0].Lo || Set[0].Hi == Mine[0].Lo);
-        if (!Adjacent) {
-          problem(where(SI, T) + "combines ranks " + show(Set) + " with " +
-                  show(Mine) +
+      for (const ChunkRun &Run : F.Runs) {
+        const Fold How = Run.Into[V];
+        for (int64_t C = Run.Chunks.Lo; C < Run.Chunks.Hi; ++C) {
+          double &Time = AccTime[V][static_cast<size_t>(T.Dst) * K + C];
+          if (How == Fold::Store)
+            Time = When;
+          else if (How == Fold::Left || How == Fold::Right)
+            Time = std::max(Time, When);
+        }
+        const FlowConflict &R = F.Refused[V];
+        if (How == Fold::Twice) {
+          problem(transferWhere(SI, T) + "combines ranks " + R.Carried.str() +
+                  " into chunk " + std::to_string(R.Chunk) + " of rank " +
+                  std::to_string(T.Dst) + " which already holds " +
+                  R.Held.str() + ": a contribution would count twice");
+          break;
+        }
+        if (How == Fold::Unordered) {
+          problem(transferWhere(SI, T) + "combines ranks " + R.Carried.str() +
+                  " with " + R.Held.str() +
                   ": a non-commutative operator needs adjacent ranges");
-          return;
+          break;
         }
       }
-      RankSet U = Mine;
-      U.insert(U.end(), Set.begin(), Set.end());
-      Mine = normalize(U);
-      AccTime[V][Idx] = std::max(AccTime[V][Idx], When);
     }
   }
 
@@ -582,14 +475,12 @@ private:
         return;
       }
       // Only origins whose data exists: one for bcast, multicast and scatter.
-      bool OneOrigin = S.Coll == Collective::Bcast ||
-                       S.Coll == Collective::Multicast ||
-                       S.Coll == Collective::Scatter;
+      bool OneOrigin = Traits.Origins == RankScope::Root;
       int64_t OLo = OneOrigin ? S.Root : 0, OHi = OneOrigin ? S.Root + 1 : P;
       for (int32_t R = 0; R < P && !full(); ++R) {
         int64_t DLo = Kind == DataKind::Personalized ? R : 0;
-        if (S.Coll == Collective::Gather && R != S.Root)
-          continue;
+        if (Traits.Results == RankScope::Root && R != S.Root)
+          continue; // gather
         for (int64_t Or = OLo; Or < OHi && !full(); ++Or)
           for (int64_t C = 0; C < K; ++C)
             if (std::isnan(heldSince(R, Or, DLo, C))) {
@@ -602,27 +493,26 @@ private:
     }
     case DataKind::Reduction:
       for (int32_t R = 0; R < P && !full(); ++R) {
-        RankSet Want;
-        int V = 0;
+        IntervalSet Want;
+        const int V = Traits.ResultApart ? 1 : 0;
         switch (S.Coll) {
         case Collective::Reduce:
           if (R != S.Root)
             continue;
-          Want = {{0, P}};
+          Want = IntervalSet({0, P});
           break;
         case Collective::Allreduce:
-          Want = {{0, P}};
+          Want = IntervalSet({0, P});
           break;
         case Collective::Scan:
-          Want = {{0, R + 1}};
+          Want = IntervalSet({0, R + 1});
           break;
         case Collective::Exscan:
           // Rank 0's result is undefined (as in MPI); rank r > 0 holds the
           // combination of ranks 0..r-1 as its result, value 1.
           if (R == 0)
             continue;
-          Want = {{0, R}};
-          V = 1;
+          Want = IntervalSet({0, R});
           break;
         default:
           problem(std::string("verification of ") + collectiveName(S.Coll) +
@@ -630,12 +520,11 @@ private:
           return;
         }
         for (int64_t C = 0; C < K; ++C)
-          if (Acc[V][static_cast<size_t>(R) * K + C] != Want) {
+          if (Flow->value(V, R, C) != Want) {
             problem("at the end rank " + std::to_string(R) + " holds chunk " +
                     std::to_string(C) + (V ? " of its result" : "") +
-                    " combined over " +
-                    show(Acc[V][static_cast<size_t>(R) * K + C]) +
-                    ", expected " + show(Want));
+                    " combined over " + Flow->value(V, R, C).str() +
+                    ", expected " + Want.str());
             break;
           }
       }
@@ -700,8 +589,9 @@ private:
         // own ulp: tolerate that (1e-12 of the time) on top of 1e-9.
         if (std::fabs(T.End - T.Start - Want) >
             1e-9 * std::max(1.0, Want) + 1e-12 * std::fabs(T.End)) {
-          problem(where(SI, T) + "ends at " + fmt(T.End) + ", expected start " +
-                  fmt(T.Start) + " + t_end " + fmt(Want));
+          problem(transferWhere(SI, T) + "ends at " + formatShort(T.End) +
+                  ", expected start " + formatShort(T.Start) + " + t_end " +
+                  formatShort(Want));
           if (full())
             return;
         }
@@ -738,9 +628,10 @@ private:
           const Event &Later = TB >= TA ? B : A;
           double Hold = Receives ? Later.Hold : A.Hold;
           std::string Msg = "rank " + std::to_string(B.Rank) + " " + What +
-                            " at " + fmt(std::min(TA, TB)) + " and " +
-                            fmt(std::max(TA, TB)) +
-                            ", less than t_hold = " + fmt(Hold) + " apart";
+                            " at " + formatShort(std::min(TA, TB)) + " and " +
+                            formatShort(std::max(TA, TB)) +
+                            ", less than t_hold = " + formatShort(Hold) +
+                            " apart";
           if (Ports > 1)
             Msg += " (and all " + std::to_string(Ports) + " ports busy)";
           problem(Msg);
@@ -763,6 +654,7 @@ private:
   const VerifyOptions &O;
   const int32_t P;
   const int64_t K;
+  const CollectiveTraits &Traits;
   const DataKind Kind;
   std::vector<std::string> Problems;
 };

@@ -16,7 +16,8 @@
 ///      * personalized data (scatter, gather, alltoall): a rank forwards only
 ///        blocks it holds, no rank receives a block it already holds, and at
 ///        the end every block M[a][b] is at rank b;
-///      * reductions (reduce, allreduce, scan): a rank sends exactly its
+///      * reductions (reduce, allreduce, scan), followed as
+///        passes/ReductionFlow.h says: a rank sends exactly its
 ///        current partial result, every contribution is combined exactly
 ///        once, non-commutative operators combine only adjacent rank ranges
 ///        in order, and at the end the root (reduce), every rank (allreduce)

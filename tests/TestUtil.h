@@ -15,8 +15,7 @@ inline Machine parameterized(double THold, double TEnd, double HoldPerByte = 0,
   Machine M;
   M.Name = "test";
   M.M.Kind = ModelKind::Parameterized;
-  M.M.THold = {THold, HoldPerByte};
-  M.M.TEnd = {TEnd, EndPerByte};
+  M.M.Parameterized = {{THold, HoldPerByte}, {TEnd, EndPerByte}};
   return M;
 }
 
@@ -39,8 +38,7 @@ inline Request request(Collective C, int32_t Ranks, int32_t Root,
   Request R =
       bcast(Ranks, Root, C == Collective::Barrier ? 0 : Bytes, Algorithm);
   R.Coll = C;
-  if (C == Collective::Reduce || C == Collective::Allreduce ||
-      C == Collective::Scan || C == Collective::Exscan) {
+  if (isReduction(C)) {
     R.Op = "sum";
     R.Datatype = "int32";
   }

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/Diagnostic.h"
 #include "ir/OutOfMemory.h"
 #include "tools/BarrierExperiments.h"
 
@@ -407,8 +408,9 @@ int run(int Argc, char **Argv) {
     return 1;
   }
   cl::HideUnrelatedOptions(Cat);
-  cl::ParseCommandLineOptions(Argc, Argv,
-                              std::string("collc-barrier: ") + Overview);
+  if (!parseToolOptions(Argc, Argv, "collc-barrier",
+                        std::string("collc-barrier: ") + Overview))
+    return ExitBadInput;
   Expected<int> Status = dispatch();
   if (!Status) {
     WithColor::error(errs(), "collc-barrier")

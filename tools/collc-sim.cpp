@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/Diagnostic.h"
 #include "ir/OutOfMemory.h"
 #include "tools/WormholeExperiments.h"
 
@@ -41,9 +42,10 @@ static cl::list<std::string>
                             "repeatable"));
 
 static int run(int argc, char **argv) {
-  cl::ParseCommandLineOptions(argc, argv,
-                              "collc-sim: paper 000's wormhole-mesh "
-                              "multicast experiments\n");
+  if (!parseToolOptions(argc, argv, "collc-sim",
+                        "collc-sim: paper 000's wormhole-mesh "
+                        "multicast experiments\n"))
+    return ExitBadInput;
   if (Placements < 1) {
     WithColor::error(errs(), "collc-sim")
         << "--placements: must be at least 1\n";

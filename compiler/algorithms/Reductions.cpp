@@ -1,43 +1,23 @@
 #include "compiler/algorithms/Reductions.h"
 
 #include "compiler/algorithms/Placement.h"
+#include "passes/ReductionFlow.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace collc {
 
 namespace {
 
-using RankSet = std::vector<Interval>;
-
-RankSet unite(RankSet A, const RankSet &B) {
-  A.insert(A.end(), B.begin(), B.end());
-  std::sort(A.begin(), A.end(),
-            [](const Interval &X, const Interval &Y) { return X.Lo < Y.Lo; });
-  RankSet Out;
-  for (const Interval &I : A) {
-    if (!Out.empty() && I.Lo <= Out.back().Hi)
-      Out.back().Hi = std::max(Out.back().Hi, I.Hi);
-    else
-      Out.push_back(I);
-  }
-  return Out;
-}
-
-/// Tracks, as the builder lists transfers, which contributors every rank's
-/// two values (Transfer::From) hold per chunk, and emits transfers whose
-/// pieces say exactly that. Transfers listed between begin() and end() of a
-/// batch read the values before the batch (an exchange in one step).
+/// Lists a reduction's transfers with pieces that say exactly which
+/// contributors each carries, following the values as the reduction flow
+/// does (passes/ReductionFlow.h). Transfers listed between begin() and end()
+/// of a batch read the values before the batch (an exchange in one step).
 class Reducer {
 public:
-  explicit Reducer(Schedule &S) : S(S), P(S.size()), K(S.NumChunks) {
-    for (int V = 0; V < 2; ++V)
-      Acc[V].assign(static_cast<size_t>(P) * K, RankSet{});
-    for (int32_t R = 0; R < P; ++R)
-      for (int64_t C = 0; C < K; ++C)
-        at(0, R, C) = {{R, R + 1}};
-  }
+  explicit Reducer(Schedule &S) : S(S), P(S.size()), Flow(S) {}
 
   void begin() {
     Batching = true;
@@ -45,8 +25,7 @@ public:
   }
   void end() {
     Batching = false;
-    for (auto &U : Pending)
-      apply(U);
+    follow(Pending);
     Pending.clear();
   }
 
@@ -61,24 +40,22 @@ public:
     T.From = From;
     T.Into = Into;
     T.Bytes = S.chunkBytes({C0, C1});
-    Update U{Dst, Kind, Into, {}};
     for (int64_t C = C0; C < C1;) {
-      const RankSet &Set = at(From, Src, C);
+      const IntervalSet &Set = Flow.value(From, Src, C);
       int64_t E = C + 1;
-      while (E < C1 && at(From, Src, E) == Set)
+      while (E < C1 && Flow.value(From, Src, E) == Set)
         ++E;
       for (const Interval &I : Set)
         T.Pieces.push_back({I, {0, P}, {C, E}});
-      U.Runs.push_back({C, E, Set});
       C = E;
     }
     Ts.push_back(std::move(T));
     Tags.push_back(Tag);
     Groups.push_back(Batching ? Batch : -1);
     if (Batching)
-      Pending.push_back(std::move(U));
+      Pending.push_back(Ts.size() - 1);
     else
-      apply(U);
+      follow({Ts.size() - 1});
   }
 
   std::vector<Transfer> Ts;
@@ -87,37 +64,20 @@ public:
   std::vector<int64_t> Groups;
 
 private:
-  struct Run {
-    int64_t C0, C1;
-    RankSet Set;
-  };
-  struct Update {
-    int32_t Dst;
-    TransferKind Kind;
-    uint8_t Into;
-    std::vector<Run> Runs;
-  };
-
-  RankSet &at(int V, int32_t R, int64_t C) {
-    return Acc[V][static_cast<size_t>(R) * K + C];
-  }
-  void apply(const Update &U) {
-    for (int V = 0; V < 2; ++V)
-      if (U.Into >> V & 1)
-        for (const Run &Rn : U.Runs)
-          for (int64_t C = Rn.C0; C < Rn.C1; ++C) {
-            RankSet &Mine = at(V, U.Dst, C);
-            Mine = U.Kind == TransferKind::Copy ? Rn.Set : unite(Mine, Rn.Set);
-          }
+  /// Transfers Ts[I], I in \p Batch, read the values, then update them.
+  void follow(const std::vector<size_t> &Batch) {
+    std::vector<const Transfer *> Step;
+    for (size_t I : Batch)
+      Step.push_back(&Ts[I]);
+    Flow.step(Step);
   }
 
   Schedule &S;
   int32_t P;
-  int64_t K;
-  std::vector<RankSet> Acc[2];
+  ReductionFlow Flow;
   bool Batching = false;
   int64_t Batch = -1;
-  std::vector<Update> Pending;
+  std::vector<size_t> Pending;
 };
 
 int64_t floorPow2(int64_t P) {
@@ -141,14 +101,31 @@ bool tracked(int64_t Ranks, int64_t Segments, std::string &Why) {
   return false;
 }
 
-/// The segment count nearest to \p Want that leaves no segment empty: a
-/// whole number in [1, Count] (1 when Count is 0). Segments are counted in
-/// elements and may differ by one (Schedule::chunkBytes).
-int64_t segmentsFor(uint64_t Count, double Want) {
+/// The segment count of the pipelined scan over \p Count elements of \p Unit
+/// bytes: the k whose makespan under the model, (k + P - 3) 2 T_send(s) +
+/// (P - 1) t_op s for a largest segment of s = ceil(Count / k) elements
+/// (docs/collectives.md), is least within a factor 2 of the continuous
+/// optimum \p Want; at most \p Max and Count, and 1 when Count is 0.
+int64_t segmentsFor(uint64_t Count, uint64_t Unit, double Want, int64_t Max,
+                    int64_t P, const Model &Mo) {
   if (Count == 0)
     return 1;
-  double K = std::min(std::max(1.0, std::round(Want)), double(Count));
-  return static_cast<int64_t>(K);
+  const double Hi = std::min({2 * Want + 1, double(Count), double(Max)});
+  const int64_t Lo = std::max<int64_t>(1, static_cast<int64_t>(Want / 2));
+  int64_t Best = 1;
+  double BestT = std::numeric_limits<double>::infinity();
+  for (int64_t K = std::min<int64_t>(Lo, static_cast<int64_t>(Hi)); K <= Hi;
+       ++K) {
+    const uint64_t Seg = (Count + K - 1) / K * Unit;
+    const double T =
+        double(std::max<int64_t>(1, K + P - 3)) * 2 * Mo.tHold(Seg) +
+        double(std::max<int64_t>(0, P - 1)) * Mo.OpPerByte * double(Seg);
+    if (T < BestT) {
+      Best = K;
+      BestT = T;
+    }
+  }
+  return Best;
 }
 
 /// The binomial reduce of ranks Rank(0..N-1) to Rank(0): at level m, the
@@ -189,6 +166,14 @@ llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
 
 bool reduceScatterApplies(const Machine &, const Request &R, std::string &Why) {
   int64_t Core = floorPow2(std::max(1, R.size()));
+  const uint64_t Count = elementCount(R);
+  if (Count > 0 && Count < static_cast<uint64_t>(Core)) {
+    Why = "the element count (" + std::to_string(Count) +
+          ") must be 0 or at least " + std::to_string(Core) +
+          " (one element per segment; the segments are the largest power of "
+          "two <= the process count)";
+    return false;
+  }
   // Every rank tracks every one of the Core segments.
   return tracked(R.size(), Core, Why);
 }
@@ -333,13 +318,14 @@ llvm::Expected<Schedule> buildPipelinedScan(const Machine &M,
   } else {
     // (k + P)(2 T_send(M/k) + t_op M/k) is least at
     // k = sqrt(P M (2/B + t_op) / (2 t_s)).
-    double Ts = M.M.THold.Base;
-    double PerByte = 2 * M.M.THold.PerByte + M.M.OpPerByte;
+    Affine Hold = M.M.holdAffine();
+    double Ts = Hold.Base;
+    double PerByte = 2 * Hold.PerByte + M.M.OpPerByte;
     double Want = Ts > 0 ? std::sqrt(R.size() * static_cast<double>(R.Bytes) *
                                      PerByte / (2 * Ts))
                          : static_cast<double>(Count);
-    Want = std::min(Want, static_cast<double>(maxSegmentsFor(R.size())));
-    K = segmentsFor(Count, Want);
+    K = segmentsFor(Count, elementBytes(R.Datatype), Want,
+                    maxSegmentsFor(R.size()), R.size(), M.M);
   }
   return chainScan(M, R, "pipelined", K);
 }

@@ -59,7 +59,8 @@ bool scatterAllgatherApplies(const Machine &M, const Request &R,
 }
 
 double pipelineOptimalSegments(const Machine &M, int64_t P, uint64_t Bytes) {
-  double Ts = M.M.THold.Base, PerByte = M.M.THold.PerByte;
+  Affine Hold = M.M.holdAffine();
+  double Ts = Hold.Base, PerByte = Hold.PerByte;
   if (Ts <= 0)
     return static_cast<double>(Bytes);
   return std::sqrt(std::max<int64_t>(P - 2, 0) * static_cast<double>(Bytes) *

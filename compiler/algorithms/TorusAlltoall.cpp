@@ -11,27 +11,11 @@ namespace {
 
 int64_t wrap(int64_t A, int64_t M) { return ((A % M) + M) % M; }
 
-/// Sorts and merges touching intervals.
-std::vector<Interval> merged(std::vector<Interval> V) {
-  std::sort(V.begin(), V.end(),
-            [](const Interval &A, const Interval &B) { return A.Lo < B.Lo; });
-  std::vector<Interval> Out;
-  for (const Interval &I : V) {
-    if (I.empty())
-      continue;
-    if (!Out.empty() && I.Lo <= Out.back().Hi)
-      Out.back().Hi = std::max(Out.back().Hi, I.Hi);
-    else
-      Out.push_back(I);
-  }
-  return Out;
-}
-
 /// The blocks origins x dests, as pieces (one chunk: a block is atomic).
-std::vector<Piece> product(const std::vector<Interval> &Origins,
-                           const std::vector<Interval> &Dests) {
+std::vector<Piece> product(const IntervalSet &Origins,
+                           const IntervalSet &Dests) {
   std::vector<Piece> Out;
-  Out.reserve(Origins.size() * Dests.size());
+  Out.reserve(Origins.intervals().size() * Dests.intervals().size());
   for (const Interval &O : Origins)
     for (const Interval &D : Dests)
       Out.push_back({O, D, {0, 1}});
@@ -138,7 +122,8 @@ private:
   /// \p TieDown: Transfer::TieDown, for a move of exactly half the ring.
   void send(Step &St, int64_t Src, int64_t Dst, std::vector<Interval> Origins,
             std::vector<Interval> Dests, uint8_t TieDown = 0) {
-    auto Pieces = product(merged(std::move(Origins)), merged(std::move(Dests)));
+    auto Pieces = product(IntervalSet::of(std::move(Origins)),
+                          IntervalSet::of(std::move(Dests)));
     if (Pieces.empty())
       return;
     St.Transfers.push_back(makeTransfer(Src, Dst, std::move(Pieces), Block));
@@ -502,7 +487,8 @@ llvm::Expected<Schedule> buildTorusRowColumn(const Machine &M,
           }
         St.Transfers.push_back(makeTransfer(
             Row * N + Col, Row * N + wrap(Col + 1, N),
-            product({{Origin, Origin + 1}}, merged(Dests)), R.Bytes));
+            product(IntervalSet({Origin, Origin + 1}), IntervalSet::of(Dests)),
+            R.Bytes));
       }
     S.Steps.push_back(std::move(St));
   }
@@ -521,7 +507,8 @@ llvm::Expected<Schedule> buildTorusRowColumn(const Machine &M,
         }
         St.Transfers.push_back(makeTransfer(
             Row * N + Col, wrap(Row + 1, N) * N + Col,
-            product({{OR * N, OR * N + N}}, merged(Dests)), R.Bytes));
+            product(IntervalSet({OR * N, OR * N + N}), IntervalSet::of(Dests)),
+            R.Bytes));
       }
     S.Steps.push_back(std::move(St));
   }

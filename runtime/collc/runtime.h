@@ -7,21 +7,10 @@
 /// communicator size, one root and a band of message sizes, baked in as
 /// tables. This header picks the variant, checks the arguments, and runs it.
 ///
-/// The tables. For every rank, its operations in schedule order:
-///   Op  {Step, Peer, Flags, Seg, NumSegs}: send to or receive from Peer in
-///       step Step; what travels is the concatenation of segments
-///       Segs[Seg .. Seg+NumSegs).
-///   Seg {Block, NumBlocks, ChunkLo, ChunkHi, Buf, Mode}: chunks
-///       [ChunkLo, ChunkHi) of blocks [Block, Block+NumBlocks) of buffer Buf;
-///       Mode says how a received reduction value is applied (SegRight...).
-/// Buffers: the user's send buffer, the user's receive buffer, a scratch area
-/// of whole blocks (data an intermediate rank forwards), the reduction
-/// accumulator (value 0 of the Schedule IR: the partial result), and the
-/// result kept apart from it (value 1; exscan only: the receive buffer). A
-/// block is what MPI counts per rank (the broadcast buffer, one block of a
-/// gather/scatter/all-to-all, the reduced vector); it is split in NumChunks
-/// near-equal chunks (the first `size % NumChunks` one unit longer; the unit is
-/// a byte, or an element for reductions so that chunks never cut an element).
+/// The tables (their layout: collc/tables.h). For every rank, its operations
+/// in schedule order, each a send or receive of segments of the user's
+/// buffers, a scratch area, the reduction accumulator or the result kept
+/// apart from it.
 ///
 /// Execution on one rank: operations are grouped by step. Before a step that
 /// sends, every receive posted so far completes (what the step forwards has
@@ -35,8 +24,7 @@
 /// contributions of higher ranks (acc = acc op in), so non-commutative
 /// operators see their operands in rank order. An exscan keeps its result
 /// apart from the partial it forwards: a segment with SegAlso updates both
-/// from one message. Messages above INT_MAX bytes are
-/// split.
+/// from one message. Messages above INT_MAX bytes are split.
 ///
 /// Messages travel on a duplicate of the user's communicator, made once and
 /// cached on it with an attribute, so they never match the user's traffic.
@@ -61,6 +49,8 @@
 #endif
 #include <mpi.h>
 
+#include "tables.h"
+
 #include <algorithm>
 #include <climits>
 #include <cstdarg>
@@ -70,92 +60,11 @@
 #include <cstring>
 #include <vector>
 
-namespace collc {
-namespace rt {
-
-/// Collectives, as in the Schedule IR.
-enum Coll : int {
-  Bcast,
-  Multicast,
-  Reduce,
-  Allreduce,
-  Scan,
-  Exscan,
-  Gather,
-  Scatter,
-  Allgather,
-  Alltoall,
-  Barrier,
-};
-
-/// Buffers a segment addresses.
-enum Buf : uint8_t {
-  SendBuf = 0,
-  RecvBuf = 1,
-  ScratchBuf = 2,
-  AccBuf = 3,
-  ResultBuf = 4, ///< Exscan: the result, kept apart from the accumulator.
-};
-
-/// Op flags.
-enum : uint8_t {
-  OpRecv = 1,    ///< Receive (else send).
-  OpCombine = 2, ///< Reduction: fold into the accumulator (else copy).
-  OpSignal = 4,  ///< No data: a zero-byte message.
-};
-
-/// Seg modes: how a received reduction value updates its segment.
-enum : uint8_t {
-  SegRight = 1,      ///< Combine: the incoming value is the right operand.
-  SegStore = 2,      ///< Combine into an empty value: store it.
-  SegAlso = 4,       ///< The same chunks of the result (ResultBuf) too,
-  SegAlsoRight = 8,  ///< ... as the right operand,
-  SegAlsoStore = 16, ///< ... or stored (the result was empty).
-};
-
-struct Seg {
-  int64_t Block;
-  int64_t NumBlocks;
-  int32_t ChunkLo, ChunkHi;
-  uint8_t Buf;
-  uint8_t Mode; ///< Received reduction values: SegRight, SegStore, ...
-};
-
-struct Op {
-  int32_t Step;
-  int32_t Peer;
-  uint8_t Flags;
-  int32_t Seg;
-  int32_t NumSegs;
-};
-
-/// One compiled schedule.
-struct Variant {
-  const char *Algorithm;
-  int Collective;
-  int32_t Ranks;
-  int32_t Root;
-  /// Message sizes (bytes per block, see above) this variant serves.
-  uint64_t MinBytes, MaxBytes;
-  int64_t NumChunks;
-  /// Whether the schedule relies on the operator being commutative.
-  bool NeedsCommutative;
-  /// Scratch blocks the busiest rank needs.
-  int64_t ScratchBlocks;
-  const int64_t *RankOps; ///< Ranks+1 offsets into Ops.
-  const Op *Ops;
-  const Seg *Segs;
-};
-
-// ---- process-wide state
-// ------------------------------------------------------
+// ---- process-wide state ----------------------------------------------------
 //
 // Shared by every translation unit that includes this header as weak
 // definitions of ordinary globals (not function-local statics, which GCC makes
 // "unique" symbols that simulators such as SMPI cannot privatize per rank).
-
-} // namespace rt
-} // namespace collc
 
 extern "C" {
 /// The attribute keyval under which collc caches its state on communicators.
@@ -390,10 +299,6 @@ public:
     return N;
   }
 
-  static bool isReduction(int C) {
-    return C == Reduce || C == Allreduce || C == Scan || C == Exscan;
-  }
-
 private:
   struct Pending {
     const Op *O;
@@ -567,27 +472,6 @@ struct Call {
 
 /// Sentinel: no variant fits; the caller falls back or reports the code.
 constexpr int NoVariant = -1;
-
-inline const char *collName(int C) {
-  static const char *Names[] = {"bcast",     "multicast", "reduce", "allreduce",
-                                "scan",      "exscan",    "gather", "scatter",
-                                "allgather", "alltoall",  "barrier"};
-  return C >= 0 && C <= Barrier ? Names[C] : "?";
-}
-
-/// The MPI library's collective for entry point \p C.
-inline const char *mpiName(int C) {
-  static const char *Names[] = {"MPI_Bcast",     "MPI_Bcast",   "MPI_Reduce",
-                                "MPI_Allreduce", "MPI_Scan",    "MPI_Exscan",
-                                "MPI_Gather",    "MPI_Scatter", "MPI_Allgather",
-                                "MPI_Alltoall",  "MPI_Barrier"};
-  return C >= 0 && C <= Barrier ? Names[C] : "?";
-}
-
-inline bool isRooted(int C) {
-  return C == Bcast || C == Multicast || C == Reduce || C == Gather ||
-         C == Scatter;
-}
 
 /// Size of \p T in bytes (MPI_Type_size_x: beyond INT_MAX too), its extent,
 /// and whether it lays its elements out as one contiguous run (lower bound
@@ -961,7 +845,7 @@ inline int choose(const Variant *Vs, int N, const Call &C, uint64_t &Bytes,
   bool Commute = true;
   // Chunks are counted in bytes, or in elements for reductions (then every
   // rank has the same datatype).
-  if (!Executor::isReduction(C.Collective)) {
+  if (!isReduction(C.Collective)) {
     Unit = 1;
   } else {
     // MPI_Reduce_local folds elements where the datatype lays them out, and

@@ -275,11 +275,6 @@ std::string goalOf(const Schedule &S, const Machine &M) {
   return OS.str();
 }
 
-bool isReduction(Collective C) {
-  return C == Collective::Reduce || C == Collective::Allreduce ||
-         C == Collective::Scan || C == Collective::Exscan;
-}
-
 } // namespace
 
 TEST_CASE("backends.goal-grammar: the reader rejects what LogGOPSim rejects") {

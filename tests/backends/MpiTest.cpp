@@ -2,6 +2,7 @@
 // real MPI in tests/mpi/).
 #include "backends/Mpi.h"
 #include "compiler/Driver.h"
+#include "passes/Verify.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>
@@ -222,6 +223,33 @@ TEST_CASE("mpi: exscan keeps its result apart in the receive buffer") {
   llvm::Error E = emitMpi(OS, *V, O);
   REQUIRE(static_cast<bool>(E));
   CHECK(llvm::toString(std::move(E)).find("exscan only") != std::string::npos);
+}
+
+TEST_CASE("mpi: combines into one value in one step apply in schedule "
+          "order") {
+  // Exscan on 3 ranks, one step: rank 0's contribution goes to ranks 1 and
+  // 2, rank 1's to rank 2, all into the results (value 1). Rank 2 receives
+  // two combines into its empty result: the runtime applies them in order,
+  // so the first is stored (mode 2) and the second folded from the right
+  // (mode 1), not both stored.
+  Schedule S = skeleton(Collective::Exscan, 3);
+  auto Into1 = [](int32_t Src, int32_t Dst) {
+    Transfer T{
+        Src, Dst, 8, TransferKind::Combine, {{{Src, Src + 1}, {0, 3}, {0, 1}}}};
+    T.Into = 2;
+    return T;
+  };
+  S.Steps = {{{Into1(0, 1), Into1(0, 2), Into1(1, 2)}}};
+  Machine M = test::parameterized(2, 3);
+  M.Ports = 2;
+  VerifyOptions VO;
+  VO.Timing = false;
+  CHECK(verifySchedule(S, M, VO).empty());
+  std::string Text = emit({S});
+  // Rank 2's operations, the last two: receive from 0 (segment 1, stored
+  // into the result), then from 1 (segment 2, folded from the right).
+  CHECK(Text.find("{0,0,3,1,1}, {0,1,3,2,1},};") != std::string::npos);
+  CHECK(Text.find("{0,1,0,1,4,2}, {0,1,0,1,4,1},};") != std::string::npos);
 }
 
 TEST_CASE(

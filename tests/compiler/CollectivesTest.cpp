@@ -20,7 +20,7 @@ Machine sp2() {
   Machine M;
   M.Name = "sp2";
   M.M.Kind = ModelKind::Linear;
-  M.M.THold = M.M.TEnd = {46, 0.035};
+  M.M.Linear = {46, 0.035};
   M.M.SendRecvFactor = 2;
   M.M.OpPerByte = 0.01;
   return M;

@@ -19,6 +19,9 @@ llvm::Expected<Request> requestFrom(const char *Text, const Machine &M,
   return parseRequest(&Ref, {}, M);
 }
 std::string error(llvm::Error E) { return llvm::toString(std::move(E)); }
+std::string firstLine(const std::string &S) {
+  return S.substr(0, S.find('\n'));
+}
 } // namespace
 
 TEST_CASE("spec: the bundled machines load") {
@@ -120,4 +123,41 @@ TEST_CASE("spec: YAML and JSON report the same schema errors at their own "
   CHECK(error(J.takeError())
             .find("m.json:2:21: error: expected a number >= 0 for 'base', got "
                   "'-1'") == 0);
+}
+
+TEST_CASE("spec: command-line values are read like the file's fields") {
+  auto M = machineFrom("name: m\nmodel: {kind: unit-call}\ntopology: {kind: "
+                       "mesh, dims: [6, 6]}\n");
+  REQUIRE(M);
+  RequestOverrides Multicast;
+  Multicast.Collective = "multicast";
+  Multicast.Root = "(0,0)";
+  Multicast.Destinations = "(1,5),(2,1)";
+  Multicast.Bytes = " 8";
+  auto R = parseRequest(nullptr, Multicast, *M);
+  REQUIRE(R);
+  CHECK(R->Nodes == std::vector<int64_t>{0, 11, 13});
+  CHECK(R->Bytes == 8);
+  Multicast.Destinations = "(1,5),(0,0)";
+  auto Root = parseRequest(nullptr, Multicast, *M);
+  REQUIRE(!Root);
+  CHECK(error(Root.takeError()) ==
+        "--destinations: the root (node 0) must not be among "
+        "the destinations");
+
+  // The same mistake in a file and on the command line.
+  auto InFile = requestFrom(
+      "collective: reduce\nranks: 4\nbytes: 8\ncommutative: no\n", *M);
+  CHECK(!InFile);
+  CHECK(firstLine(error(InFile.takeError())) ==
+        "r.yaml:4:14: error: expected true or false for 'commutative', got "
+        "'no'");
+  llvm::MemoryBufferRef Reduce("collective: reduce\nranks: 4\nbytes: 8\n",
+                               "r.yaml");
+  RequestOverrides Commutative;
+  Commutative.Commutative = "no";
+  auto Bad = parseRequest(&Reduce, Commutative, *M);
+  REQUIRE(!Bad);
+  CHECK(error(Bad.takeError()) == "--commutative: expected "
+                                  "true or false for 'commutative', got 'no'");
 }

@@ -34,7 +34,6 @@ Machine unitCall(const StarGraph &G) {
   Machine M;
   M.Name = G.title();
   M.M.Kind = ModelKind::UnitCall;
-  M.M.THold = M.M.TEnd = Affine{1, 0};
   if (G.isStar()) {
     M.Topo.Kind = TopologyKind::Star;
   } else {

@@ -12,6 +12,7 @@ mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 test -f "$work/prefix/lib/cmake/collc/collcConfig.cmake"
 test -f "$work/prefix/include/collc/runtime.h"
+test -f "$work/prefix/include/collc/tables.h"
 cp -r "$src/examples/embed" "$work/embed"
 cmake -S "$work/embed" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
   -DMPI_C_COMPILER=mpicc.openmpi -DMPI_CXX_COMPILER=mpicxx.openmpi \

@@ -18,8 +18,8 @@
 #     bytes {0, 1, 1000, 1 MiB + 3} per block;
 #   reduce/allreduce (binomial, reduce-scatter-allgather), scan/exscan
 #     (linear, pipelined, brent-kung, rootp): {0, 1, 250, 262145} elements of
-#     4 and of 8 bytes (reduce-scatter-allgather too: its segments, counted
-#     in elements, may differ by one element or be empty);
+#     4 and of 8 bytes (reduce-scatter-allgather: the counts of at least one
+#     element per segment; its segments may differ by one element);
 #   reduce/allreduce binomial for a non-commutative operator (1000 bytes).
 # Beyond 16 ranks (SMPI) only sizes whose per-rank buffers stay within
 # 65539 bytes are built, as check.cpp --cap 65539 runs there, and beyond 64
@@ -71,6 +71,8 @@ if [ "$mode" = generate ]; then
   for p in "$@"; do
     cap=$((1 << 62))
     [ "$p" -gt 16 ] && cap=65539
+    core=1
+    while [ $((core * 2)) -le "$p" ]; do core=$((core * 2)); done
     for r in $(roots "$p"); do
       for b in 0 1 1000 1048579; do
         if [ "$b" -le "$cap" ]; then
@@ -108,7 +110,8 @@ if [ "$mode" = generate ]; then
               done
             fi
           fi
-          if [ "$b" -le "$cap" ]; then
+          # reduce-scatter-allgather: one element per segment at least.
+          if [ "$b" -le "$cap" ] && { [ "$n" = 0 ] || [ "$n" -ge "$core" ]; }; then
             for c in reduce allreduce; do
               [ "$c" = allreduce ] && [ "$r" != 0 ] && continue
               job reduce_scatter_allgather "$c" "$p" "$r" "$b" --algorithm reduce-scatter-allgather \
@@ -179,6 +182,8 @@ for p in "$@"; do
       # ranks x messages).
       cap=1048579
       [ "$p" -gt 16 ] && cap=65539
+    core=1
+    while [ $((core * 2)) -le "$p" ]; do core=$((core * 2)); done
       opts=(--cap "$cap" --no-timing)
       [ "$p" -gt 16 ] && opts+=(--quick)
       [ "$p" -gt 64 ] && opts+=(--bcast-only)

@@ -23,7 +23,7 @@ Machine sp2() {
   Machine M;
   M.Name = "sp2";
   M.M.Kind = ModelKind::Linear;
-  M.M.THold = M.M.TEnd = {Ts, PerByte};
+  M.M.Linear = {Ts, PerByte};
   M.M.SendRecvFactor = 2;
   M.M.OpPerByte = TOp;
   return M;

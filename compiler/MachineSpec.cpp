@@ -1,0 +1,207 @@
+#include "compiler/MachineSpec.h"
+
+#include "compiler/Document.h"
+#include "compiler/Schema.h"
+#include "ir/Permutation.h"
+
+#include <cassert>
+#include <cstdio>
+
+using namespace llvm;
+
+namespace collc {
+
+namespace {
+
+/// The kinds in their enumerators' order, named as the spec writes them.
+template <typename KindT, size_t N>
+std::vector<StringRef> kindNames(const KindT (&All)[N],
+                                 const char *(*Name)(KindT)) {
+  std::vector<StringRef> Names;
+  for (size_t I = 0; I < N; ++I) {
+    assert(static_cast<size_t>(All[I]) == I && "kinds out of order");
+    Names.push_back(Name(All[I]));
+  }
+  return Names;
+}
+
+bool readAffine(Document &D, const DocNode &N, StringRef Key, Affine &Out) {
+  Section S{"",
+            {},
+            {{"base", Presence::Required, numberField(Out.Base)},
+             {"per_byte", Presence::Required, numberField(Out.PerByte)}},
+            /*ShowKeysWhenNotAMap=*/true};
+  return SectionReader(D, S).read(N, quoted(Key));
+}
+
+/// A wormhole time: times far beyond any network (1e12 units) would swallow
+/// the others in the sums that make a start or an end.
+FieldReader wormholeTimeField(double &Out) {
+  return [&Out](Document &D, const DocNode &N, StringRef Key) {
+    if (!D.number(N, Key, Out))
+      return false;
+    if (Out <= 1e12)
+      return true;
+    char Got[32];
+    snprintf(Got, sizeof(Got), "%g", Out);
+    return D.error(&N, "expected a number <= 1e12 for '" + Key +
+                           "' (larger times absorb the others), got " + Got);
+  };
+}
+
+bool readModel(Document &D, const DocNode &N, StringRef Key, Model &M) {
+  using enum ModelKind;
+  static const ModelKind All[] = {Parameterized, Linear, UnitCall, Wormhole};
+  Section S{
+      "model",
+      kindNames(All, modelKindName),
+      {
+          {"t_hold", Presence::Required,
+           sectionField(readAffine, M.Parameterized.THold),
+           kinds(Parameterized)},
+          {"t_end", Presence::Required,
+           sectionField(readAffine, M.Parameterized.TEnd),
+           kinds(Parameterized)},
+          {"t_s", Presence::Required, numberField(M.Linear.Ts), kinds(Linear)},
+          {"per_byte", Presence::Required, numberField(M.Linear.PerByte),
+           kinds(Linear)},
+          {"send_recv_factor", Presence::Optional,
+           numberField(M.SendRecvFactor, 1, 2), kinds(Linear)},
+          {"op_per_byte", Presence::Optional, numberField(M.OpPerByte)},
+          {"s_s", Presence::Required, wormholeTimeField(M.Worm.Ss),
+           kinds(Wormhole)},
+          {"s_d", Presence::Required, wormholeTimeField(M.Worm.Sd),
+           kinds(Wormhole)},
+          {"c_d", Presence::Required, wormholeTimeField(M.Worm.Cd),
+           kinds(Wormhole)},
+          {"r_s", Presence::Required, wormholeTimeField(M.Worm.Rs),
+           kinds(Wormhole)},
+          {"r_d", Presence::Required, wormholeTimeField(M.Worm.Rd),
+           kinds(Wormhole)},
+          {"flit_bytes", Presence::Optional,
+           integerField(M.Worm.FlitBytes, 1, 1 << 20), kinds(Wormhole)},
+      }};
+  SectionReader R(D, S);
+  if (!R.read(N, quoted(Key)))
+    return false;
+  M.Kind = static_cast<ModelKind>(R.kind());
+  return true;
+}
+
+/// Extents of a mesh or torus, highest dimension first.
+FieldReader dimsField(Topology &T) {
+  return [&T](Document &D, const DocNode &N, StringRef Key) {
+    if (N.Kind != DocNode::Seq)
+      return D.error(&N, "expected a list of extents for '" + Key +
+                             "', e.g. [16, 16]");
+    int64_t Nodes = 1;
+    for (const DocNode *X : N.Items) {
+      int64_t V;
+      if (!D.integer(*X, Key, V, 1, MaxNodes))
+        return false;
+      if (Nodes > MaxNodes / V)
+        return D.error(&N, "expected at most " + Twine(MaxNodes) +
+                               " nodes in all, got more");
+      Nodes *= V;
+      T.Dims.push_back(V);
+    }
+    if (T.Dims.empty())
+      return D.error(&N, "expected at least one dimension in '" + Key + "'");
+    T.Nodes = Nodes;
+    return true;
+  };
+}
+
+bool readTopology(Document &D, const DocNode &N, StringRef Key, Topology &T) {
+  using enum TopologyKind;
+  static const TopologyKind All[] = {Full, Mesh,      Torus, Hypercube,
+                                     Star, MacroStar, Min};
+  int64_t Dimension = 0;
+  Section S{
+      "topology",
+      kindNames(All, topologyKindName),
+      {
+          {"nodes", Presence::Optional, integerField(T.Nodes, 1, MaxNodes),
+           kinds(Full)},
+          {"dims", Presence::Required, dimsField(T), kinds(Mesh, Torus)},
+          {"dimension", Presence::Required, integerField(Dimension, 0, 24),
+           kinds(Hypercube)},
+          {"k", Presence::Required, integerField(T.StarK, 1, 10), kinds(Star)},
+          {"l", Presence::Required, integerField(T.MacroL, 1, 9),
+           kinds(MacroStar)},
+          {"n", Presence::Required, integerField(T.MacroN, 1, 9),
+           kinds(MacroStar)},
+          {"nodes", Presence::Required, integerField(T.Nodes, 2, 1 << 16),
+           kinds(Min)},
+          {"switch_radix", Presence::Required,
+           integerField(T.SwitchRadix, 2, 64), kinds(Min)},
+      }};
+  SectionReader R(D, S);
+  if (!R.read(N, quoted(Key)))
+    return false;
+  T.Kind = static_cast<TopologyKind>(R.kind());
+  switch (T.Kind) {
+  case Full:
+  case Mesh:
+  case Torus:
+    return true;
+  case Hypercube:
+    T.Dims.assign(static_cast<size_t>(Dimension), 2);
+    T.Nodes = int64_t(1) << Dimension;
+    return true;
+  case Star:
+    T.Nodes = permutationCount(T.StarK);
+    return true;
+  case MacroStar:
+    if (T.MacroL * T.MacroN + 1 > 10)
+      return D.error(&N, "expected n*l + 1 <= 10 symbols (at most 10! = "
+                         "3628800 nodes), got " +
+                             Twine(T.MacroL * T.MacroN + 1));
+    T.StarK = T.MacroL * T.MacroN + 1;
+    T.Nodes = permutationCount(T.StarK);
+    return true;
+  case Min: {
+    int64_t P = 1;
+    while (P < T.Nodes)
+      P *= T.SwitchRadix;
+    if (P != T.Nodes)
+      return D.error(R.get("nodes"), "expected a power of switch_radix (" +
+                                         Twine(T.SwitchRadix) +
+                                         ") for 'nodes', got " +
+                                         Twine(T.Nodes));
+    return true;
+  }
+  }
+  llvm_unreachable("unknown topology kind");
+}
+
+} // namespace
+
+Expected<Machine> parseMachine(MemoryBufferRef Buffer) {
+  Document D(Buffer);
+  const DocNode *Root = D.root("machine spec");
+  if (!Root)
+    return D.takeError();
+  Machine M;
+  Section S{
+      "",
+      {},
+      {
+          {"name", Presence::Required, stringField(M.Name)},
+          {"model", Presence::Required, sectionField(readModel, M.M)},
+          {"ports", Presence::Optional, integerField(M.Ports, 1, 64)},
+          {"topology", Presence::Optional, sectionField(readTopology, M.Topo)},
+      }};
+  if (!SectionReader(D, S).read(*Root, "machine spec"))
+    return D.takeError();
+  return M;
+}
+
+Expected<Machine> loadMachine(StringRef Path) {
+  auto Buf = readDocumentFile(Path);
+  if (!Buf)
+    return Buf.takeError();
+  return parseMachine((*Buf)->getMemBufferRef());
+}
+
+} // namespace collc

@@ -1,0 +1,98 @@
+#include "ir/Interval.h"
+
+#include <algorithm>
+
+namespace collc {
+
+IntervalSet::IntervalSet(Interval I) {
+  if (!I.empty())
+    Intervals.push_back(I);
+}
+
+IntervalSet IntervalSet::of(std::vector<Interval> V) {
+  std::sort(V.begin(), V.end(),
+            [](const Interval &A, const Interval &B) { return A.Lo < B.Lo; });
+  IntervalSet Out;
+  for (const Interval &I : V) {
+    if (I.empty())
+      continue;
+    if (!Out.Intervals.empty() && I.Lo <= Out.Intervals.back().Hi)
+      Out.Intervals.back().Hi = std::max(Out.Intervals.back().Hi, I.Hi);
+    else
+      Out.Intervals.push_back(I);
+  }
+  return Out;
+}
+
+void IntervalSet::insert(Interval I) {
+  if (I.empty())
+    return;
+  // The intervals that overlap or touch I are [First, Last): they merge.
+  auto First =
+      std::lower_bound(Intervals.begin(), Intervals.end(), I.Lo,
+                       [](const Interval &A, int64_t Lo) { return A.Hi < Lo; });
+  auto Last = First;
+  while (Last != Intervals.end() && Last->Lo <= I.Hi) {
+    I.Lo = std::min(I.Lo, Last->Lo);
+    I.Hi = std::max(I.Hi, Last->Hi);
+    ++Last;
+  }
+  if (First == Last) {
+    Intervals.insert(First, I);
+    return;
+  }
+  *First = I;
+  Intervals.erase(First + 1, Last);
+}
+
+void IntervalSet::insert(const IntervalSet &O) {
+  if (Intervals.empty()) {
+    Intervals = O.Intervals;
+    return;
+  }
+  std::vector<Interval> All = Intervals;
+  All.insert(All.end(), O.Intervals.begin(), O.Intervals.end());
+  *this = of(std::move(All));
+}
+
+bool IntervalSet::contains(int64_t X) const {
+  auto It =
+      std::upper_bound(Intervals.begin(), Intervals.end(), X,
+                       [](int64_t V, const Interval &A) { return V < A.Hi; });
+  return It != Intervals.end() && It->contains(X);
+}
+
+bool IntervalSet::intersects(const IntervalSet &O) const {
+  auto A = Intervals.begin(), B = O.Intervals.begin();
+  while (A != Intervals.end() && B != O.Intervals.end()) {
+    if (A->intersects(*B))
+      return true;
+    if (A->Hi <= B->Hi)
+      ++A;
+    else
+      ++B;
+  }
+  return false;
+}
+
+bool IntervalSet::adjoins(const IntervalSet &O) const {
+  return Intervals.size() == 1 && O.Intervals.size() == 1 &&
+         (Intervals[0].Hi == O.Intervals[0].Lo ||
+          O.Intervals[0].Hi == Intervals[0].Lo);
+}
+
+std::string IntervalSet::str() const {
+  if (Intervals.empty())
+    return "{}";
+  std::string Out = "{";
+  for (size_t I = 0; I < Intervals.size(); ++I) {
+    Out += I ? ", " : "";
+    const Interval &V = Intervals[I];
+    Out += V.size() == 1
+               ? std::to_string(V.Lo)
+               : std::to_string(V.Lo) + ".." + std::to_string(V.Hi - 1);
+  }
+  return Out + "}";
+}
+
+} // namespace collc
