@@ -112,10 +112,57 @@ FieldReader dimsField(Topology &T) {
   };
 }
 
+/// A list of integers in [Min, Max]: a fat tree's down, up or parallel.
+FieldReader integerListField(std::vector<int64_t> &Out, int64_t Min,
+                             int64_t Max) {
+  return [&Out, Min, Max](Document &D, const DocNode &N, StringRef Key) {
+    if (N.Kind != DocNode::Seq)
+      return D.error(&N, "expected a list of integers for '" + Key +
+                             "', e.g. [4, 4]");
+    for (const DocNode *X : N.Items) {
+      int64_t V;
+      if (!D.integer(*X, Key, V, Min, Max))
+        return false;
+      Out.push_back(V);
+    }
+    return true;
+  };
+}
+
+/// The fat tree's three lists have one entry per level, and its levels fit
+/// in MaxNodes vertices each.
+bool checkFatTree(Document &D, const SectionReader &R, Topology &T) {
+  for (auto [Key, List] :
+       {std::pair<StringRef, std::vector<int64_t> *>{"down", &T.Down},
+        {"up", &T.Up},
+        {"parallel", &T.Parallel}})
+    if (static_cast<int64_t>(List->size()) != T.Levels)
+      return D.error(R.get(Key),
+                     "expected " + Twine(T.Levels) + " entries in '" + Key +
+                         "' (one per level), got " + Twine(List->size()));
+  // Level l holds prod_{i<l} up_i x prod_{i>=l} down_i vertices.
+  for (int64_t L = 0; L <= T.Levels; ++L) {
+    int64_t Count = 1;
+    for (int64_t I = 0; I < T.Levels; ++I) {
+      int64_t X = I < L ? T.Up[I] : T.Down[I];
+      if (Count > MaxNodes / X)
+        return D.error(
+            R.get(L == 0 ? "down" : "up"),
+            "expected at most " + Twine(MaxNodes) +
+                (L == 0 ? Twine(" nodes") : " switches at level " + Twine(L)) +
+                ", got more");
+      Count *= X;
+    }
+    if (L == 0)
+      T.Nodes = Count;
+  }
+  return true;
+}
+
 bool readTopology(Document &D, const DocNode &N, StringRef Key, Topology &T) {
   using enum TopologyKind;
-  static const TopologyKind All[] = {Full, Mesh,      Torus, Hypercube,
-                                     Star, MacroStar, Min};
+  static const TopologyKind All[] = {Full,      Mesh, Torus,   Hypercube, Star,
+                                     MacroStar, Min,  FatTree, Cluster};
   int64_t Dimension = 0;
   Section S{
       "topology",
@@ -135,6 +182,18 @@ bool readTopology(Document &D, const DocNode &N, StringRef Key, Topology &T) {
            kinds(Min)},
           {"switch_radix", Presence::Required,
            integerField(T.SwitchRadix, 2, 64), kinds(Min)},
+          {"levels", Presence::Required, integerField(T.Levels, 1, 16),
+           kinds(FatTree)},
+          {"down", Presence::Required, integerListField(T.Down, 1, 1024),
+           kinds(FatTree)},
+          {"up", Presence::Required, integerListField(T.Up, 1, 1024),
+           kinds(FatTree)},
+          {"parallel", Presence::Required,
+           integerListField(T.Parallel, 1, 1024), kinds(FatTree)},
+          {"nodes", Presence::Required, integerField(T.Nodes, 1, MaxNodes),
+           kinds(Cluster)},
+          {"backbone", Presence::Optional, boolField(T.Backbone),
+           kinds(Cluster)},
       }};
   SectionReader R(D, S);
   if (!R.read(N, quoted(Key)))
@@ -144,7 +203,10 @@ bool readTopology(Document &D, const DocNode &N, StringRef Key, Topology &T) {
   case Full:
   case Mesh:
   case Torus:
+  case Cluster:
     return true;
+  case FatTree:
+    return checkFatTree(D, R, T);
   case Hypercube:
     T.Dims.assign(static_cast<size_t>(Dimension), 2);
     T.Nodes = int64_t(1) << Dimension;
