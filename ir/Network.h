@@ -41,6 +41,10 @@ struct LinkClass {
   /// Full duplex: each direction has the whole bandwidth. Half duplex: both
   /// directions share it.
   bool FullDuplex = true;
+  /// SimGrid's FATPIPE: messages do not share the link, each one alone is
+  /// bounded by its bandwidth (a backbone that traffic cannot saturate);
+  /// FullDuplex is then moot.
+  bool FatPipe = false;
 };
 
 /// Multipliers for messages from MinBytes on (up to the next band): this is
