@@ -1,7 +1,9 @@
 #include "compiler/MachineSpec.h"
 
 #include "compiler/Document.h"
+#include "compiler/NetworkSpec.h"
 #include "compiler/Schema.h"
+#include "ir/Format.h"
 #include "ir/Permutation.h"
 
 #include <cassert>
@@ -12,6 +14,10 @@ using namespace llvm;
 namespace collc {
 
 namespace {
+
+/// The largest t_s or per_byte a network's model may have, as the model
+/// section allows.
+constexpr double MaxDerivedTime = 1e300;
 
 /// The kinds in their enumerators' order, named as the spec writes them.
 template <typename KindT, size_t N>
@@ -245,17 +251,44 @@ Expected<Machine> parseMachine(MemoryBufferRef Buffer) {
   if (!Root)
     return D.takeError();
   Machine M;
+  // The topology comes before the network, which names its link classes.
   Section S{
       "",
       {},
       {
           {"name", Presence::Required, stringField(M.Name)},
-          {"model", Presence::Required, sectionField(readModel, M.M)},
+          {"model", Presence::Optional, sectionField(readModel, M.M)},
           {"ports", Presence::Optional, integerField(M.Ports, 1, 64)},
           {"topology", Presence::Optional, sectionField(readTopology, M.Topo)},
+          {"network", Presence::Optional,
+           [&M](Document &D, const DocNode &N, StringRef Key) {
+             return readNetwork(D, N, Key, M.Topo, M.Net.emplace());
+           }},
       }};
-  if (!SectionReader(D, S).read(*Root, "machine spec"))
+  SectionReader R(D, S);
+  if (!R.checkKeys(*Root, "machine spec"))
     return D.takeError();
+  // A network stands in for a missing model.
+  for (StringRef Key : {"name", "model"})
+    if (!R.get(Key) && !(Key == "model" && R.get("network"))) {
+      D.error(Root, "missing key '" + Key + "' in machine spec");
+      return D.takeError();
+    }
+  for (const Field &F : S.Fields)
+    if (!R.readField(F.Name))
+      return D.takeError();
+  if (M.Net && !R.get("model")) {
+    M.M = linearModelOf(*M.Net, M.Topo);
+    if (!(M.M.Linear.Ts <= MaxDerivedTime &&
+          M.M.Linear.PerByte <= MaxDerivedTime)) {
+      D.error(R.get("network"),
+              "expected a network whose messages take finite times: its "
+              "slowest link and first band give a model of t_s " +
+                  formatRounded(M.M.Linear.Ts) + ", per_byte " +
+                  formatRounded(M.M.Linear.PerByte));
+      return D.takeError();
+    }
+  }
   return M;
 }
 

@@ -180,7 +180,9 @@ private:
       Group.push_back({*RootNode, RootN});
       if (!Fields.readField("destinations"))
         return false;
-      for (size_t I = 1; I < Group.size(); ++I)
+      // With several processes per node a destination may share the
+      // root's node (the count below bounds them).
+      for (size_t I = 1; I < Group.size() && PerNode == 1; ++I)
         if (Group[I].first == *RootNode)
           return D.error(Group[I].second,
                          "the root (node " + Twine(*RootNode) +
@@ -196,8 +198,7 @@ private:
       if (RanksN) {
         if (!Fields.readField("ranks"))
           return false;
-        for (int64_t I = 0; I < Ranks; ++I)
-          Group.push_back({I, nullptr});
+        placeRanks(Ranks);
       } else if (PartsN) {
         if (!Fields.readField("participants"))
           return false;
@@ -206,24 +207,30 @@ private:
         if (static_cast<int64_t>(Group.size()) > MaxRanks)
           return D.error(PartsN, "expected at most " + Twine(MaxRanks) +
                                      " participants");
-      } else if (M.Topo.Nodes > 0 && M.Topo.Nodes <= MaxRanks) {
-        // A topology of fixed size: every node takes part, rank = node.
-        for (int64_t I = 0; I < M.Topo.Nodes; ++I)
-          Group.push_back({I, nullptr});
+      } else if (M.Topo.Nodes > 0 && maxRanks() <= MaxRanks) {
+        // A topology of fixed size: every process takes part, placed as the
+        // machine says (rank = node with one process per node).
+        placeRanks(maxRanks());
       } else {
         return D.error(Root,
                        "missing key 'ranks' or 'participants' in request");
       }
     }
+    // A node holds at most PerNode ranks: the lowest node with more is
+    // reported at the first of its ranks beyond them.
     std::vector<std::pair<int64_t, size_t>> Sorted;
     for (size_t I = 0; I < Group.size(); ++I)
       Sorted.push_back({Group[I].first, I});
     std::sort(Sorted.begin(), Sorted.end());
-    for (size_t I = 1; I < Sorted.size(); ++I)
-      if (Sorted[I].first == Sorted[I - 1].first) {
-        size_t Later = std::max(Sorted[I].second, Sorted[I - 1].second);
-        return D.error(Group[Later].second, "node " + Twine(Sorted[I].first) +
-                                                " appears twice in the group");
+    for (size_t I = PerNode; I < Sorted.size(); ++I)
+      if (Sorted[I].first == Sorted[I - PerNode].first) {
+        std::string Node = "node " + std::to_string(Sorted[I].first);
+        return D.error(Group[Sorted[I].second].second,
+                       PerNode == 1
+                           ? Node + " appears twice in the group"
+                           : Node + " appears more than " + Twine(PerNode) +
+                                 " times in the group (the machine runs " +
+                                 Twine(PerNode) + " processes per node)");
       }
     for (auto &P : Group)
       R.Nodes.push_back(P.first);
@@ -283,6 +290,20 @@ private:
     return true;
   }
 
+  /// Ranks 0..K-1 on the nodes the machine's placement gives them (node =
+  /// rank without a network).
+  void placeRanks(int64_t K) {
+    for (int64_t I = 0; I < K; ++I)
+      Group.push_back(
+          {M.Net ? M.Net->nodeOfRank(I, K, M.Topo.Nodes) : I, nullptr});
+  }
+
+  /// The most ranks the machine holds: every process of every node (no
+  /// bound on a topology without a fixed size).
+  int64_t maxRanks() const {
+    return M.Topo.Nodes ? M.Topo.Nodes * PerNode : MaxRanks;
+  }
+
   static constexpr StringRef Ops[] = {"sum", "prod", "min", "max"};
   static constexpr StringRef Types[] = {"int32", "int64", "float", "double"};
 
@@ -290,6 +311,8 @@ private:
   const RequestOverrides &O;
   const Machine &M;
   const DocNode *Root = nullptr;
+  /// Processes per node: ranks that may share one.
+  const unsigned PerNode = M.Net ? M.Net->ProcsPerNode : 1;
   Request R;
   std::optional<int64_t> RootNode;
   int64_t Ranks = 0;
@@ -301,8 +324,7 @@ private:
       {
           {"collective", Presence::Optional, collectiveField(R.Coll)},
           {"root", Presence::Optional, nodeField(M.Topo, RootNode)},
-          {"ranks", Presence::Optional,
-           integerField(Ranks, 1, M.Topo.Nodes ? M.Topo.Nodes : MaxRanks)},
+          {"ranks", Presence::Optional, integerField(Ranks, 1, maxRanks())},
           {"participants", Presence::Optional, nodeListField(M.Topo, Group)},
           {"destinations", Presence::Optional, nodeListField(M.Topo, Group)},
           {"bytes", Presence::Optional,

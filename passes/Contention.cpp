@@ -22,7 +22,8 @@ struct Use {
 
 struct Flat {
   TransferRef Ref;
-  int64_t SrcNode;
+  /// The sending rank (ranks on one node send independently).
+  int32_t Src;
   double Start, End, Hold;
 };
 
@@ -79,7 +80,7 @@ ContentionReport checkContention(const Schedule &S, const Machine &M,
       int64_t A = S.Participants[T.Src].Node, B = S.Participants[T.Dst].Node;
       double Start = R.Timed ? T.Start : SI, End = R.Timed ? T.End : SI + 1;
       uint32_t Idx = static_cast<uint32_t>(Ts.size());
-      Ts.push_back({{SI, TI}, A, Start, End, M.M.tHold(T.Bytes)});
+      Ts.push_back({{SI, TI}, T.Src, Start, End, M.M.tHold(T.Bytes)});
       Route.clear();
       // isRouted() said yes, so routing cannot fail.
       llvm::cantFail(appendRoute(Topo, A, B, Route, T.TieDown));
@@ -130,10 +131,11 @@ ContentionReport checkContention(const Schedule &S, const Machine &M,
         const Flat &FA = Ts[A->T], &FU = Ts[U.T];
         if (!R.Timed && FA.Ref.Step != FU.Ref.Step)
           continue;
-        // One sender, t_hold apart: serialized at the source (Theorem 3.2).
+        // One sender (a rank, not a node: several ranks of one node send
+        // at once), t_hold apart: serialized at the source (Theorem 3.2).
         // Per-channel windows need no such rule: they already say whether
         // the later worm reaches the channel after the earlier one's tail.
-        if (R.Timed && !Worm && FA.SrcNode == FU.SrcNode &&
+        if (R.Timed && !Worm && FA.Src == FU.Src &&
             U.Start - A->Start >= FA.Hold * (1 - 1e-12))
           continue;
         double From = std::max(A->Start, U.Start), To = std::min(A->End, U.End);

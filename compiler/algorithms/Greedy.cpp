@@ -8,12 +8,39 @@
 
 namespace collc {
 
+namespace {
+
+/// Every pair of nodes is joined (a crossbar, or a switched network whose
+/// routes reach every node).
+bool completeGraph(const Topology &T) {
+  switch (T.Kind) {
+  case TopologyKind::Full:
+  case TopologyKind::Min:
+  case TopologyKind::FatTree:
+  case TopologyKind::Cluster:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
 bool greedyApplies(const Machine &M, const Request &R, std::string &Why) {
   if (R.Coll != Collective::Bcast) {
     Why = "greedy builds broadcasts";
     return false;
   }
-  (void)M;
+  if (completeGraph(M.Topo))
+    return true;
+  // Its neighbours are the nodes next to a rank's node: one rank each.
+  std::vector<int64_t> Nodes = R.Nodes;
+  std::sort(Nodes.begin(), Nodes.end());
+  if (std::adjacent_find(Nodes.begin(), Nodes.end()) != Nodes.end()) {
+    Why = std::string("greedy needs one rank per node on a ") +
+          topologyKindName(M.Topo.Kind);
+    return false;
+  }
   return true;
 }
 
@@ -38,9 +65,7 @@ llvm::Expected<Schedule> buildGreedy(const Machine &M, const Request &R) {
   std::vector<int32_t> Holders{S.Root};
   Informed[S.Root] = 1;
   int64_t Count = 1;
-  bool Complete =
-      Topo.Kind == TopologyKind::Full || Topo.Kind == TopologyKind::Min;
-  if (Complete) {
+  if (completeGraph(Topo)) {
     // Every pair is joined: a maximum matching pairs min(|informed|,
     // |uninformed|) ranks, i.e. recursive doubling.
     int32_t Next = 0;

@@ -1,0 +1,55 @@
+/// \file
+/// The `network:` section of a machine spec (docs/spec.md, docs/network.md),
+/// read into ir/Network.h's Network and checked against the machine's
+/// topology:
+///
+///   network:
+///     links: [{class, latency, bandwidth, duplex, fatpipe}, ...]
+///     injection: {links, bandwidth}
+///     protocol: {send_overhead, rendezvous, envelope,
+///                bands: [{from, latency_factor, bandwidth_factor}, ...]}
+///     flow: {weight_s, cross_traffic, tcp_gamma}
+///     nodes: {processes, placement, intra: {latency, bandwidth, duplex}}
+///
+/// `links` names every link class of the topology once (linkClassNames() of
+/// passes/Routes.h), and no other. Bands start at 0 and rise strictly.
+/// A placement list gives the node of every rank: nodes x processes entries,
+/// each node at most `processes` times.
+///
+/// A machine with a network and no `model:` gets the linear model of
+/// linearModelOf(), which the builders plan with (segment counts, trees).
+#ifndef COLLC_COMPILER_NETWORKSPEC_H
+#define COLLC_COMPILER_NETWORKSPEC_H
+
+#include "compiler/Document.h"
+#include "ir/Machine.h"
+
+#include "llvm/ADT/StringRef.h"
+
+namespace collc {
+
+/// Reads the `network:` mapping \p N (field \p Key) of a machine whose
+/// topology is \p T into \p Out; reports a problem through \p D and returns
+/// false.
+bool readNetwork(Document &D, const DocNode &N, llvm::StringRef Key,
+                 const Topology &T, Network &Out);
+
+/// The linear model T_send(m) = t_s + m per_byte of a message between two
+/// neighbouring nodes (node 0 and node 1) of \p T on \p Net, alone on the
+/// network:
+///   t_s      = send overhead + the latency of the route from node 0 to
+///              node 1 (the sum of its links': one link on a torus; private,
+///              backbone, private on a cluster; two level-1 links on a fat
+///              tree) x the latency factor of the band of a 1-byte message
+///              (its envelope included);
+///   per_byte = 1 / (that band's bandwidth factor x the bandwidth of the
+///              slowest link class);
+///   send_recv_factor = 2 when a link of that route is half duplex (a node
+///              sending and receiving at once shares it), else 1.
+/// Times may be infinite when the bandwidths or factors are tiny; the
+/// machine reader refuses such a network.
+Model linearModelOf(const Network &Net, const Topology &T);
+
+} // namespace collc
+
+#endif
