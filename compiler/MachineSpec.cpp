@@ -2,9 +2,11 @@
 
 #include "compiler/Document.h"
 #include "compiler/NetworkSpec.h"
+#include "compiler/PlatformSpec.h"
 #include "compiler/Schema.h"
-#include "ir/Format.h"
+#include "ir/Diagnostic.h"
 #include "ir/Permutation.h"
+#include "ir/SmpiFactors.h"
 
 #include <cassert>
 #include <cstdio>
@@ -14,10 +16,6 @@ using namespace llvm;
 namespace collc {
 
 namespace {
-
-/// The largest t_s or per_byte a network's model may have, as the model
-/// section allows.
-constexpr double MaxDerivedTime = 1e300;
 
 /// The kinds in their enumerators' order, named as the spec writes them.
 template <typename KindT, size_t N>
@@ -146,22 +144,15 @@ bool checkFatTree(Document &D, const SectionReader &R, Topology &T) {
       return D.error(R.get(Key),
                      "expected " + Twine(T.Levels) + " entries in '" + Key +
                          "' (one per level), got " + Twine(List->size()));
-  // Level l holds prod_{i<l} up_i x prod_{i>=l} down_i vertices.
-  for (int64_t L = 0; L <= T.Levels; ++L) {
-    int64_t Count = 1;
-    for (int64_t I = 0; I < T.Levels; ++I) {
-      int64_t X = I < L ? T.Up[I] : T.Down[I];
-      if (Count > MaxNodes / X)
-        return D.error(
-            R.get(L == 0 ? "down" : "up"),
-            "expected at most " + Twine(MaxNodes) +
-                (L == 0 ? Twine(" nodes") : " switches at level " + Twine(L)) +
-                ", got more");
-      Count *= X;
-    }
-    if (L == 0)
-      T.Nodes = Count;
-  }
+  if (int64_t L = fatTreeLevelTooLarge(T); L >= 0)
+    return D.error(
+        R.get(L == 0 ? "down" : "up"),
+        "expected at most " + Twine(MaxNodes) +
+            (L == 0 ? Twine(" nodes") : " switches at level " + Twine(L)) +
+            ", got more");
+  T.Nodes = 1;
+  for (int64_t X : T.Down)
+    T.Nodes *= X;
   return true;
 }
 
@@ -245,7 +236,24 @@ bool readTopology(Document &D, const DocNode &N, StringRef Key, Topology &T) {
 
 } // namespace
 
-Expected<Machine> parseMachine(MemoryBufferRef Buffer) {
+int64_t fatTreeLevelTooLarge(const Topology &T) {
+  // Level l holds prod_{i<l} up_i x prod_{i>=l} down_i vertices.
+  for (int64_t L = 0; L <= T.Levels; ++L) {
+    int64_t Count = 1;
+    for (int64_t I = 0; I < T.Levels; ++I) {
+      int64_t X = I < L ? T.Up[I] : T.Down[I];
+      if (Count > MaxNodes / X)
+        return L;
+      Count *= X;
+    }
+  }
+  return -1;
+}
+
+namespace {
+
+/// A machine spec; \p Derived says whether its model comes from its network.
+Expected<Machine> readSpec(MemoryBufferRef Buffer, bool &Derived) {
   Document D(Buffer);
   const DocNode *Root = D.root("machine spec");
   if (!Root)
@@ -277,26 +285,72 @@ Expected<Machine> parseMachine(MemoryBufferRef Buffer) {
   for (const Field &F : S.Fields)
     if (!R.readField(F.Name))
       return D.takeError();
-  if (M.Net && !R.get("model")) {
+  Derived = M.Net && !R.get("model");
+  if (Derived) {
     M.M = linearModelOf(*M.Net, M.Topo);
-    if (!(M.M.Linear.Ts <= MaxDerivedTime &&
-          M.M.Linear.PerByte <= MaxDerivedTime)) {
+    if (!hasFiniteTimes(M.M)) {
       D.error(R.get("network"),
               "expected a network whose messages take finite times: its "
-              "slowest link and first band give a model of t_s " +
-                  formatRounded(M.M.Linear.Ts) + ", per_byte " +
-                  formatRounded(M.M.Linear.PerByte));
+              "links and first band give a model of " +
+                  linearModelText(M.M));
       return D.takeError();
     }
   }
   return M;
 }
 
-Expected<Machine> loadMachine(StringRef Path) {
+/// The SMPI factors of the command line replace the bands' factors.
+Error applyOverrides(Machine &M, const MachineOverrides &O, bool Derived) {
+  const std::pair<const std::optional<std::string> &, const char *> Options[] =
+      {{O.SmpiLatFactor, "--smpi-lat-factor"},
+       {O.SmpiBwFactor, "--smpi-bw-factor"}};
+  const char *Last = nullptr;
+  for (auto [Value, Option] : Options) {
+    if (!Value)
+      continue;
+    if (!M.Net)
+      return error("%s: machine '%s' has no network (a network: section or a "
+                   "SimGrid platform gives it one)",
+                   Option, M.Name.c_str());
+    auto Steps = parseSmpiFactor(*Value);
+    if (!Steps)
+      return error("%s: %s", Option, toString(Steps.takeError()).c_str());
+    const bool Bandwidth = Option == Options[1].second;
+    M.Net->Bands =
+        bandsOf(Bandwidth ? factorSteps(M.Net->Bands, false) : *Steps,
+                Bandwidth ? *Steps : factorSteps(M.Net->Bands, true));
+    Last = Option;
+  }
+  if (!Last || !Derived)
+    return Error::success();
+  M.M = linearModelOf(*M.Net, M.Topo);
+  if (!hasFiniteTimes(M.M))
+    return error("%s: the factors give machine '%s' a model of %s; expected "
+                 "finite times",
+                 Last, M.Name.c_str(), linearModelText(M.M).c_str());
+  return Error::success();
+}
+
+} // namespace
+
+Expected<Machine> parseMachine(MemoryBufferRef Buffer,
+                               const MachineOverrides &Overrides) {
+  bool Derived = true;
+  Expected<Machine> M = isPlatformFile(Buffer) ? parsePlatform(Buffer)
+                                               : readSpec(Buffer, Derived);
+  if (!M)
+    return M.takeError();
+  if (Error E = applyOverrides(*M, Overrides, Derived))
+    return std::move(E);
+  return M;
+}
+
+Expected<Machine> loadMachine(StringRef Path,
+                              const MachineOverrides &Overrides) {
   auto Buf = readDocumentFile(Path);
   if (!Buf)
     return Buf.takeError();
-  return parseMachine((*Buf)->getMemBufferRef());
+  return parseMachine((*Buf)->getMemBufferRef(), Overrides);
 }
 
 } // namespace collc

@@ -1,6 +1,8 @@
 /// \file
-/// The machine spec schema (docs/spec.md): a name, a communication model, ports
-/// and a topology, read from YAML or JSON into a Machine (ir/Machine.h).
+/// The machine spec schema (docs/spec.md): a name, a communication model,
+/// ports, a topology and a network (compiler/NetworkSpec.h), read from YAML or
+/// JSON into a Machine (ir/Machine.h); SimGrid platforms are read as machines
+/// too (compiler/PlatformSpec.h).
 #ifndef COLLC_COMPILER_MACHINESPEC_H
 #define COLLC_COMPILER_MACHINESPEC_H
 
@@ -10,12 +12,33 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <optional>
+#include <string>
+
 namespace collc {
 
-/// Reads a machine spec from \p Buffer (its identifier names the file).
-llvm::Expected<Machine> parseMachine(llvm::MemoryBufferRef Buffer);
-/// Reads a machine spec file.
-llvm::Expected<Machine> loadMachine(llvm::StringRef Path);
+/// Values of the command line that change the machine read, as written.
+struct MachineOverrides {
+  /// The network's protocol factors in SMPI's syntax (smpi/lat-factor,
+  /// smpi/bw-factor: "threshold:factor;..."), each replacing one factor of
+  /// every band (ir/SmpiFactors.h). The machine must have a network.
+  std::optional<std::string> SmpiLatFactor, SmpiBwFactor;
+};
+
+/// Reads a machine from \p Buffer (its identifier names the file): a machine
+/// spec, or a SimGrid platform (compiler/PlatformSpec.h) when the name ends
+/// in .xml or the text starts like XML. Then applies \p Overrides; a model
+/// derived from the network is derived again.
+llvm::Expected<Machine> parseMachine(llvm::MemoryBufferRef Buffer,
+                                     const MachineOverrides &Overrides = {});
+/// Reads a machine file.
+llvm::Expected<Machine> loadMachine(llvm::StringRef Path,
+                                    const MachineOverrides &Overrides = {});
+
+/// The first level of the fat tree \p T (0: its nodes) that holds more than
+/// MaxNodes vertices, or -1 when every level fits. T's Down, Up and Parallel
+/// have Levels entries each, all positive.
+int64_t fatTreeLevelTooLarge(const Topology &T);
 
 } // namespace collc
 

@@ -1,6 +1,7 @@
 #include "compiler/NetworkSpec.h"
 
 #include "compiler/Schema.h"
+#include "ir/Format.h"
 #include "ir/Request.h"
 #include "passes/Routes.h"
 
@@ -304,6 +305,15 @@ Model linearModelOf(const Network &Net, const Topology &T) {
   M.Linear.PerByte = 1 / (B.BandwidthFactor * Slowest);
   M.SendRecvFactor = Half ? 2 : 1;
   return M;
+}
+
+bool hasFiniteTimes(const Model &M) {
+  return M.Linear.Ts <= 1e300 && M.Linear.PerByte <= 1e300;
+}
+
+std::string linearModelText(const Model &M) {
+  return "t_s " + formatRounded(M.Linear.Ts) + ", per_byte " +
+         formatRounded(M.Linear.PerByte);
 }
 
 } // namespace collc

@@ -26,6 +26,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+
 namespace collc {
 
 /// Reads the `network:` mapping \p N (field \p Key) of a machine whose
@@ -49,6 +51,13 @@ bool readNetwork(Document &D, const DocNode &N, llvm::StringRef Key,
 /// Times may be infinite when the bandwidths or factors are tiny; the
 /// machine reader refuses such a network.
 Model linearModelOf(const Network &Net, const Topology &T);
+
+/// Whether the linear model \p M has finite times (t_s and per_byte at most
+/// 1e300, as the model section allows).
+bool hasFiniteTimes(const Model &M);
+
+/// "t_s 2.01467, per_byte 9.851e-05": a linear model in a message.
+std::string linearModelText(const Model &M);
 
 } // namespace collc
 

@@ -38,7 +38,12 @@ cl::opt<bool> flag(const char *Name, const char *Help) {
   return cl::opt<bool>(StringRef(Name), cl::desc(Help), cl::cat(Cat));
 }
 
-Text MachinePath = text("machine", "file", "Machine spec (YAML or JSON)");
+Text MachinePath = text("machine", "file",
+                        "Machine spec (YAML, JSON) or SimGrid platform (XML)");
+Text SmpiLatOpt = text("smpi-lat-factor", "t:f;..",
+                       "SMPI's smpi/lat-factor for a network's bands");
+Text SmpiBwOpt = text("smpi-bw-factor", "t:f;..",
+                      "SMPI's smpi/bw-factor for a network's bands");
 Text RequestPath = text("request", "file",
                         "Collective request (YAML or JSON); the options "
                         "below override its fields");
@@ -109,6 +114,11 @@ Text MpiSizesOpt = text("mpi-sizes", "exact|any",
                         "the nearest schedule",
                         "exact");
 
+/// The value of \p O when the command line gives it.
+std::optional<std::string> given(const Text &O) {
+  return O.getNumOccurrences() ? std::optional(O.getValue()) : std::nullopt;
+}
+
 /// The request of --request and the options that override its fields.
 Expected<Request> request(const Machine &M, bool Selecting, uint64_t RangeLo) {
   RequestOverrides O;
@@ -124,8 +134,7 @@ Expected<Request> request(const Machine &M, bool Selecting, uint64_t RangeLo) {
                   {&SegmentsOpt, &RequestOverrides::Segments},
                   {&BytesOpt, &RequestOverrides::Bytes}};
   for (auto [Opt, Field] : Fields)
-    if (Opt->getNumOccurrences())
-      O.*Field = Opt->getValue();
+    O.*Field = given(*Opt);
   // A selection replaces the size by the range; any whole element will do.
   if (Selecting && !O.Bytes)
     O.Bytes = std::to_string(RangeLo - RangeLo % 8);
@@ -149,6 +158,9 @@ Error checkUsage(const Backend &B) {
   if (ScheduleFiles.size() > 1 && B.Takes != BackendTakes::Schedules)
     return collc::error("several --schedule files go only to --emit %s",
                         backendNames(BackendTakes::Schedules, " or ").c_str());
+  if (MachinePath.empty() && (given(SmpiLatOpt) || given(SmpiBwOpt)))
+    return collc::error("--smpi-lat-factor and --smpi-bw-factor need "
+                        "--machine");
   if (!Reading && MachinePath.empty())
     return collc::error("--machine <file> is required (see --help)");
   if (!Reading && RequestPath.empty() && CollectiveOpt.empty())
@@ -194,7 +206,8 @@ Error run(int argc, char **argv) {
 
   std::optional<Machine> M; // none without --machine (only with --schedule)
   if (!MachinePath.empty()) {
-    auto Loaded = loadMachine(MachinePath);
+    auto Loaded =
+        loadMachine(MachinePath, {given(SmpiLatOpt), given(SmpiBwOpt)});
     if (!Loaded)
       return Loaded.takeError();
     M = std::move(*Loaded);
