@@ -2,6 +2,7 @@
 #include "ir/Escape.h"
 #include "ir/Format.h"
 #include "ir/NodeRef.h"
+#include "ir/SmpiFactors.h"
 
 #include "llvm/Support/Format.h"
 
@@ -67,6 +68,23 @@ std::string topologyLine(const Topology &T) {
   return S;
 }
 
+/// "network: 2 link classes, SMPI factors, 4 processes per node (cyclic)".
+std::string networkLine(const Network &N) {
+  std::string S = "network: " + std::to_string(N.Links.size()) + " link class" +
+                  (N.Links.size() == 1 ? "" : "es") + ", ";
+  if (isSmpiDefault(N.Bands))
+    S += "SMPI factors";
+  else if (N.Bands.empty())
+    S += "no protocol factors";
+  else
+    S += std::to_string(N.Bands.size()) + " protocol band" +
+         (N.Bands.size() == 1 ? "" : "s");
+  if (N.ProcsPerNode > 1)
+    S += ", " + std::to_string(N.ProcsPerNode) + " processes per node (" +
+         rankPlacementName(N.Placement) + ")";
+  return S;
+}
+
 } // namespace
 
 void emitSummary(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
@@ -74,7 +92,8 @@ void emitSummary(llvm::raw_ostream &OS, const Schedule &S, const Machine &M) {
   OS << "algorithm:  " << printableText(S.Algorithm) << "\n";
   OS << "machine:    " << printableText(S.MachineName) << " (" << modelLine(M)
      << "; " << M.Ports << (M.Ports == 1 ? " port" : " ports") << "; "
-     << topologyLine(M.Topo) << ")\n";
+     << topologyLine(M.Topo) << (M.Net ? "; " + networkLine(*M.Net) : "")
+     << ")\n";
   OS << "ranks:      " << S.size() << "\n";
   OS << "root:       " << S.Root << "\n";
   OS << "bytes:      " << S.Bytes;
