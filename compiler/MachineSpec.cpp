@@ -156,6 +156,20 @@ bool checkFatTree(Document &D, const SectionReader &R, Topology &T) {
   return true;
 }
 
+/// The order a route resolves the dimensions in (passes/Routes.h):
+/// first-written (collc's, the papers') or simgrid (SimGrid's TorusZone).
+FieldReader routingField(DimensionRouting &Out) {
+  return [&Out](Document &D, const DocNode &N, StringRef Key) {
+    static constexpr StringRef Names[] = {"first-written", "simgrid"};
+    std::string V;
+    if (!nameField(V, Names, "routing")(D, N, Key))
+      return false;
+    Out = V == "simgrid" ? DimensionRouting::SimGrid
+                         : DimensionRouting::FirstWritten;
+    return true;
+  };
+}
+
 bool readTopology(Document &D, const DocNode &N, StringRef Key, Topology &T) {
   using enum TopologyKind;
   static const TopologyKind All[] = {Full,      Mesh, Torus,   Hypercube, Star,
@@ -191,6 +205,8 @@ bool readTopology(Document &D, const DocNode &N, StringRef Key, Topology &T) {
            kinds(Cluster)},
           {"backbone", Presence::Optional, boolField(T.Backbone),
            kinds(Cluster)},
+          {"routing", Presence::Optional, routingField(T.Routing),
+           kinds(Mesh, Torus, Hypercube)},
       }};
   SectionReader R(D, S);
   if (!R.read(N, quoted(Key)))

@@ -57,6 +57,18 @@ bool readList(Document &D, const DocNode &N, StringRef Key, StringRef Example,
   return true;
 }
 
+/// The keys of a link: latency, bandwidth (> 0; with \p Unlimited, >= 0
+/// and 0 for no limit), duplex, fatpipe.
+std::vector<Field> linkFields(LinkClass &L, Presence Need, bool Unlimited) {
+  return {
+      {"latency", Need, numberField(L.Latency, 0, MaxTime)},
+      {"bandwidth", Need,
+       Unlimited ? numberField(L.Bandwidth) : positiveField(L.Bandwidth)},
+      {"duplex", Presence::Optional, duplexField(L.FullDuplex)},
+      {"fatpipe", Presence::Optional, boolField(L.FatPipe)},
+  };
+}
+
 /// `links`: one entry per link class of \p T, in any order, stored at the
 /// class's number.
 bool readLinks(Document &D, const DocNode &N, StringRef Key, const Topology &T,
@@ -66,16 +78,9 @@ bool readLinks(Document &D, const DocNode &N, StringRef Key, const Topology &T,
   std::vector<bool> Seen(Names.size(), false);
   auto Read = [&](const DocNode &Item, size_t) {
     LinkClass L;
-    Section S{
-        "",
-        {},
-        {
-            {"class", Presence::Required, stringField(L.Name)},
-            {"latency", Presence::Required, numberField(L.Latency, 0, MaxTime)},
-            {"bandwidth", Presence::Required, positiveField(L.Bandwidth)},
-            {"duplex", Presence::Optional, duplexField(L.FullDuplex)},
-            {"fatpipe", Presence::Optional, boolField(L.FatPipe)},
-        }};
+    Section S{"", {}, linkFields(L, Presence::Required, false)};
+    S.Fields.insert(S.Fields.begin(),
+                    {"class", Presence::Required, stringField(L.Name)});
     SectionReader R(D, S);
     if (!R.read(Item, quoted(Key)))
       return false;
@@ -186,15 +191,10 @@ bool readFlow(Document &D, const DocNode &N, StringRef Key, Network &Net) {
 
 /// The link between two processes of one node; bandwidth 0 is unlimited.
 bool readIntra(Document &D, const DocNode &N, StringRef Key, LinkClass &L) {
-  Section S{
-      "",
-      {},
-      {
-          {"latency", Presence::Optional, numberField(L.Latency, 0, MaxTime)},
-          {"bandwidth", Presence::Optional, numberField(L.Bandwidth)},
-          {"duplex", Presence::Optional, duplexField(L.FullDuplex)},
-      },
-      /*ShowKeysWhenNotAMap=*/true};
+  Section S{"",
+            {},
+            linkFields(L, Presence::Optional, true),
+            /*ShowKeysWhenNotAMap=*/true};
   return SectionReader(D, S).read(N, quoted(Key));
 }
 
@@ -289,12 +289,11 @@ Model linearModelOf(const Network &Net, const Topology &T) {
   if (Route.empty())
     Route.push_back({0, 1, 0, 0}); // one link of the first class
   double Latency = 0;
-  bool Half = false;
-  for (const Channel &C : Route) {
-    const LinkClass &L = Net.Links[C.Class];
-    Latency += L.Latency;
-    Half |= !L.FullDuplex && !L.FatPipe;
-  }
+  for (const Channel &C : Route)
+    Latency += Net.Links[C.Class].Latency;
+  // A node's sends and receives share its own link when it is half duplex.
+  const LinkClass &Own = Net.Links[Route.front().Class];
+  const bool Half = !Own.FullDuplex && !Own.FatPipe;
   double Slowest = std::numeric_limits<double>::infinity();
   for (const LinkClass &L : Net.Links)
     Slowest = std::min(Slowest, L.Bandwidth);

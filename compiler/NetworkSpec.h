@@ -46,8 +46,9 @@ bool readNetwork(Document &D, const DocNode &N, llvm::StringRef Key,
 ///              (its envelope included);
 ///   per_byte = 1 / (that band's bandwidth factor x the bandwidth of the
 ///              slowest link class);
-///   send_recv_factor = 2 when a link of that route is half duplex (a node
-///              sending and receiving at once shares it), else 1.
+///   send_recv_factor = 2 when the route's first link, the node's own, is
+///              half duplex (a node sending and receiving at once shares
+///              it), else 1.
 /// Times may be infinite when the bandwidths or factors are tiny; the
 /// machine reader refuses such a network.
 Model linearModelOf(const Network &Net, const Topology &T);
