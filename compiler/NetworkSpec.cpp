@@ -228,10 +228,13 @@ FieldReader placementField(const Topology &T, Network &Net) {
         return false;
       Net.RankNodes.push_back(Node);
       if (++Count[static_cast<size_t>(Node)] > Net.ProcsPerNode)
-        return D.error(X, "node " + Twine(Node) + " appears more than " +
-                              Twine(Net.ProcsPerNode) + " times in '" + Key +
-                              "' (" + processes(Net.ProcsPerNode) +
-                              " per node)");
+        return D.error(
+            X, "node " + Twine(Node) + " appears " +
+                   (Net.ProcsPerNode == 1
+                        ? Twine("twice")
+                        : "more than " + Twine(Net.ProcsPerNode) + " times") +
+                   " in '" + Key + "' (" + processes(Net.ProcsPerNode) +
+                   " per node)");
     }
     const int64_t Ranks = T.Nodes * Net.ProcsPerNode;
     if (static_cast<int64_t>(Net.RankNodes.size()) != Ranks)

@@ -2,7 +2,7 @@
 # The bad-input corpus: every case must fail with exactly the expected
 # diagnostic on stderr, exit status 1, nothing on stdout and no output file.
 #
-# A case is tests/inputs/bad/NAME.{yaml,json} plus NAME.expected (the exact
+# A case is tests/inputs/bad/NAME.{yaml,json,xml} plus NAME.expected (the exact
 # stderr, with @DIR@ standing for the corpus folder). The file's first line
 # says how to run it:
 #   # machine                  the file is the machine spec (a valid request
@@ -11,7 +11,8 @@
 #   # request MACHINE          the request, with examples/machines/MACHINE.yaml
 #   # args ARGS...             run collc with ARGS (no file of its own)
 # A NAME.args file instead of a spec file holds a command line alone. JSON
-# files have no comments: NAME's prefix (machine-, request-) says how.
+# files have no comments, and XML (SimGrid platforms) none on the first
+# line: NAME's prefix (machine-, request-) says how.
 set -u
 collc=$1 dir=$2 src=$3
 cd "$src" || exit 1
@@ -58,7 +59,7 @@ run_case() {
 for expected in "$dir"/*.expected; do
   name=$(basename "$expected" .expected)
   file=""
-  for ext in yaml json args txt; do
+  for ext in yaml json xml args txt; do
     [ -f "$dir/$name.$ext" ] && file="$dir/$name.$ext"
   done
   if [ -z "$file" ]; then echo "FAIL $name: no input file"; fail=$((fail+1)); continue; fi

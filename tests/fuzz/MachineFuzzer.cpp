@@ -1,6 +1,7 @@
-// libFuzzer harness for the machine spec reader (compiler/Spec), fed every
-// input both as YAML and as JSON. Any crash, hang or sanitizer report is a
-// bug: a bad spec must end in a diagnostic.
+// libFuzzer harness for the machine readers (compiler/Spec), fed every input
+// as YAML, as JSON and as a SimGrid platform (XML, compiler/PlatformSpec).
+// Any crash, hang or sanitizer report is a bug: a bad spec must end in a
+// diagnostic.
 #include "compiler/Spec.h"
 
 #include <cstddef>
@@ -8,7 +9,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);
-  for (const char *Name : {"fuzz.yaml", "fuzz.json"}) {
+  for (const char *Name : {"fuzz.yaml", "fuzz.json", "fuzz.xml"}) {
     auto M = collc::parseMachine(llvm::MemoryBufferRef(Text, Name));
     if (!M)
       llvm::consumeError(M.takeError());
