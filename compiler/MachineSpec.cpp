@@ -156,20 +156,6 @@ bool checkFatTree(Document &D, const SectionReader &R, Topology &T) {
   return true;
 }
 
-/// The order a route resolves the dimensions in (passes/Routes.h):
-/// first-written (collc's, the papers') or simgrid (SimGrid's TorusZone).
-FieldReader routingField(DimensionRouting &Out) {
-  return [&Out](Document &D, const DocNode &N, StringRef Key) {
-    static constexpr StringRef Names[] = {"first-written", "simgrid"};
-    std::string V;
-    if (!nameField(V, Names, "routing")(D, N, Key))
-      return false;
-    Out = V == "simgrid" ? DimensionRouting::SimGrid
-                         : DimensionRouting::FirstWritten;
-    return true;
-  };
-}
-
 bool readTopology(Document &D, const DocNode &N, StringRef Key, Topology &T) {
   using enum TopologyKind;
   static const TopologyKind All[] = {Full,      Mesh, Torus,   Hypercube, Star,
@@ -205,7 +191,12 @@ bool readTopology(Document &D, const DocNode &N, StringRef Key, Topology &T) {
            kinds(Cluster)},
           {"backbone", Presence::Optional, boolField(T.Backbone),
            kinds(Cluster)},
-          {"routing", Presence::Optional, routingField(T.Routing),
+          // The order a route resolves the dimensions in (passes/Routes.h).
+          {"routing", Presence::Optional,
+           choiceField(T.Routing,
+                       {{"first-written", DimensionRouting::FirstWritten},
+                        {"simgrid", DimensionRouting::SimGrid}},
+                       "routing"),
            kinds(Mesh, Torus, Hypercube)},
       }};
   SectionReader R(D, S);

@@ -33,14 +33,7 @@ FieldReader positiveField(double &Out, double Max = 1e300) {
 }
 
 FieldReader duplexField(bool &FullDuplex) {
-  return [&FullDuplex](Document &D, const DocNode &N, StringRef Key) {
-    static constexpr StringRef Names[] = {"full", "half"};
-    std::string V;
-    if (!nameField(V, Names, "duplex")(D, N, Key))
-      return false;
-    FullDuplex = V == "full";
-    return true;
-  };
+  return choiceField(FullDuplex, {{"full", true}, {"half", false}}, "duplex");
 }
 
 /// Reads every item of the list \p N (field \p Key) with \p Read, which is
@@ -206,16 +199,13 @@ std::string processes(unsigned P) {
 FieldReader placementField(const Topology &T, Network &Net) {
   return [&T, &Net](Document &D, const DocNode &N, StringRef Key) {
     if (N.Kind != DocNode::Seq) {
-      static constexpr StringRef Names[] = {"block", "cyclic"};
-      std::string V;
       if (N.Kind != DocNode::Scalar)
         return D.error(&N, "expected block, cyclic or a list of nodes for '" +
                                Key + "'");
-      if (!nameField(V, Names, "placement")(D, N, Key))
-        return false;
-      Net.Placement =
-          V == "block" ? RankPlacement::Block : RankPlacement::Cyclic;
-      return true;
+      return choiceField(
+          Net.Placement,
+          {{"block", RankPlacement::Block}, {"cyclic", RankPlacement::Cyclic}},
+          "placement")(D, N, Key);
     }
     if (T.Nodes <= 0)
       return D.error(&N, "a placement list needs a topology of fixed size "

@@ -128,6 +128,26 @@ FieldReader nameField(std::string &Out, llvm::ArrayRef<llvm::StringRef> Names,
                       llvm::StringRef What);
 /// `true` or `false`.
 FieldReader boolField(bool &Out);
+/// One of the names of \p Choices, stored as its value; otherwise as
+/// nameField.
+template <typename T>
+FieldReader choiceField(T &Out,
+                        std::vector<std::pair<llvm::StringRef, T>> Choices,
+                        llvm::StringRef What) {
+  return [&Out, Choices, What](Document &D, const DocNode &N,
+                               llvm::StringRef Key) {
+    std::vector<llvm::StringRef> Names;
+    for (const auto &C : Choices)
+      Names.push_back(C.first);
+    std::string V;
+    if (!nameField(V, Names, What)(D, N, Key))
+      return false;
+    for (const auto &[Name, Value] : Choices)
+      if (Name == V)
+        Out = Value;
+    return true;
+  };
+}
 /// An integer in [Min, Max], stored as \p IntT.
 template <typename IntT>
 FieldReader integerField(IntT &Out, int64_t Min, int64_t Max) {
