@@ -348,7 +348,7 @@ Expected<Machine> parseMachine(MemoryBufferRef Buffer,
   if (!M)
     return M.takeError();
   if (Error E = applyOverrides(*M, Overrides, Derived))
-    return std::move(E);
+    return E;
   return M;
 }
 
