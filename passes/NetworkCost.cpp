@@ -128,8 +128,7 @@ private:
     Ms.LastUpdate = Now;
   }
   void solve(double Now);
-  void freeze(uint32_t Id, double Value,
-              std::vector<std::pair<double, uint32_t>> &Heap);
+  void freeze(uint32_t Id, double Value);
 
   Schedule &S;
   const Machine &M;
@@ -468,8 +467,7 @@ void Evaluator::finish(uint32_t Id, double Now) {
   completed(Id, Now);
 }
 
-void Evaluator::freeze(uint32_t Id, double Value,
-                       std::vector<std::pair<double, uint32_t>> &Heap) {
+void Evaluator::freeze(uint32_t Id, double Value) {
   Message &Ms = Msgs[Id];
   Ms.Frozen = true;
   Ms.NewValue = Value;
@@ -478,10 +476,7 @@ void Evaluator::freeze(uint32_t Id, double Value,
     Resource &R = Res[El.Res];
     R.Rem -= El.Weight * Value;
     R.Usage -= El.Weight / Ms.Penalty;
-    if (--R.Unfrozen > 0) {
-      Heap.push_back({level(R), El.Res});
-      std::push_heap(Heap.begin(), Heap.end(), std::greater<>());
-    }
+    --R.Unfrozen;
   }
 }
 
@@ -548,15 +543,23 @@ void Evaluator::solve(double Now) {
   std::sort(Bounded.begin(), Bounded.end());
   size_t NextBound = 0;
   size_t Left = CompMsgs.size();
-  // A heap entry is current when it still says the resource's level.
-  auto Current = [&](const std::pair<double, uint32_t> &H) {
-    const Resource &R = Res[H.second];
-    return R.Unfrozen > 0 && H.first == level(R);
-  };
+
   while (Left > 0) {
-    while (!Heap.empty() && !Current(Heap.front())) {
+    // Levels only rise as messages freeze: an entry below its resource's
+    // level now goes back in at that level (a lazy increase-key), an entry
+    // of a resource without rising users goes.
+    while (!Heap.empty()) {
+      const Resource &Top = Res[Heap.front().second];
+      double Level = Top.Unfrozen > 0 ? level(Top) : Inf;
+      if (Level <= Heap.front().first)
+        break;
       std::pop_heap(Heap.begin(), Heap.end(), std::greater<>());
-      Heap.pop_back();
+      if (Level < Inf) {
+        Heap.back().first = Level;
+        std::push_heap(Heap.begin(), Heap.end(), std::greater<>());
+      } else {
+        Heap.pop_back();
+      }
     }
     while (NextBound < Bounded.size() && Msgs[Bounded[NextBound].second].Frozen)
       ++NextBound;
@@ -568,7 +571,7 @@ void Evaluator::solve(double Now) {
         break; // nothing limits what is left (cannot happen: every message
                // crosses a link)
       uint32_t Id = Bounded[NextBound++].second;
-      freeze(Id, Msgs[Id].Bound, Heap);
+      freeze(Id, Msgs[Id].Bound);
       --Left;
       continue;
     }
@@ -581,7 +584,7 @@ void Evaluator::solve(double Now) {
       uint32_t Id = Res[R].Users[U].first;
       if (Msgs[Id].Frozen)
         continue;
-      freeze(Id, LevelRes / Msgs[Id].Penalty, Heap);
+      freeze(Id, LevelRes / Msgs[Id].Penalty);
       --Left;
     }
   }
