@@ -17,7 +17,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <vector>
 
 extern "C" {
 int collc_bcast_bench(void *, int, MPI_Datatype, int, MPI_Comm);
@@ -31,19 +30,19 @@ int collc_alltoall_bench(const void *, int, MPI_Datatype, void *, int,
 
 namespace {
 
-int call(long Bytes, std::vector<char> &Send, std::vector<char> &Recv) {
+int call(long Bytes, char *Send, char *Recv) {
   const int N = static_cast<int>(Bytes);
 #if defined(COLL_bcast)
   (void)Send;
-  return collc_bcast_bench(Recv.data(), N, MPI_BYTE, 0, MPI_COMM_WORLD);
+  return collc_bcast_bench(Recv, N, MPI_BYTE, 0, MPI_COMM_WORLD);
 #elif defined(COLL_allreduce)
-  return collc_allreduce_bench(Send.data(), Recv.data(), N / 4, MPI_INT,
+  return collc_allreduce_bench(Send, Recv, N / 4, MPI_INT,
                                MPI_SUM, MPI_COMM_WORLD);
 #elif defined(COLL_allgather)
-  return collc_allgather_bench(Send.data(), N, MPI_BYTE, Recv.data(), N,
+  return collc_allgather_bench(Send, N, MPI_BYTE, Recv, N,
                                MPI_BYTE, MPI_COMM_WORLD);
 #elif defined(COLL_alltoall)
-  return collc_alltoall_bench(Send.data(), N, MPI_BYTE, Recv.data(), N,
+  return collc_alltoall_bench(Send, N, MPI_BYTE, Recv, N,
                               MPI_BYTE, MPI_COMM_WORLD);
 #else
 #error "define COLL_bcast, COLL_allreduce, COLL_allgather or COLL_alltoall"
@@ -62,8 +61,17 @@ int main(int argc, char **argv) {
 #if defined(COLL_allgather) || defined(COLL_alltoall)
   Blocks = static_cast<size_t>(P);
 #endif
-  std::vector<char> Send(Bytes * Blocks + 1, 1), Recv(Bytes * Blocks + 1, 0);
-  if (call(Bytes, Send, Recv) != MPI_SUCCESS)
+  // Every rank's buffers in one shared allocation under SMPI: only the times
+  // matter, and 256 ranks' all-to-all buffers would not fit.
+  const size_t Size = Bytes * Blocks + 1;
+#ifdef SMPI_SHARED_MALLOC
+  char *S = static_cast<char *>(SMPI_SHARED_MALLOC(Size)),
+       *R = static_cast<char *>(SMPI_SHARED_MALLOC(Size));
+#else
+  char *S = static_cast<char *>(std::calloc(Size, 1)),
+       *R = static_cast<char *>(std::calloc(Size, 1));
+#endif
+  if (call(Bytes, S, R) != MPI_SUCCESS)
     MPI_Abort(MPI_COMM_WORLD, 1);
   // One moment for all: well after every rank is through an allreduce.
   double Now = MPI_Wtime(), Latest = 0;
@@ -74,7 +82,7 @@ int main(int argc, char **argv) {
   Ts.tv_sec = static_cast<time_t>(Wait);
   Ts.tv_nsec = static_cast<long>((Wait - Ts.tv_sec) * 1e9 + 0.5);
   nanosleep(&Ts, nullptr);
-  if (call(Bytes, Send, Recv) != MPI_SUCCESS)
+  if (call(Bytes, S, R) != MPI_SUCCESS)
     MPI_Abort(MPI_COMM_WORLD, 1);
   double End = MPI_Wtime(), Last = 0;
   MPI_Reduce(&End, &Last, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
