@@ -78,26 +78,6 @@ double endOf(const Schedule &S, uint32_t Step, uint32_t I) {
   return S.Steps[Step].Transfers[I].End;
 }
 
-/// The SMPI 3.32 network of examples/platforms/torus-16x16.xml, with
-/// SimGrid's routing.
-Machine smpiTorus() {
-  Network N;
-  N.Links = {{"link", 1, 12500, true}};
-  N.Bands = {{0, 2.01467, 0.812084},    {257, 1.95341, 0.338112},
-             {732, 1.9503, 0.341987},   {1426, 1.61075, 0.608902},
-             {3484, 1.88101, 0.77493},  {5776, 2.18796, 1.08739},
-             {9376, 2.59299, 0.58729},  {15424, 3.48845, 0.697866},
-             {65472, 11.6436, 0.940694}};
-  Machine M;
-  M.Name = "torus-16x16-net";
-  M.Topo.Kind = TopologyKind::Torus;
-  M.Topo.Dims = {16, 16};
-  M.Topo.Nodes = 256;
-  M.Topo.Routing = DimensionRouting::SimGrid;
-  M.Net = N;
-  return M;
-}
-
 } // namespace
 
 TEST_CASE("network cost: one message pays latency then bytes / bandwidth") {
@@ -288,7 +268,7 @@ TEST_CASE("network cost: a rank's sends leave one send overhead apart") {
 TEST_CASE("network cost: SMPI's times on the 16x16 torus") {
   // Measured under SMPI 3.32 on examples/platforms/torus-16x16.xml with
   // MPI_Irecv/MPI_Isend (µs, the 0.01 µs of MPI_Wtime taken off).
-  Machine M = smpiTorus();
+  Machine M = test::smpiTorus16x16();
   auto One = [&](int32_t Dst, uint64_t Bytes) {
     Schedule S = schedule(256, {{{0, Dst, Bytes}}});
     estimateCost(S, M);
