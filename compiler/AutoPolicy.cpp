@@ -22,7 +22,9 @@ CostJudge modelJudge() {
     });
     Score Sc;
     Sc.Time = S.Makespan;
-    if (isRouted(M.Topo) && M.Topo.Kind != TopologyKind::Full)
+    // A network's evaluator already prices shared links: its makespan alone
+    // decides.
+    if (!M.Net && isRouted(M.Topo) && M.Topo.Kind != TopologyKind::Full)
       Sc.Contention = P.run("contention " + Name, [&] {
         ContentionOptions CO;
         CO.StopAtFirst = true;

@@ -14,6 +14,14 @@ const ProtocolBand &Network::band(uint64_t Bytes) const {
   return It == Bands.begin() ? Neutral : *(It - 1);
 }
 
+std::pair<double, double> Network::oneHopLinear() const {
+  if (Links.empty())
+    return {0, 0};
+  const ProtocolBand &First = band(0);
+  return {Links[0].Latency * First.LatencyFactor,
+          1 / (Links[0].Bandwidth * First.BandwidthFactor)};
+}
+
 int64_t Network::nodeOfRank(int64_t Rank, int64_t Ranks, int64_t Nodes) const {
   const int64_t PerNode = std::max<int64_t>(1, ProcsPerNode);
   switch (Placement) {

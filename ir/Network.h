@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace collc {
@@ -117,6 +118,11 @@ struct Network {
   const ProtocolBand &band(uint64_t Bytes) const;
   /// Whether a message of \p Bytes (envelope excluded) goes by rendezvous.
   bool rendezvous(uint64_t Bytes) const { return Bytes >= RendezvousBytes; }
+  /// t_s and per_byte of the linear model (t_s + m x per_byte) the builders
+  /// use on a machine whose spec gives a network and no model: a one-hop
+  /// message on a link of class 0 in the first band (latency x latency
+  /// factor; 1 / (bandwidth x bandwidth factor)).
+  std::pair<double, double> oneHopLinear() const;
   /// The node rank \p Rank of \p Ranks runs on, by the placement, on a
   /// topology of \p Nodes nodes (Nodes = 0: as many as the ranks need).
   /// This is what the front end writes into Request::Nodes.

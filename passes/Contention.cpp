@@ -104,6 +104,8 @@ ContentionReport checkContention(const Schedule &S, const Machine &M,
       return X.C.From < Y.C.From;
     if (X.C.To != Y.C.To)
       return X.C.To < Y.C.To;
+    if (X.C.Lane != Y.C.Lane) // a fat tree's parallel links
+      return X.C.Lane < Y.C.Lane;
     if (X.Start != Y.Start)
       return X.Start < Y.Start;
     return X.T < Y.T;

@@ -1,5 +1,6 @@
 #include "passes/Cost.h"
 #include "passes/Dependencies.h"
+#include "passes/NetworkCost.h"
 
 #include <algorithm>
 #include <limits>
@@ -46,6 +47,10 @@ TransferTime transferTime(const Schedule &S, const Machine &M,
 }
 
 void estimateCost(Schedule &S, const Machine &M) {
+  if (M.Net) {
+    estimateNetworkCost(S, M);
+    return;
+  }
   const int32_t P = S.size();
   const unsigned Ports = std::max(1u, M.Ports);
   std::vector<double> SendFree(static_cast<size_t>(P) * Ports, 0.0);

@@ -40,7 +40,9 @@ public:
       step(SI, S.Steps[SI]);
     if (!full())
       post();
-    if (O.Timing && !full())
+    // Under a network the evaluator's times follow no affine rule: only
+    // causality (checked as the data flows) applies.
+    if (O.Timing && !full() && !M.Net)
       timing();
     // Star and macro-star graphs: every call joins adjacent nodes, one call
     // per node per step (paper 002's call model).

@@ -30,7 +30,9 @@
 ///    every transfer joins adjacent nodes, a node is in one call per step;
 ///  - timing, when the cost pass has run: a receive ends t_end after its send
 ///    starts, consecutive sends (and receives) of a port are at least t_hold
-///    apart, and nothing is sent before it arrived.
+///    apart, and nothing is sent before it arrived. On a machine with a
+///    network (passes/NetworkCost.h) only the last rule applies: message
+///    times depend on what else shares the links, not on a formula.
 #ifndef COLLC_PASSES_VERIFY_H
 #define COLLC_PASSES_VERIFY_H
 

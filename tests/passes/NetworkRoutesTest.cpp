@@ -2,6 +2,7 @@
 // SimGrid's torus routing order, link classes and agreement with
 // Topology::distance.
 #include "ir/FatTree.h"
+#include "passes/Contention.h"
 #include "passes/Routes.h"
 
 #include <doctest/doctest.h>
@@ -180,4 +181,51 @@ TEST_CASE("network routes: SimGrid's torus order, last written dimension "
   CHECK(route(T, 9, 1)->front().To == 10);
   T.Routing = DimensionRouting::FirstWritten;
   CHECK(path(T, 0, 17) == "(0,0)->(1,0)/0 (1,0)->(1,1)/0");
+}
+
+TEST_CASE("network routes: the contention checker tells parallel links "
+          "apart") {
+  Machine M;
+  M.Topo = fatTree({4, 4}, {1, 2}, {1, 2});
+  auto Check = [&](int32_t A, int32_t B, int32_t C, int32_t D) {
+    Schedule S;
+    S.Participants.resize(16);
+    for (int32_t R = 0; R < 16; ++R)
+      S.Participants[R].Node = R;
+    Step St;
+    for (auto [Src, Dst] : {std::pair{A, B}, std::pair{C, D}}) {
+      Transfer T;
+      T.Src = Src;
+      T.Dst = Dst;
+      St.Transfers.push_back(T);
+    }
+    S.Steps.push_back(St);
+    return checkContention(S, M);
+  };
+  // 0 -> 5 and 1 -> 13 climb the same link to sw(2,1) (5 mod 4 = 13 mod
+  // 4).
+  ContentionReport R = Check(0, 5, 1, 13);
+  REQUIRE(R.NumConflicts == 1);
+  CHECK(channelName(M.Topo, R.Conflicts[0].Shared) == "sw(1,0)->sw(2,1)");
+  // Two routes over the same two switches on different parallel links.
+  bool Found = false;
+  for (int32_t A = 0; A < 16 && !Found; ++A)
+    for (int32_t B = 0; B < 16 && !Found; ++B)
+      for (int32_t C = 0; C < 16 && !Found; ++C)
+        for (int32_t D = 0; D < 16 && !Found; ++D) {
+          if (A == B || C == D || A == C || B == D)
+            continue;
+          auto X = *route(M.Topo, A, B), Y = *route(M.Topo, C, D);
+          bool Same = false, Parallel = false;
+          for (const Channel &P : X)
+            for (const Channel &Q : Y) {
+              Same |= P == Q;
+              Parallel |= P.From == Q.From && P.To == Q.To && P.Lane != Q.Lane;
+            }
+          if (Same || !Parallel)
+            continue;
+          Found = true;
+          CHECK(Check(A, B, C, D).clean());
+        }
+  CHECK(Found);
 }

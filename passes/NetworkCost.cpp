@@ -1,0 +1,713 @@
+#include "passes/NetworkCost.h"
+
+#include "passes/Dependencies.h"
+#include "passes/Routes.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <unordered_map>
+
+namespace collc {
+
+namespace {
+
+constexpr uint32_t None = std::numeric_limits<uint32_t>::max();
+constexpr double Inf = std::numeric_limits<double>::infinity();
+
+/// A resource of the sharing: one direction of a link, a half-duplex link
+/// (both directions), or a node's injection or ejection.
+struct Resource {
+  double Capacity = 0;
+  /// Messages in their data phase that use it: (message, index of the
+  /// element in the message's list).
+  std::vector<std::pair<uint32_t, uint32_t>> Users;
+  // Scratch of one solve.
+  double Rem = 0, Usage = 0;
+  uint32_t Unfrozen = 0, Epoch = 0;
+};
+
+/// The level (the share of a message of penalty 1) at which \p R fills up,
+/// with what its frozen users leave.
+double level(const Resource &R) {
+  return std::max(R.Rem, 0.0) / std::max(R.Usage, 1e-300);
+}
+
+/// One resource a message uses, with the weight it loads it with.
+struct Element {
+  uint32_t Res = 0;
+  double Weight = 1;
+  uint32_t Pos = 0; ///< Its index in Resource::Users while in use.
+};
+
+/// A transfer as the network sees it.
+struct Message {
+  uint32_t Src = 0, Dst = 0;
+  uint32_t ElemBegin = 0, ElemEnd = 0;
+  /// The sharing weight is 1 / Penalty; Bound caps the share.
+  double Penalty = 1, Bound = Inf;
+  double Latency = 0; ///< Route latency x the band's latency factor.
+  double Factor = 1;  ///< The band's bandwidth factor.
+  double Bytes = 0;   ///< Payload and envelope.
+  /// Between two ranks of one node: the loopback's rate (Inf: instant).
+  bool Intra = false;
+  double IntraRate = Inf;
+  bool Rendezvous = false;
+  // State.
+  double SendPost = NAN, RecvPost = NAN, Start = NAN, End = NAN;
+  double Value = 0, Remaining = 0, LastUpdate = 0;
+  uint32_t Version = 0, Epoch = 0;
+  bool Active = false, Frozen = false;
+  double NewValue = 0;
+};
+
+enum class EventKind : uint8_t { DataStart, Finish };
+
+struct Event {
+  double Time;
+  uint32_t Msg;
+  uint32_t Version;
+  EventKind Kind;
+  bool operator>(const Event &O) const { return Time > O.Time; }
+};
+
+/// A link's identity: both directions of a half-duplex link are one.
+struct LinkKey {
+  int64_t A, B;
+  int32_t Lane;
+  bool operator==(const LinkKey &O) const = default;
+};
+struct LinkKeyHash {
+  size_t operator()(const LinkKey &K) const {
+    uint64_t H = static_cast<uint64_t>(K.A) * 0x9E3779B97F4A7C15ull;
+    H ^= static_cast<uint64_t>(K.B) + 0x7F4A7C159E3779B9ull + (H << 6) +
+         (H >> 2);
+    H ^= static_cast<uint64_t>(K.Lane) * 0xC2B2AE3D27D4EB4Full;
+    return static_cast<size_t>(H ^ (H >> 29));
+  }
+};
+
+/// What every message between two nodes shares: the resources it uses (a
+/// template of its elements), and the constants of its route.
+struct RouteInfo {
+  uint32_t Begin = 0, End = 0; ///< Into Evaluator::Templates.
+  double Latency = 0;          ///< Sum of the links' latencies.
+  double WeightTerm = 0;       ///< Sum of WeightS / bandwidth.
+  double MinBandwidth = Inf;
+};
+
+class Evaluator {
+public:
+  Evaluator(Schedule &S, const Machine &M, const NetworkCostOptions &O)
+      : S(S), M(M), Net(*M.Net), Opts(O) {}
+
+  NetworkCostStats run();
+
+private:
+  // Setup.
+  uint32_t linkResource(const Channel &C);
+  const RouteInfo &routeInfo(int64_t A, int64_t B, uint8_t TieDown);
+  void buildMessages();
+  void buildPrograms();
+
+  // Posting.
+  void postSend(uint32_t Id, double At);
+  void postRecv(uint32_t Id, double At);
+  void match(uint32_t Id);
+  void advanceStepByStep(uint32_t Rank, double Now);
+  void advanceSends(uint32_t Rank, double Now);
+  void completed(uint32_t Id, double Now);
+
+  // The flows.
+  void startData(uint32_t Id, double Now);
+  void finish(uint32_t Id, double Now);
+  void settle(Message &Ms, double Now) {
+    Ms.Remaining -= Ms.Value * Ms.Factor * (Now - Ms.LastUpdate);
+    Ms.LastUpdate = Now;
+  }
+  void solve(double Now);
+  void freeze(uint32_t Id, double Value);
+
+  Schedule &S;
+  const Machine &M;
+  const Network &Net;
+  NetworkCostOptions Opts;
+  NetworkCostStats Stats;
+
+  std::vector<Resource> Res;
+  std::unordered_map<LinkKey, uint32_t, LinkKeyHash> LinkIds;
+  std::vector<uint32_t> Inject, Eject; ///< Per node, None without limits.
+  std::unordered_map<uint64_t, RouteInfo> Routes;
+  std::vector<Element> Templates, Elements;
+  std::vector<Channel> Scratch, BackScratch;
+  std::vector<Message> Msgs;
+
+  // The ranks' programs. StepByStep: each rank's operations in schedule
+  // order, a step's receives before its sends (ids; Recv marks receives).
+  struct Op {
+    uint32_t Id;
+    uint32_t Step;
+    bool Recv;
+  };
+  std::vector<uint64_t> OpBegin; ///< Per rank, then the total.
+  std::vector<Op> Ops;
+  struct RankState {
+    uint64_t Pos = 0;
+    double Clock = 0;
+    uint32_t Outstanding = 0;
+    bool Blocked = false;
+  };
+  std::vector<RankState> Ranks;
+  // AsDataArrives: per transfer, dependencies not yet arrived, and who waits
+  // for it.
+  std::vector<uint32_t> Pending;
+  std::vector<uint64_t> WaitersBegin;
+  std::vector<uint32_t> Waiters;
+
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> Queue;
+  std::vector<uint32_t> Dirty; ///< Resources whose users changed.
+  uint32_t Epoch = 0;
+  std::vector<uint32_t> CompMsgs, CompRes;
+};
+
+uint32_t Evaluator::linkResource(const Channel &C) {
+  const LinkClass &LC = Net.Links[C.Class];
+  LinkKey K{C.From, C.To, C.Lane};
+  if (!LC.FullDuplex && K.A > K.B)
+    std::swap(K.A, K.B);
+  auto [It, New] = LinkIds.try_emplace(K, static_cast<uint32_t>(Res.size()));
+  if (New) {
+    Res.emplace_back();
+    Res.back().Capacity = LC.Bandwidth;
+  }
+  return It->second;
+}
+
+const RouteInfo &Evaluator::routeInfo(int64_t A, int64_t B, uint8_t TieDown) {
+  const uint64_t Key =
+      (static_cast<uint64_t>(A) << 36) ^ (static_cast<uint64_t>(B) << 8) ^
+      (M.Topo.Routing == DimensionRouting::SimGrid ? 0 : TieDown);
+  auto [It, New] = Routes.try_emplace(Key);
+  RouteInfo &RI = It->second;
+  if (!New)
+    return RI;
+  Scratch.clear();
+  llvm::cantFail(appendRoute(M.Topo, A, B, Scratch, TieDown));
+  RI.Begin = static_cast<uint32_t>(Templates.size());
+  for (const Channel &C : Scratch) {
+    const LinkClass &LC = Net.Links[C.Class];
+    RI.Latency += LC.Latency;
+    if (Net.WeightS > 0)
+      RI.WeightTerm += Net.WeightS / LC.Bandwidth;
+    RI.MinBandwidth = std::min(RI.MinBandwidth, LC.Bandwidth);
+    Templates.push_back({linkResource(C), 1.0, 0});
+  }
+  // The acknowledgements load the reverse route (a link both routes cross,
+  // half duplex, carries the sum).
+  if (Net.CrossTraffic > 0) {
+    BackScratch.clear();
+    llvm::cantFail(appendRoute(M.Topo, B, A, BackScratch, TieDown));
+    for (const Channel &C : BackScratch) {
+      uint32_t R = linkResource(C);
+      auto Same = std::find_if(Templates.begin() + RI.Begin, Templates.end(),
+                               [&](const Element &E) { return E.Res == R; });
+      if (Same != Templates.end())
+        Same->Weight += Net.CrossTraffic;
+      else
+        Templates.push_back({R, Net.CrossTraffic, 0});
+    }
+  }
+  if (Inject[A] != None)
+    Templates.push_back({Inject[A], 1.0, 0});
+  if (Eject[B] != None)
+    Templates.push_back({Eject[B], 1.0, 0});
+  RI.End = static_cast<uint32_t>(Templates.size());
+  return RI;
+}
+
+void Evaluator::buildMessages() {
+  // Injection and ejection limits: resources per node.
+  int64_t Vertices = 0;
+  for (const Participant &Pt : S.Participants)
+    Vertices = std::max(Vertices, Pt.Node + 1);
+  Inject.assign(static_cast<size_t>(Vertices), None);
+  Eject.assign(static_cast<size_t>(Vertices), None);
+  double Limit = Inf;
+  if (Net.InjectionLinks > 0 && !Net.Links.empty())
+    Limit = Net.InjectionLinks * Net.Links[0].Bandwidth;
+  if (Net.InjectionBandwidth > 0)
+    Limit = std::min(Limit, Net.InjectionBandwidth);
+  if (Limit < Inf)
+    for (const Participant &Pt : S.Participants)
+      for (std::vector<uint32_t> *V : {&Inject, &Eject})
+        if ((*V)[Pt.Node] == None) {
+          (*V)[Pt.Node] = static_cast<uint32_t>(Res.size());
+          Res.emplace_back();
+          Res.back().Capacity = Limit;
+        }
+
+  Msgs.resize(S.numTransfers());
+  uint32_t Id = 0;
+  for (const Step &St : S.Steps)
+    for (const Transfer &T : St.Transfers) {
+      Message &Ms = Msgs[Id++];
+      Ms.Src = static_cast<uint32_t>(T.Src);
+      Ms.Dst = static_cast<uint32_t>(T.Dst);
+      const uint64_t Bytes = T.Bytes + Net.EnvelopeBytes;
+      const ProtocolBand &Band = Net.band(Bytes);
+      Ms.Bytes = static_cast<double>(Bytes);
+      Ms.Factor = Band.BandwidthFactor;
+      Ms.Rendezvous = Net.rendezvous(T.Bytes);
+      const int64_t A = S.Participants[T.Src].Node,
+                    B = S.Participants[T.Dst].Node;
+      if (A == B) {
+        Ms.Intra = true;
+        Ms.Latency = Net.IntraNode.Latency * Band.LatencyFactor;
+        if (Net.IntraNode.Bandwidth > 0)
+          Ms.IntraRate = Net.IntraNode.Bandwidth * Band.BandwidthFactor;
+        continue;
+      }
+      const RouteInfo &RI = routeInfo(A, B, T.TieDown);
+      Ms.Latency = RI.Latency * Band.LatencyFactor;
+      Ms.Penalty = RI.Latency + RI.WeightTerm;
+      if (!(Ms.Penalty > 0))
+        Ms.Penalty = 1; // no latency, no weight-S: equal shares
+      Ms.Bound = RI.MinBandwidth;
+      if (Net.TcpGamma > 0 && RI.Latency > 0)
+        Ms.Bound = std::min(Ms.Bound, Net.TcpGamma / (2 * RI.Latency));
+      Ms.ElemBegin = static_cast<uint32_t>(Elements.size());
+      Elements.insert(Elements.end(), Templates.begin() + RI.Begin,
+                      Templates.begin() + RI.End);
+      Ms.ElemEnd = static_cast<uint32_t>(Elements.size());
+    }
+}
+
+void Evaluator::buildPrograms() {
+  const uint32_t P = static_cast<uint32_t>(S.size());
+  Ranks.assign(P, RankState{});
+  if (Opts.Posting == PostingRule::AsDataArrives) {
+    // Sends only, in schedule order per rank; receives are all posted at 0.
+    OpBegin.assign(static_cast<size_t>(P) + 1, 0);
+    for (const Message &Ms : Msgs)
+      ++OpBegin[Ms.Src + 1];
+    for (uint32_t R = 0; R < P; ++R)
+      OpBegin[R + 1] += OpBegin[R];
+    Ops.resize(Msgs.size());
+    std::vector<uint64_t> Next(OpBegin.begin(), OpBegin.end() - 1);
+    for (uint32_t Id = 0; Id < Msgs.size(); ++Id)
+      Ops[Next[Msgs[Id].Src]++] = {Id, 0, false};
+    TransferDependencies D = transferDependencies(S);
+    Pending.assign(Msgs.size(), 0);
+    WaitersBegin.assign(Msgs.size() + 1, 0);
+    for (uint32_t Id = 0; Id < Msgs.size(); ++Id) {
+      Pending[Id] = static_cast<uint32_t>(D.of(Id).size());
+      for (uint32_t W : D.of(Id))
+        ++WaitersBegin[W + 1];
+    }
+    for (size_t I = 0; I < Msgs.size(); ++I)
+      WaitersBegin[I + 1] += WaitersBegin[I];
+    Waiters.resize(WaitersBegin.back());
+    std::vector<uint64_t> At(WaitersBegin.begin(), WaitersBegin.end() - 1);
+    for (uint32_t Id = 0; Id < Msgs.size(); ++Id)
+      for (uint32_t W : D.of(Id))
+        Waiters[At[W]++] = Id;
+    return;
+  }
+  // StepByStep: per rank, per step, receives then sends.
+  OpBegin.assign(static_cast<size_t>(P) + 1, 0);
+  for (const Message &Ms : Msgs) {
+    ++OpBegin[Ms.Src + 1];
+    ++OpBegin[Ms.Dst + 1];
+  }
+  for (uint32_t R = 0; R < P; ++R)
+    OpBegin[R + 1] += OpBegin[R];
+  Ops.resize(OpBegin.back());
+  std::vector<uint64_t> Next(OpBegin.begin(), OpBegin.end() - 1);
+  uint32_t Id = 0;
+  for (uint32_t SI = 0; SI < S.Steps.size(); ++SI)
+    for (size_t I = 0; I < S.Steps[SI].Transfers.size(); ++I, ++Id) {
+      Ops[Next[Msgs[Id].Dst]++] = {Id, SI, true};
+      Ops[Next[Msgs[Id].Src]++] = {Id, SI, false};
+    }
+  // A step's receives are posted before its sends.
+  for (uint32_t R = 0; R < P; ++R) {
+    auto B = Ops.begin() + OpBegin[R], E = Ops.begin() + OpBegin[R + 1];
+    while (B != E) {
+      auto G =
+          std::find_if(B, E, [&](const Op &O) { return O.Step != B->Step; });
+      std::stable_partition(B, G, [](const Op &O) { return O.Recv; });
+      B = G;
+    }
+  }
+}
+
+void Evaluator::match(uint32_t Id) {
+  Message &Ms = Msgs[Id];
+  Ms.Start = std::max(Ms.SendPost, Ms.RecvPost);
+  Queue.push({Ms.Start + Ms.Latency, Id, 0, EventKind::DataStart});
+}
+
+void Evaluator::postSend(uint32_t Id, double At) {
+  Msgs[Id].SendPost = At;
+  if (!std::isnan(Msgs[Id].RecvPost))
+    match(Id);
+}
+
+void Evaluator::postRecv(uint32_t Id, double At) {
+  Msgs[Id].RecvPost = At;
+  if (!std::isnan(Msgs[Id].SendPost))
+    match(Id);
+}
+
+/// The runtime's rule: a step that sends waits for everything the rank
+/// posted before; then the step's receives, then its sends, are posted.
+void Evaluator::advanceStepByStep(uint32_t Rank, double Now) {
+  RankState &RS = Ranks[Rank];
+  RS.Clock = std::max(RS.Clock, Now);
+  RS.Blocked = false;
+  const uint64_t End = OpBegin[Rank + 1];
+  while (OpBegin[Rank] + RS.Pos < End) {
+    const uint64_t B = OpBegin[Rank] + RS.Pos;
+    uint64_t G = B;
+    bool Sends = false;
+    while (G < End && Ops[G].Step == Ops[B].Step)
+      Sends |= !Ops[G++].Recv;
+    if (Sends && RS.Outstanding > 0) {
+      RS.Blocked = true;
+      return;
+    }
+    for (uint64_t I = B; I < G; ++I) {
+      const Op &O = Ops[I];
+      if (O.Recv) {
+        ++RS.Outstanding;
+        postRecv(O.Id, RS.Clock);
+        continue;
+      }
+      RS.Clock += Net.SendOverhead;
+      if (Msgs[O.Id].Rendezvous)
+        ++RS.Outstanding;
+      postSend(O.Id, RS.Clock);
+    }
+    RS.Pos = G - OpBegin[Rank];
+  }
+}
+
+/// Receives posted ahead: a rank posts its sends in order, each once what it
+/// carries has arrived.
+void Evaluator::advanceSends(uint32_t Rank, double Now) {
+  RankState &RS = Ranks[Rank];
+  RS.Clock = std::max(RS.Clock, Now);
+  const uint64_t End = OpBegin[Rank + 1] - OpBegin[Rank];
+  while (RS.Pos < End && Pending[Ops[OpBegin[Rank] + RS.Pos].Id] == 0) {
+    RS.Clock += Net.SendOverhead;
+    postSend(Ops[OpBegin[Rank] + RS.Pos].Id, RS.Clock);
+    ++RS.Pos;
+  }
+}
+
+void Evaluator::completed(uint32_t Id, double Now) {
+  Message &Ms = Msgs[Id];
+  Ms.End = Now;
+  if (Opts.Posting == PostingRule::AsDataArrives) {
+    for (uint64_t I = WaitersBegin[Id]; I < WaitersBegin[Id + 1]; ++I) {
+      uint32_t W = Waiters[I];
+      if (--Pending[W] == 0)
+        advanceSends(Msgs[W].Src, Now);
+    }
+    return;
+  }
+  for (uint32_t R : {Ms.Dst, Ms.Rendezvous ? Ms.Src : None}) {
+    if (R == None)
+      continue;
+    RankState &RS = Ranks[R];
+    assert(RS.Outstanding > 0);
+    if (--RS.Outstanding == 0 && RS.Blocked)
+      advanceStepByStep(R, Now);
+  }
+}
+
+void Evaluator::startData(uint32_t Id, double Now) {
+  Message &Ms = Msgs[Id];
+  Ms.Remaining = Ms.Bytes;
+  Ms.LastUpdate = Now;
+  if (Ms.Intra || Ms.Bytes == 0) {
+    double Rate = Ms.Intra ? Ms.IntraRate : Inf;
+    double Dur = Rate < Inf ? Ms.Bytes / Rate : 0;
+    Queue.push({Now + Dur, Id, Ms.Version, EventKind::Finish});
+    return;
+  }
+  Ms.Active = true;
+  Ms.Value = 0;
+  for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
+    Element &El = Elements[E];
+    Resource &R = Res[El.Res];
+    El.Pos = static_cast<uint32_t>(R.Users.size());
+    R.Users.push_back({Id, E});
+    Dirty.push_back(El.Res);
+  }
+}
+
+void Evaluator::finish(uint32_t Id, double Now) {
+  Message &Ms = Msgs[Id];
+  if (Ms.Active) {
+    Ms.Active = false;
+    for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
+      const Element &El = Elements[E];
+      Resource &R = Res[El.Res];
+      // Swap-remove, keeping the moved user's position right.
+      auto Last = R.Users.back();
+      R.Users[El.Pos] = Last;
+      Elements[Last.second].Pos = El.Pos;
+      R.Users.pop_back();
+      Dirty.push_back(El.Res);
+    }
+  }
+  completed(Id, Now);
+}
+
+void Evaluator::freeze(uint32_t Id, double Value) {
+  Message &Ms = Msgs[Id];
+  Ms.Frozen = true;
+  Ms.NewValue = Value;
+  for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
+    const Element &El = Elements[E];
+    Resource &R = Res[El.Res];
+    R.Rem -= El.Weight * Value;
+    R.Usage -= El.Weight / Ms.Penalty;
+    --R.Unfrozen;
+  }
+}
+
+/// Re-solves the weighted max-min sharing among the messages reachable from
+/// the dirty resources, and re-times those whose rate changed.
+void Evaluator::solve(double Now) {
+  ++Stats.Solves;
+  ++Epoch;
+  CompMsgs.clear();
+  CompRes.clear();
+  for (uint32_t R : Dirty)
+    if (Res[R].Epoch != Epoch) {
+      Res[R].Epoch = Epoch;
+      CompRes.push_back(R);
+    }
+  Dirty.clear();
+  for (size_t I = 0; I < CompRes.size(); ++I)
+    for (auto [Id, E] : Res[CompRes[I]].Users) {
+      (void)E;
+      Message &Ms = Msgs[Id];
+      if (Ms.Epoch == Epoch)
+        continue;
+      Ms.Epoch = Epoch;
+      CompMsgs.push_back(Id);
+      for (uint32_t X = Ms.ElemBegin; X < Ms.ElemEnd; ++X) {
+        uint32_t R = Elements[X].Res;
+        if (Res[R].Epoch != Epoch) {
+          Res[R].Epoch = Epoch;
+          CompRes.push_back(R);
+        }
+      }
+    }
+  if (CompMsgs.empty())
+    return;
+  Stats.Rerated += CompMsgs.size();
+  for (uint32_t R : CompRes) {
+    Resource &Rs = Res[R];
+    Rs.Rem = Rs.Capacity;
+    Rs.Usage = 0;
+    Rs.Unfrozen = 0;
+  }
+  for (uint32_t Id : CompMsgs) {
+    Message &Ms = Msgs[Id];
+    Ms.Frozen = false;
+    for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
+      Resource &R = Res[Elements[E].Res];
+      R.Usage += Elements[E].Weight / Ms.Penalty;
+      ++R.Unfrozen;
+    }
+  }
+  // Resources by the level at which they fill (lazy: an entry is current
+  // when its level is the resource's level now).
+  std::vector<std::pair<double, uint32_t>> Heap;
+  Heap.reserve(CompRes.size());
+  for (uint32_t R : CompRes)
+    if (Res[R].Unfrozen > 0)
+      Heap.push_back({level(Res[R]), R});
+  std::make_heap(Heap.begin(), Heap.end(), std::greater<>());
+  // Messages by the level at which their bound stops them.
+  std::vector<std::pair<double, uint32_t>> Bounded;
+  for (uint32_t Id : CompMsgs)
+    if (Msgs[Id].Bound < Inf)
+      Bounded.push_back({Msgs[Id].Bound * Msgs[Id].Penalty, Id});
+  std::sort(Bounded.begin(), Bounded.end());
+  size_t NextBound = 0;
+  size_t Left = CompMsgs.size();
+
+  while (Left > 0) {
+    // Levels only rise as messages freeze: an entry below its resource's
+    // level now goes back in at that level (a lazy increase-key), an entry
+    // of a resource without rising users goes.
+    while (!Heap.empty()) {
+      const Resource &Top = Res[Heap.front().second];
+      double Level = Top.Unfrozen > 0 ? level(Top) : Inf;
+      if (Level <= Heap.front().first)
+        break;
+      std::pop_heap(Heap.begin(), Heap.end(), std::greater<>());
+      if (Level < Inf) {
+        Heap.back().first = Level;
+        std::push_heap(Heap.begin(), Heap.end(), std::greater<>());
+      } else {
+        Heap.pop_back();
+      }
+    }
+    while (NextBound < Bounded.size() && Msgs[Bounded[NextBound].second].Frozen)
+      ++NextBound;
+    double LevelRes = Heap.empty() ? Inf : Heap.front().first;
+    double LevelBound =
+        NextBound < Bounded.size() ? Bounded[NextBound].first : Inf;
+    if (LevelBound <= LevelRes) {
+      if (LevelBound == Inf)
+        break; // nothing limits what is left (cannot happen: every message
+               // crosses a link)
+      uint32_t Id = Bounded[NextBound++].second;
+      freeze(Id, Msgs[Id].Bound);
+      --Left;
+      continue;
+    }
+    const uint32_t R = Heap.front().second;
+    std::pop_heap(Heap.begin(), Heap.end(), std::greater<>());
+    Heap.pop_back();
+    // Every message still rising on R stops at this level. Freezing one
+    // reorders R's users only when they finish, not here.
+    for (size_t U = 0; U < Res[R].Users.size(); ++U) {
+      uint32_t Id = Res[R].Users[U].first;
+      if (Msgs[Id].Frozen)
+        continue;
+      freeze(Id, LevelRes / Msgs[Id].Penalty);
+      --Left;
+    }
+  }
+  // Re-time the messages whose rate changed.
+  for (uint32_t Id : CompMsgs) {
+    Message &Ms = Msgs[Id];
+    if (Ms.NewValue == Ms.Value)
+      continue;
+    settle(Ms, Now);
+    Ms.Value = Ms.NewValue;
+    ++Ms.Version;
+    double Rate = Ms.Value * Ms.Factor;
+    double Left = std::max(Ms.Remaining, 0.0);
+    Queue.push({Rate > 0 ? Now + Left / Rate : Inf, Id, Ms.Version,
+                EventKind::Finish});
+  }
+}
+
+NetworkCostStats Evaluator::run() {
+  Stats.Transfers = S.numTransfers();
+  buildMessages();
+  buildPrograms();
+  const uint32_t P = static_cast<uint32_t>(S.size());
+  if (Opts.Posting == PostingRule::AsDataArrives) {
+    for (uint32_t Id = 0; Id < Msgs.size(); ++Id)
+      postRecv(Id, 0);
+    for (uint32_t R = 0; R < P; ++R)
+      advanceSends(R, 0);
+  } else {
+    for (uint32_t R = 0; R < P; ++R)
+      advanceStepByStep(R, 0);
+  }
+  while (!Queue.empty()) {
+    const double Now = Queue.top().Time;
+    if (Now == Inf)
+      break;
+    ++Stats.Moments;
+    // Everything within a relative 1e-9 of Now happens at Now, including
+    // what the events themselves set off that soon.
+    const double Until = Now + 1e-9 * std::max(1.0, std::fabs(Now));
+    while (!Queue.empty() && Queue.top().Time <= Until) {
+      Event E = Queue.top();
+      Queue.pop();
+      Message &Ms = Msgs[E.Msg];
+      if (E.Kind == EventKind::DataStart) {
+        startData(E.Msg, Now);
+        continue;
+      }
+      if (E.Version != Ms.Version || !std::isnan(Ms.End))
+        continue; // re-timed since
+      if (Ms.Active)
+        settle(Ms, Now);
+      finish(E.Msg, Now);
+    }
+    if (!Dirty.empty())
+      solve(Now);
+  }
+  double Makespan = 0;
+  uint32_t Id = 0;
+  for (Step &St : S.Steps)
+    for (Transfer &T : St.Transfers) {
+      const Message &Ms = Msgs[Id++];
+      // A transfer that never completes: the runtime would hang.
+      T.Start = std::isnan(Ms.Start) ? Inf : Ms.Start;
+      T.End = std::isnan(Ms.End) ? Inf : Ms.End;
+      Makespan = std::max(Makespan, T.End);
+    }
+  S.Makespan = Makespan;
+  return Stats;
+}
+
+} // namespace
+
+llvm::Error checkNetwork(const Machine &M) {
+  auto Fail = [](const std::string &Msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                   Msg.c_str());
+  };
+  if (!M.Net)
+    return llvm::Error::success();
+  const Network &N = *M.Net;
+  if (!isRouted(M.Topo))
+    return Fail(std::string("a network needs routes, and topology '") +
+                topologyKindName(M.Topo.Kind) + "' has none");
+  std::vector<std::string> Names = linkClassNames(M.Topo);
+  if (N.Links.size() != Names.size()) {
+    std::string List;
+    for (const std::string &Nm : Names)
+      List += (List.empty() ? "'" : ", '") + Nm + "'";
+    return Fail("topology '" + std::string(topologyKindName(M.Topo.Kind)) +
+                "' has " + std::to_string(Names.size()) + " link class" +
+                (Names.size() == 1 ? "" : "es") + " (" + List +
+                "), the network describes " + std::to_string(N.Links.size()));
+  }
+  for (const LinkClass &L : N.Links)
+    if (!(L.Bandwidth > 0) || !(L.Latency >= 0) || !std::isfinite(L.Bandwidth))
+      return Fail("link class '" + L.Name +
+                  "' needs a positive bandwidth and a latency >= 0");
+  if (!(N.IntraNode.Bandwidth >= 0) || !(N.IntraNode.Latency >= 0))
+    return Fail("the intra-node link needs a bandwidth and a latency >= 0");
+  for (size_t I = 0; I < N.Bands.size(); ++I) {
+    const ProtocolBand &B = N.Bands[I];
+    if (I == 0 && B.MinBytes != 0)
+      return Fail("the first protocol band must start at 0 bytes");
+    if (I > 0 && B.MinBytes <= N.Bands[I - 1].MinBytes)
+      return Fail("protocol bands must be sorted by their first size, "
+                  "without repeats");
+    if (!(B.LatencyFactor > 0) || !(B.BandwidthFactor > 0) ||
+        !std::isfinite(B.LatencyFactor) || !std::isfinite(B.BandwidthFactor))
+      return Fail("protocol band factors must be positive");
+  }
+  if (!(N.SendOverhead >= 0) || !(N.InjectionBandwidth >= 0) ||
+      !(N.WeightS >= 0) || !(N.CrossTraffic >= 0) || !(N.TcpGamma >= 0))
+    return Fail("network times, bandwidths and model constants must be >= 0");
+  if (N.ProcsPerNode < 1)
+    return Fail("a node runs at least one process");
+  return llvm::Error::success();
+}
+
+NetworkCostStats estimateNetworkCost(Schedule &S, const Machine &M,
+                                     const NetworkCostOptions &Opts) {
+  assert(M.Net && "the machine has no network");
+  return Evaluator(S, M, Opts).run();
+}
+
+} // namespace collc

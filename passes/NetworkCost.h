@@ -1,0 +1,101 @@
+/// \file
+/// The network evaluator: fills every transfer's Start and End and the
+/// schedule's Makespan by a flow-level simulation of the schedule on the
+/// machine's network (ir/Network.h), as collc's MPI runtime
+/// (runtime/collc/runtime.h) runs it and as SimGrid's SMPI 3.32 network
+/// model times it. The cost pass (passes/Cost.h) calls it whenever the
+/// machine has a network.
+///
+/// What happens to one transfer, in order:
+///  1. its sender posts the send and its receiver posts the receive, when
+///     the posting rule (below) lets each of them; the sender spends
+///     Network::SendOverhead before each send it posts;
+///  2. the message starts moving once both are posted (SMPI matches a send
+///     with its receive before any data moves, eager or not): that is Start;
+///  3. the latency phase: the route's latency (the sum of its links'
+///     latencies) times the band's latency factor; the message holds no
+///     bandwidth meanwhile;
+///  4. the data phase: its bytes plus Network::EnvelopeBytes move at a rate
+///     that changes whenever another message starts or ends its data phase:
+///     the weighted max-min fair share below, times the band's bandwidth
+///     factor. When the last byte arrives the receive completes: that is
+///     End. A rendezvous send (Network::RendezvousBytes) completes then too;
+///     an eager send completed when it was posted.
+/// Two ranks on one node exchange over the IntraNode class only: its
+/// latency, and its bandwidth for every message alone (a loopback shares
+/// nothing).
+///
+/// Sharing (SimGrid's LMM max-min system): every link direction (both
+/// directions together for a half-duplex class) is a resource with the
+/// class's bandwidth; every node's injection and ejection, when
+/// Network::InjectionLinks or InjectionBandwidth limit them, are resources
+/// too. A message in its data phase uses each link of its route once and,
+/// at Network::CrossTraffic of its rate, each link of the reverse route; its
+/// injection and ejection once. Rates are the weighted max-min fair
+/// allocation: a message of penalty p gets lambda / p, where lambda rises
+/// until a resource it uses is full, p = route latency + sum over the route
+/// of WeightS / link bandwidth. A message's share is at most the slowest
+/// link's bandwidth on its route and TcpGamma / (2 x route latency).
+/// docs/network.md says where this matches SimGrid and where it
+/// approximates.
+///
+/// Posting rules. StepByStep is what the runtime does today: a rank takes
+/// its steps in order; a step that sends first waits until every receive
+/// and every send the rank posted before has completed; then it posts the
+/// step's receives, then its sends; a step that only receives posts at
+/// once. Since a rank waits for all it received before it sends, every
+/// dependency (passes/Dependencies.h) holds. AsDataArrives is the runtime
+/// that posts every receive ahead: receives are posted at time 0, and a send
+/// is posted once the transfers it depends on (passes/Dependencies.h) have
+/// arrived, after the rank's earlier sends.
+///
+/// Performance: events that fall together (within a relative 1e-9) are
+/// handled as one, and a change re-solves the sharing only among the
+/// messages it can reach through shared resources.
+#ifndef COLLC_PASSES_NETWORKCOST_H
+#define COLLC_PASSES_NETWORKCOST_H
+
+#include "ir/Machine.h"
+#include "ir/Schedule.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+
+namespace collc {
+
+/// When a rank posts its receives and sends (see the file comment).
+enum class PostingRule {
+  StepByStep,    ///< collc's MPI runtime today.
+  AsDataArrives, ///< Receives posted ahead; sends as their data arrives.
+};
+
+struct NetworkCostOptions {
+  PostingRule Posting = PostingRule::StepByStep;
+};
+
+/// What one evaluation did (for benchmarks).
+struct NetworkCostStats {
+  uint64_t Transfers = 0;
+  /// Moments at which something happened (events that fall together count
+  /// once), and how many times the sharing was solved.
+  uint64_t Moments = 0, Solves = 0;
+  /// Messages re-rated, summed over the solves.
+  uint64_t Rerated = 0;
+};
+
+/// Whether \p M's network can time schedules: the topology has routes, the
+/// network has one link class per class of the topology (linkClassNames()
+/// in passes/Routes.h) with a positive bandwidth, bands sorted and starting
+/// at 0, positive factors, and a node per rank for the List placement.
+/// The front end calls it on every machine with a network.
+llvm::Error checkNetwork(const Machine &M);
+
+/// Fills Start, End and Makespan of \p S on \p M, which has a network that
+/// checkNetwork() accepts.
+NetworkCostStats estimateNetworkCost(Schedule &S, const Machine &M,
+                                     const NetworkCostOptions &Opts = {});
+
+} // namespace collc
+
+#endif
