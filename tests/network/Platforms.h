@@ -35,7 +35,7 @@ inline Machine withNetwork(std::string Name, Topology T, Network N) {
   M.Topo = std::move(T);
   auto [Ts, PerByte] = N.oneHopLinear();
   M.M.Kind = ModelKind::Linear;
-  M.M.THold = M.M.TEnd = Affine{Ts, PerByte};
+  M.M.Linear = {Ts, PerByte};
   M.Net = std::move(N);
   return M;
 }
