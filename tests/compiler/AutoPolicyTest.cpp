@@ -53,10 +53,12 @@ TEST_CASE("auto and select agree at every size on every bundled machine") {
   for (const std::string &Path : Machines) {
     auto M = loadMachine(Path);
     REQUIRE(M);
-    // Not yet on a network: there the contention verdict of a candidate
-    // (a backbone or a fat tree's uplinks shared) changes with the size
-    // between the sizes select samples, and select's bisection assumes
-    // each winner holds one range of sizes.
+    // Not yet on a network: there the protocol bands make every
+    // candidate's time jump where one of its messages crosses a band
+    // threshold, so the winner can change several times between two sizes
+    // select samples, and select's bisection assumes one change (e.g.
+    // torus-16x16-net allgather at 283..348 bytes: ring and bruck
+    // alternate). Exact bands on a network are issue 16's.
     if (M->Net)
       continue;
     std::vector<int32_t> RankCounts{8};
