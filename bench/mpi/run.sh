@@ -9,6 +9,12 @@
 #                                      # 256 ranks on the simulated 16x16 torus:
 #                                      # sem and the torus baselines vs SMPI's
 #                                      # built-in all-to-alls
+#   bench/mpi/run.sh host [machine.yaml]
+#                                      # this host under Open MPI: auto's
+#                                      # broadcast and allreduce at P = 2, 4, 8
+#                                      # on the spec collc-probe measures here
+#                                      # (or the one given) vs MPI_Bcast and
+#                                      # MPI_Allreduce; median of 5 launches
 #
 # Open MPI: schedules from `--algorithm auto` on the PC-cluster model; each
 # cell is the median of 3 launches (the machine is shared and noisy).
@@ -16,7 +22,8 @@
 set -euo pipefail
 mode=${1:-openmpi}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-collc=${2:-$root/build/bin/collc}
+collc=$root/build/bin/collc
+[ "$mode" = host ] || collc=${2:-$collc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags=(-std=c++17 -O2 -Wall -Wextra -I"$root/runtime")
@@ -39,6 +46,58 @@ gen() {
 }
 
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+if [ "$mode" = host ]; then
+  # The machine as collc-probe measures it (8 processes, oversubscribed
+  # above the cores), unless a spec is given.
+  spec=${2:-}
+  if [ -z "$spec" ]; then
+    spec=$work/probed.yaml
+    mpirun.openmpi --allow-run-as-root --oversubscribe -np 8 "$root/build/bin/collc-probe" \
+      -o "$spec" >&2
+  fi
+  sizes=(1 65536 1048576)
+  printf "%4s %-9s %9s %-26s %12s %12s %8s\n" P collective bytes "auto's algorithm" "collc µs" \
+    "MPI µs" ratio
+  for coll in bcast allreduce; do
+    for p in 2 4 8; do
+      extra=()
+      [ "$coll" = allreduce ] && extra=(--op sum --datatype int32)
+      files=()
+      declare -A alg=()
+      for b in "${sizes[@]}"; do
+        bb=$b
+        [ "$coll" = allreduce ] && bb=$(((b + 3) / 4 * 4))
+        root_opt=()
+        [ "$coll" = bcast ] && root_opt=(--root 0)
+        "$collc" --machine "$spec" --collective "$coll" --ranks "$p" "${root_opt[@]}" \
+          --bytes "$bb" "${extra[@]}" --algorithm auto --emit json -o "$work/s-$b.json"
+        alg[$b]=$("$collc" --schedule "$work/s-$b.json" --emit summary |
+          awk '$1 == "algorithm:" {print $2}')
+        files+=(--schedule "$work/s-$b.json")
+      done
+      "$collc" "${files[@]}" --emit mpi --mpi-name bench -o "$work/h.cpp"
+      mpicxx.openmpi "${flags[@]}" "$root/bench/mpi/osu_$coll.cpp" "$work/h.cpp" -o "$work/osu"
+      run_sizes=()
+      for b in "${sizes[@]}"; do
+        [ "$coll" = allreduce ] && run_sizes+=($(((b + 3) / 4 * 4))) || run_sizes+=("$b")
+      done
+      for rep in 1 2 3 4 5; do
+        mpirun.openmpi --allow-run-as-root --oversubscribe -np "$p" "$work/osu" --iters 50 \
+          "${run_sizes[@]}" > "$work/rep$rep"
+      done
+      for i in "${!sizes[@]}"; do
+        b=${run_sizes[$i]}
+        c=$(awk -v b="$b" '$1 == b {print $2}' "$work"/rep? | median)
+        m=$(awk -v b="$b" '$1 == b {print $3}' "$work"/rep? | median)
+        printf "%4d %-9s %9d %-26s %12.1f %12.1f %8.2f\n" "$p" "$coll" "$b" "${alg[${sizes[$i]}]}" \
+          "$c" "$m" "$(echo "$c / $m" | bc -l)"
+      done
+      unset alg
+    done
+  done
+  exit 0
+fi
 
 if [ "$mode" = openmpi ]; then
   sizes=(1 1024 65536 1048576)
