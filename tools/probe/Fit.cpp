@@ -90,13 +90,13 @@ double weight(double Time) {
 }
 
 void addSample(Sums &S, const Sample &X, double Overhead) {
-  S.add(X.Hops, static_cast<double>(X.Bytes), X.Time - Overhead,
-        weight(X.Time));
+  S.add(X.Hops * X.LatencyScale, static_cast<double>(X.Bytes) * X.ByteScale,
+        X.Time - Overhead, weight(X.Time));
 }
 
 double relativeError(const BandFit &B, const Sample &X, double Overhead) {
-  double P =
-      Overhead + X.Hops * B.PerLink + static_cast<double>(X.Bytes) * B.PerByte;
+  double P = Overhead + X.Hops * X.LatencyScale * B.PerLink +
+             static_cast<double>(X.Bytes) * X.ByteScale * B.PerByte;
   return std::fabs(P - X.Time) / std::max(X.Time, 1e-9);
 }
 
@@ -372,6 +372,39 @@ LinkFit fitIntraLink(const std::vector<Sample> &Samples,
   }
   Solution Sol = solve(S);
   return {Sol.A, Sol.C > 0 ? 1 / Sol.C : 1e6};
+}
+
+NetworkFit fitNetwork(const std::vector<Sample> &Inter,
+                      const std::vector<Sample> &Intra, double Overhead,
+                      const std::vector<uint64_t> &Froms, const Base &B,
+                      uint64_t SmallestBytes, uint64_t LargestBytes) {
+  if (Inter.empty()) {
+    NetworkFit Net = makeNetworkFit(fitFixedBands(Intra, Overhead, Froms),
+                                    Overhead, B, SmallestBytes, LargestBytes);
+    Net.HasIntra = !Intra.empty();
+    Net.Intra = Net.Link;
+    return Net;
+  }
+  NetworkFit Net = makeNetworkFit(fitFixedBands(Inter, Overhead, Froms),
+                                  Overhead, B, SmallestBytes, LargestBytes);
+  if (Intra.empty())
+    return Net;
+  for (int Round = 0; Round < 4; ++Round) {
+    LinkFit Link = fitIntraLink(Intra, Net);
+    std::vector<Sample> Both = Inter;
+    for (Sample X : Intra) {
+      X.Hops = 1;
+      X.LatencyScale =
+          Net.Link.Latency > 0 ? Link.Latency / Net.Link.Latency : 0;
+      X.ByteScale = Net.Link.Bandwidth / Link.Bandwidth;
+      Both.push_back(X);
+    }
+    Net = makeNetworkFit(fitFixedBands(Both, Overhead, Froms), Overhead, B,
+                         SmallestBytes, LargestBytes);
+  }
+  Net.HasIntra = true;
+  Net.Intra = fitIntraLink(Intra, Net);
+  return Net;
 }
 
 InjectionFit fitInjection(const std::vector<FanSample> &Fans, double Slack) {

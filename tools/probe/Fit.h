@@ -48,10 +48,16 @@ struct Sample {
   /// Half the interquartile range of the repetitions over the median: the
   /// measurement's own noise.
   double Spread = 0;
+  /// How the route compares with Hops links between nodes, for fitting
+  /// samples of the intra-node link with the others: its latency over a
+  /// link's, and a link's bandwidth over its own (1 between nodes).
+  double LatencyScale = 1;
+  double ByteScale = 1;
 };
 
 /// One band's fit: time - o = Hops * PerLink + Bytes * PerByte for sizes
-/// from From on (to the next band's From).
+/// from From on (to the next band's From); a sample's scales multiply the
+/// two terms.
 struct BandFit {
   uint64_t From = 0;
   /// Time per link crossed: L * lf.
@@ -148,6 +154,17 @@ NetworkFit makeNetworkFit(std::vector<BandFit> Bands, double Overhead,
 /// The intra-node link under \p Net's factors: least squares over \p Samples
 /// (Hops ignored: one link).
 LinkFit fitIntraLink(const std::vector<Sample> &Samples, const NetworkFit &Net);
+
+/// The whole model from the bands' starts \p Froms: per-band fits of the
+/// samples between nodes, \p Inter, split by \p B. With samples of the
+/// intra-node link too, the bands fit both (the link's latency and bandwidth
+/// relative to the others', fitted in turn with the bands, a few rounds:
+/// factors are the same for every link). Without \p Inter, the bands and
+/// the links come from \p Intra and the intra-node link is the links'.
+NetworkFit fitNetwork(const std::vector<Sample> &Inter,
+                      const std::vector<Sample> &Intra, double Overhead,
+                      const std::vector<uint64_t> &Froms, const Base &B,
+                      uint64_t SmallestBytes, uint64_t LargestBytes);
 
 /// Aggregate rate of k concurrent flows from one node.
 struct FanSample {

@@ -219,7 +219,8 @@ public:
       return T;
     });
     done(Peer);
-    return std::max(S.Time, 0.0);
+    // Below a picosecond is what is left of the timer's cost: nothing.
+    return S.Time < 1e-6 ? 0.0 : S.Time;
   }
 
   /// Median time from sending \p Bytes to each of \p Peers at once to the
@@ -371,18 +372,24 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
 
   // The bands come from the routes between nodes, or, when every rank runs
   // on one node, from the intra-node pairs.
-  R.OnlyIntra = Partners.front().Intra;
-  auto FitSamples = [&] {
-    std::vector<Sample> S;
-    for (const MeasuredPair &M : R.Pairs)
-      if (M.Intra == R.OnlyIntra)
-        S.insert(S.end(), M.Samples.begin(), M.Samples.end());
-    return S;
+  std::vector<Sample> Inter, Intra;
+  auto Split = [&] {
+    Inter.clear();
+    Intra.clear();
+    for (const MeasuredPair &M : R.Pairs) {
+      std::vector<Sample> &Into = M.Intra ? Intra : Inter;
+      Into.insert(Into.end(), M.Samples.begin(), M.Samples.end());
+    }
   };
-  std::vector<Sample> Fitted = FitSamples();
+  Split();
+  R.OnlyIntra = Inter.empty();
   FitOptions FO;
-  FO.Tolerance = fitTolerance(Fitted);
-  std::vector<BandFit> Bands = fitBands(Fitted, Overhead, FO);
+  FO.Tolerance = fitTolerance(R.OnlyIntra ? Intra : Inter);
+  std::vector<BandFit> Bands =
+      fitBands(R.OnlyIntra ? Intra : Inter, Overhead, FO);
+  std::vector<uint64_t> Froms;
+  for (const BandFit &B : Bands)
+    Froms.push_back(B.From);
   progress() << "fit: " << Bands.size()
              << (Bands.size() == 1 ? " band" : " bands") << " within "
              << llvm::format("%.2g", 100 * FO.Tolerance) << "%\n";
@@ -391,37 +398,21 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
     progress() << "refining " << Bands.size() - 1
                << " band boundaries by bisection with " << partnerText(Ref)
                << "\n";
-    std::vector<uint64_t> Froms = {Bands.front().From};
     std::vector<Sample> Extra;
     for (size_t B = 1; B < Bands.size(); ++B) {
       auto Below = std::lower_bound(Sizes.begin(), Sizes.end(), Bands[B].From);
       uint64_t Lo = Below == Sizes.begin() ? 0 : *(Below - 1);
-      Froms.push_back(refineBoundary(
+      Froms[B] = refineBoundary(
           Bands[B - 1], Bands[B], Lo, Bands[B].From, Overhead,
           [&](uint64_t Bytes) { return D.pingPong(Ref.Rank, Bytes, Ref.Hops); },
-          24, Extra));
+          24, Extra);
     }
     R.Pairs.front().Samples.insert(R.Pairs.front().Samples.end(), Extra.begin(),
                                    Extra.end());
-    Fitted = FitSamples();
-    Bands = fitFixedBands(Fitted, Overhead, Froms);
+    Split();
   }
-
-  R.Net =
-      makeNetworkFit(Bands, Overhead, O.BaseLink, Sizes.front(), Sizes.back());
-  if (R.OnlyIntra) {
-    R.Net.HasIntra = true;
-    R.Net.Intra = R.Net.Link;
-  } else {
-    std::vector<Sample> Intra;
-    for (const MeasuredPair &M : R.Pairs)
-      if (M.Intra)
-        Intra.insert(Intra.end(), M.Samples.begin(), M.Samples.end());
-    if (!Intra.empty()) {
-      R.Net.HasIntra = true;
-      R.Net.Intra = fitIntraLink(Intra, R.Net);
-    }
-  }
+  R.Net = fitNetwork(Inter, Intra, Overhead, Froms, O.BaseLink, Sizes.front(),
+                     Sizes.back());
 
   // Concurrent flows out of rank 0: what a node can inject.
   R.FanBytes = std::min<uint64_t>(O.MaxBytes, O.Quick ? 262144 : 1048576);

@@ -175,7 +175,7 @@ void writeProbeSpec(llvm::raw_ostream &OS, const ProbeReport &R) {
 
   // What was measured beyond the ping-pongs.
   OS << "#\n# Timer: " << num(R.TimerCost)
-     << " per reading, taken off every measurement.\n";
+     << " µs per reading, taken off every measurement.\n";
   if (!R.Fans.empty()) {
     OS << "# Injection: " << sizeText(R.FanBytes)
        << " from rank 0 to k partners at once (ranks";
