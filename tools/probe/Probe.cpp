@@ -391,8 +391,8 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
   for (const BandFit &B : Bands)
     Froms.push_back(B.From);
   progress() << "fit: " << Bands.size()
-             << (Bands.size() == 1 ? " band" : " bands") << " within "
-             << llvm::format("%.2g", 100 * FO.Tolerance) << "%\n";
+             << (Bands.size() == 1 ? " band" : " bands") << " (aiming at "
+             << llvm::format("%.2g", 100 * FO.Tolerance) << "% error)\n";
 
   if (!O.Quick && Bands.size() > 1) {
     progress() << "refining " << Bands.size() - 1
@@ -469,6 +469,10 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
   double Worst = maxError(Checks);
   progress() << "self-check, measured against predicted medians:\n";
   writeCheckSummary(llvm::errs(), Checks);
+  if (Worst > 2 * FO.Tolerance)
+    progress() << "note: predictions are off by up to " << percent(Worst)
+               << ": a busy machine (see the spreads), or a topology other "
+                  "than the one named\n";
   if (O.MaxError >= 0 && Worst > O.MaxError)
     return fail("a prediction is off its measured median by " + percent(Worst) +
                     ", more than --max-error " + percent(O.MaxError) +
