@@ -12,8 +12,9 @@ namespace collc {
 
 CostJudge modelJudge() {
   CostJudge J;
-  J.Description = "contention-free first where channels are shared, then "
-                  "the lowest makespan under the model";
+  J.Description = "the lowest makespan: under the network evaluator on a "
+                  "machine with a network, else under the model with "
+                  "contention-free schedules first where channels are shared";
   J.Judge = [](Schedule &S, const Machine &M, Pipeline &P) {
     const llvm::StringRef Name = S.Algorithm;
     P.run("cost " + Name, [&] {
