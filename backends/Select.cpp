@@ -75,8 +75,7 @@ void emitSelect(llvm::raw_ostream &OS, const Machine &M, const Selection &Sel) {
   OS << "# collc select: " << collectiveName(Base.Coll) << " of " << Base.size()
      << " ranks on machine '" << printableText(M.Name) << "' ("
      << modelKindName(M.M.Kind)
-     << " model); auto's choice per message size:\n#   " << Sel.Policy
-     << "\n";
+     << " model); auto's choice per message size:\n#   " << Sel.Policy << "\n";
   OS << "#   from_bytes     to_bytes  algorithm                   segments   "
         "time_at_from     time_at_to\n";
   for (const SizeBand &B : Sel.Bands) {

@@ -19,8 +19,8 @@
 namespace collc {
 
 /// `--emit sim`: runs the schedule on the wormhole simulator
-/// (sim/ScheduleSim.h) and reports, per transfer, its start, header-blocked time
-/// and end beside the model's end; per channel its busy time; overall the
+/// (sim/ScheduleSim.h) and reports, per transfer, its start, header-blocked
+/// time and end beside the model's end; per channel its busy time; overall the
 /// makespan (beside the model's) and the total blocked time. The machine
 /// must pass checkSimulatable().
 void emitSimReport(llvm::raw_ostream &OS, const Schedule &S, const Machine &M);

@@ -5,8 +5,8 @@
 #ifndef COLLC_COMPILER_REQUESTSPEC_H
 #define COLLC_COMPILER_REQUESTSPEC_H
 
-#include "ir/Request.h"
 #include "ir/Machine.h"
+#include "ir/Request.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -3,8 +3,8 @@
 #ifndef COLLC_TESTS_TESTUTIL_H
 #define COLLC_TESTS_TESTUTIL_H
 
-#include "ir/Request.h"
 #include "ir/Machine.h"
+#include "ir/Request.h"
 
 #include <numeric>
 

@@ -5,8 +5,8 @@
 #ifndef COLLC_COMPILER_ALGORITHMS_BUILDER_H
 #define COLLC_COMPILER_ALGORITHMS_BUILDER_H
 
-#include "ir/Request.h"
 #include "ir/Machine.h"
+#include "ir/Request.h"
 #include "ir/Schedule.h"
 
 #include "llvm/ADT/StringRef.h"

@@ -4,8 +4,8 @@
 #ifndef COLLC_COMPILER_ALGORITHMS_PLACEMENT_H
 #define COLLC_COMPILER_ALGORITHMS_PLACEMENT_H
 
-#include "ir/Request.h"
 #include "ir/Machine.h"
+#include "ir/Request.h"
 #include "ir/Schedule.h"
 
 #include <algorithm>
@@ -58,7 +58,6 @@ inline int64_t maxSegmentsFor(int64_t Ranks) {
 /// Segments for a request: its `segments` when given (capped at \p Max), else
 /// \p Optimum rounded and clamped to [1, Max].
 int64_t pickSegments(const Request &R, double Optimum, int64_t Max);
-
 
 /// For broadcasts that leave some rank without some chunk (a spanning tree
 /// cut by a process count that is not a power of two), appends steps in

@@ -22,8 +22,8 @@
 #ifndef COLLC_COMPILER_ALGORITHMS_TORUSALLTOALL_H
 #define COLLC_COMPILER_ALGORITHMS_TORUSALLTOALL_H
 
-#include "ir/Request.h"
 #include "ir/Machine.h"
+#include "ir/Request.h"
 #include "ir/Schedule.h"
 
 #include "llvm/Support/Error.h"

@@ -4,8 +4,8 @@
 #include "backends/Traces.h"
 #include "compiler/Driver.h"
 #include "ir/Format.h"
-#include "tools/WormholeExperiments.h"
 #include "tests/TestUtil.h"
+#include "tools/WormholeExperiments.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

@@ -36,14 +36,14 @@ int call(long Bytes, char *Send, char *Recv) {
   (void)Send;
   return collc_bcast_bench(Recv, N, MPI_BYTE, 0, MPI_COMM_WORLD);
 #elif defined(COLL_allreduce)
-  return collc_allreduce_bench(Send, Recv, N / 4, MPI_INT,
-                               MPI_SUM, MPI_COMM_WORLD);
+  return collc_allreduce_bench(Send, Recv, N / 4, MPI_INT, MPI_SUM,
+                               MPI_COMM_WORLD);
 #elif defined(COLL_allgather)
-  return collc_allgather_bench(Send, N, MPI_BYTE, Recv, N,
-                               MPI_BYTE, MPI_COMM_WORLD);
+  return collc_allgather_bench(Send, N, MPI_BYTE, Recv, N, MPI_BYTE,
+                               MPI_COMM_WORLD);
 #elif defined(COLL_alltoall)
-  return collc_alltoall_bench(Send, N, MPI_BYTE, Recv, N,
-                              MPI_BYTE, MPI_COMM_WORLD);
+  return collc_alltoall_bench(Send, N, MPI_BYTE, Recv, N, MPI_BYTE,
+                              MPI_COMM_WORLD);
 #else
 #error "define COLL_bcast, COLL_allreduce, COLL_allgather or COLL_alltoall"
 #endif
