@@ -14,6 +14,7 @@
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -40,6 +41,16 @@ inline Options parse(int argc, char **argv) {
       O.Sizes.push_back(std::atol(argv[I]));
   }
   return O;
+}
+
+/// Aborts the job, saying which call failed, unless \p Rc is MPI_SUCCESS:
+/// "<Driver>: the <collc|MPI> <What> failed (<Rc>)".
+inline void check(int Rc, const char *Driver, bool Collc, const char *What) {
+  if (Rc == MPI_SUCCESS)
+    return;
+  std::fprintf(stderr, "%s: the %s %s failed (%d)\n", Driver,
+               Collc ? "collc" : "MPI", What, Rc);
+  MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
 /// Times Call (which checks its own result) Iters times.

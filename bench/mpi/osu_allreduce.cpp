@@ -33,9 +33,9 @@ double measure(bool Collc, const std::vector<int> &In, std::vector<int> &Out,
                                                MPI_INT, MPI_SUM, MPI_COMM_WORLD)
                        : MPI_Allreduce(In.data(), Out.data(), N, MPI_INT,
                                        MPI_SUM, MPI_COMM_WORLD);
-        if (Rc != MPI_SUCCESS)
-          fail(Collc ? "the collc allreduce failed" : "MPI_Allreduce failed",
-               4L * N);
+        osu::check(
+            Rc, "osu_allreduce", Collc,
+            ("allreduce of " + std::to_string(4L * N) + " bytes").c_str());
       },
       Iters);
 }

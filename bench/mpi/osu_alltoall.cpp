@@ -32,12 +32,9 @@ void call(bool Collc, Buffers &B) {
                                         MPI_COMM_WORLD)
                  : MPI_Alltoall(B.Send.data(), B.Block, MPI_BYTE, B.Recv.data(),
                                 B.Block, MPI_BYTE, MPI_COMM_WORLD);
-  if (Rc == MPI_SUCCESS)
-    return;
-  std::fprintf(
-      stderr, "osu_alltoall: the %s all-to-all of %d-byte blocks failed (%d)\n",
-      Collc ? "collc" : "MPI", B.Block, Rc);
-  MPI_Abort(MPI_COMM_WORLD, 1);
+  osu::check(
+      Rc, "osu_alltoall", Collc,
+      ("all-to-all of " + std::to_string(B.Block) + "-byte blocks").c_str());
 }
 
 char pattern(int Src, int Dst, size_t Byte) {

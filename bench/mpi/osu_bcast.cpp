@@ -25,12 +25,8 @@ double measure(bool Collc, std::vector<char> &Buf, int Iters) {
         int Rc = Collc ? collc_bcast_bench(Buf.data(), N, MPI_BYTE, 0,
                                            MPI_COMM_WORLD)
                        : MPI_Bcast(Buf.data(), N, MPI_BYTE, 0, MPI_COMM_WORLD);
-        if (Rc != MPI_SUCCESS) {
-          std::fprintf(stderr,
-                       "osu_bcast: the %s broadcast of %d bytes failed (%d)\n",
-                       Collc ? "collc" : "MPI", N, Rc);
-          MPI_Abort(MPI_COMM_WORLD, 1);
-        }
+        osu::check(Rc, "osu_bcast", Collc,
+                   ("broadcast of " + std::to_string(N) + " bytes").c_str());
       },
       Iters);
 }
