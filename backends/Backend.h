@@ -54,10 +54,9 @@ struct BackendOptions {
 
 /// What a backend is given.
 struct BackendInput {
+  /// The machine; for a schedule read without --machine, unknownMachine()
+  /// (backends that need a machine are refused earlier, checkNeeds).
   const Machine &M;
-  /// Whether M came from a spec; without one it is a placeholder named
-  /// "unknown" (backends that need a machine are refused earlier).
-  bool HasMachine = true;
   llvm::ArrayRef<Schedule> Schedules;
   const Selection *Sel = nullptr;
 };

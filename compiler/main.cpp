@@ -222,7 +222,7 @@ Error run(int argc, char **argv) {
   CO.MergeSteps = MergeStepsOpt;
   CO.Log = &errs();
   const Machine Unknown = unknownMachine();
-  BackendInput In{Mp ? *Mp : Unknown, Mp != nullptr, {}, nullptr};
+  BackendInput In{Mp ? *Mp : Unknown, {}, nullptr};
   std::vector<Schedule> Schedules;
   std::optional<Selection> Sel;
   for (const std::string &Path : ScheduleFiles) {
