@@ -1,7 +1,10 @@
 #include "compiler/algorithms/Placement.h"
 
+#include "passes/Cost.h"
+
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace collc {
 
@@ -74,6 +77,52 @@ int64_t pickSegments(const Request &R, double Optimum, int64_t Max) {
   // costs dominate on every machine collc models.
   return std::min<int64_t>(
       {Max, MaxDerivedSegments, std::llround(std::min(Optimum, 1e9))});
+}
+
+llvm::Expected<Schedule>
+searchSegments(const Machine &M, const Request &R, double Hint, int64_t Max,
+               llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build) {
+  Max = std::max<int64_t>(1, std::min(Max, maxSegmentsFor(R.size())));
+  if (R.Segments > 0)
+    return Build(std::min(R.Segments, Max));
+  std::optional<Schedule> Best;
+  int64_t BestK = 0;
+  std::vector<int64_t> Tried;
+  llvm::Error Last = llvm::Error::success();
+  auto Try = [&](int64_t K) {
+    K = std::clamp<int64_t>(K, 1, Max);
+    if (std::find(Tried.begin(), Tried.end(), K) != Tried.end())
+      return;
+    Tried.push_back(K);
+    llvm::Expected<Schedule> S = Build(K);
+    if (!S) {
+      llvm::consumeError(std::move(Last));
+      Last = S.takeError();
+      return;
+    }
+    estimateCost(*S, M);
+    if (!Best || S->Makespan < Best->Makespan ||
+        (S->Makespan == Best->Makespan && K < BestK)) {
+      Best = std::move(*S);
+      BestK = K;
+    }
+  };
+  for (int64_t K = 1, SinceBest = 0; SinceBest < 2; K *= 2) {
+    int64_t Before = BestK;
+    Try(K);
+    SinceBest = BestK == Before ? SinceBest + 1 : 0;
+    if (K >= Max)
+      break;
+  }
+  int64_t Power = BestK;
+  if (Hint >= 1)
+    Try(std::llround(std::min(Hint, 1e9)));
+  Try(Power * 3 / 4);
+  Try(Power * 3 / 2);
+  if (!Best)
+    return std::move(Last);
+  llvm::consumeError(std::move(Last));
+  return std::move(*Best);
 }
 
 void completeBroadcast(Schedule &S, std::vector<std::vector<bool>> Held) {

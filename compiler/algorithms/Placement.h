@@ -8,6 +8,9 @@
 #include "ir/Request.h"
 #include "ir/Schedule.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <utility>
@@ -58,6 +61,20 @@ inline int64_t maxSegmentsFor(int64_t Ranks) {
 /// Segments for a request: its `segments` when given (capped at \p Max), else
 /// \p Optimum rounded and clamped to [1, Max].
 int64_t pickSegments(const Request &R, double Optimum, int64_t Max);
+
+/// Searches a builder's segment count with the machine's cost pass
+/// (passes/Cost.h: the network evaluator on a machine with a network, else
+/// the model): builds \p Build(k) for candidate counts and returns the
+/// schedule of least makespan (the smaller k on a tie). The request's
+/// `segments`, when given, is the only candidate (capped at \p Max). Else the
+/// candidates are 1, 2, 4, ... up to \p Max (stopping two powers past the
+/// best so far, as the makespan of a segmented schedule falls and then rises
+/// with k), \p Hint rounded, and 3/4 and 3/2 of the best power. Every
+/// candidate is at most min(Max, maxSegmentsFor(R.size())). A candidate that
+/// fails to build is skipped; when none builds, the last error.
+llvm::Expected<Schedule>
+searchSegments(const Machine &M, const Request &R, double Hint, int64_t Max,
+               llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build);
 
 /// For broadcasts that leave some rank without some chunk (a spanning tree
 /// cut by a process count that is not a power of two), appends steps in
