@@ -356,6 +356,13 @@ RingGrid ringGrid(const Machine &M, const Request &R, bool Fold) {
   return G;
 }
 
+bool onNetwork(const Machine &M, const Request &, std::string &Why) {
+  if (M.Net)
+    return true;
+  Why = "auto considers it only on a machine with a network";
+  return false;
+}
+
 bool nearestHalvingApplies(const Machine &M, const Request &R,
                            std::string &Why) {
   return reduceScatterApplies(M, R, Why);

@@ -82,6 +82,11 @@ llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
 bool dimensionRingsApplies(const Machine &M, const Request &R,
                            std::string &Why);
 
+/// For `--algorithm auto`: these builders are laid onto a network, so auto
+/// considers them only on a machine with one (where the flow-level
+/// evaluator judges them); an explicit request takes them anywhere.
+bool onNetwork(const Machine &M, const Request &R, std::string &Why);
+
 } // namespace collc
 
 #endif
