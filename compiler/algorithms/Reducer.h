@@ -21,10 +21,13 @@ class Reducer {
 public:
   explicit Reducer(Schedule &S) : S(S), P(S.size()), Flow(S) {}
 
+  /// Opens a batch: the transfers sent until end() read the values as they
+  /// were before the batch.
   void begin() {
     Batching = true;
     ++Batch;
   }
+  /// Closes the batch and applies its transfers in order.
   void end() {
     Batching = false;
     follow(Pending);
@@ -60,6 +63,7 @@ public:
       follow({Ts.size() - 1});
   }
 
+  /// The transfers listed, in order, and the tag each was sent with.
   std::vector<Transfer> Ts;
   std::vector<int64_t> Tags;
   /// Batch of each transfer (-1 outside batches), for orderedRounds.

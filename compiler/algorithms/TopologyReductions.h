@@ -74,9 +74,12 @@ llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
 /// one piece per rank to its ring successor. With two directions the data
 /// is halved and the halves go round each ring in opposite ways (both link
 /// directions busy); the builder keeps whichever of one or two directions
-/// the machine's cost pass times faster (the request's `segments`, 1 or 2,
-/// fixes it). Allreduce needs a commutative operator and 0 or at least
-/// P x directions elements.
+/// the machine's cost pass times faster. The request's `segments` k cuts
+/// every piece in k more, sent in consecutive steps (default 1). Allreduce
+/// needs 0 or at least P x directions x k elements; with a non-commutative
+/// operator each ring's reduce-scatter becomes two chains (the piece of
+/// position b collects positions 0..b-1 up from 0 and b+1..L-1 down from
+/// L-1), on the ranks in rank order.
 llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
                                              const Request &R);
 bool dimensionRingsApplies(const Machine &M, const Request &R,
