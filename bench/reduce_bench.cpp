@@ -15,6 +15,7 @@
 
 #include "compiler/Algorithms.h"
 #include "compiler/Driver.h"
+#include "compiler/algorithms/TopologyReductions.h"
 #include "passes/NetworkCost.h"
 #include "tests/network/Platforms.h"
 
@@ -92,6 +93,27 @@ int main(int Argc, char **Argv) {
       llvm::outs() << llvm::format("%-26s", A);
       for (uint64_t B : Sizes)
         llvm::outs() << " " << times(*M, allreduce(B, A), nullptr, nullptr);
+      llvm::outs() << "\n";
+    }
+    // dimension-rings per cut: lanes = directions x orders.
+    for (auto [D, O] : {std::pair<int, int>{1, 1}, {2, 1}, {2, 2}}) {
+      llvm::outs() << llvm::formatv("  {0} dir x {1} order{2}      ", D, O,
+                                    O > 1 ? "s" : " ");
+      for (uint64_t B : Sizes) {
+        auto S =
+            buildDimensionRingsCut(*M, allreduce(B, "dimension-rings"), D, O);
+        if (!S) {
+          llvm::consumeError(S.takeError());
+          llvm::outs() << llvm::formatv(" {0,9} {1,9}", "-", "-");
+          continue;
+        }
+        estimateNetworkCost(*S, *M);
+        const double Step = S->Makespan;
+        NetworkCostOptions Opt;
+        Opt.Posting = PostingRule::AsDataArrives;
+        estimateNetworkCost(*S, *M, Opt);
+        llvm::outs() << llvm::formatv(" {0,9:f1} {1,9:f1}", Step, S->Makespan);
+      }
       llvm::outs() << "\n";
     }
     std::string Chosen[4];

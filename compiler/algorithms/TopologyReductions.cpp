@@ -46,25 +46,6 @@ std::vector<int64_t> ringSequence(int64_t L, bool Fold) {
   return Seq;
 }
 
-/// Grid index arithmetic of a RingGrid.
-struct GridIndex {
-  std::vector<int64_t> Stride; // Stride[j] = prod_{i<j} L_i
-  explicit GridIndex(const std::vector<int64_t> &Ext) {
-    int64_t X = 1;
-    for (int64_t L : Ext) {
-      Stride.push_back(X);
-      X *= L;
-    }
-  }
-  int64_t digit(int64_t V, size_t J, int64_t L) const {
-    return V / Stride[J] % L;
-  }
-  /// The grid index of \p V with digit J set to \p Q.
-  int64_t with(int64_t V, size_t J, int64_t L, int64_t Q) const {
-    return V + (Q - digit(V, J, L)) * Stride[J];
-  }
-};
-
 /// The core of recursive halving and doubling: 2^d grid indices; with P
 /// not a power of two, core c < Extra stands for grid indices 2c and 2c + 1
 /// (MPICH's fold), the others for c + Extra.
@@ -98,12 +79,14 @@ struct PowerCore {
   }
 };
 
-/// Allgather atoms of grid indices [V0, V1) (their ranks through \p Order),
+/// Allgather atoms of the grid indices \p Vs (their ranks through \p Order),
 /// chunks \p Chunks, for every rank.
 Transfer gridBlocks(const Schedule &S, const std::vector<int32_t> &Order,
-                    int32_t Src, int32_t Dst, int64_t V0, int64_t V1,
+                    int32_t Src, int32_t Dst, const std::vector<int64_t> &Vs,
                     Interval Chunks) {
-  std::vector<int32_t> Ranks(Order.begin() + V0, Order.begin() + V1);
+  std::vector<int32_t> Ranks;
+  for (int64_t V : Vs)
+    Ranks.push_back(Order[V]);
   std::sort(Ranks.begin(), Ranks.end());
   Transfer T;
   T.Src = Src;
@@ -120,172 +103,248 @@ Transfer gridBlocks(const Schedule &S, const std::vector<int32_t> &Order,
   return T;
 }
 
-/// How the pieces of a ring step are cut: in Directions halves (one per
-/// ring direction), each in Segments parts sent in consecutive steps.
+/// How the ring algorithms cut the data: in lanes that run side by side,
+/// each with its share of the chunks, its ring direction and its order of
+/// the dimensions (two directions and two orders: four lanes, which keep
+/// every link direction of a 2-D torus busy at once), and each lane's
+/// pieces in Segments parts sent in consecutive steps.
 struct RingCut {
-  int64_t Directions = 1, Segments = 1;
-  int64_t parts() const { return Directions * Segments; }
+  int64_t Directions = 1, Orders = 1, Segments = 1;
+  int64_t lanes() const { return Directions * Orders; }
+  int64_t parts() const { return lanes() * Segments; }
 };
 
-/// The sub-range of ring position \p Q of a range [Lo, Hi) cut in \p L
-/// equal parts (the caller keeps Hi - Lo a multiple of L x Cut.parts()), and
-/// of it the part of direction \p Dir and segment \p Seg.
-Interval subRange(int64_t Lo, int64_t Hi, int64_t L, int64_t Q,
-                  const RingCut &Cut = {}, int64_t Dir = 0, int64_t Seg = 0) {
-  const int64_t Len = (Hi - Lo) / L;
-  const int64_t A = Lo + Len * Q, Part = Len / Cut.parts();
-  const int64_t I = Dir * Cut.Segments + Seg;
-  return {A + Part * I, A + Part * (I + 1)};
+/// A lane: its ring direction (0 to the successor, 1 to the predecessor)
+/// and the dimensions in the order it takes them.
+struct Lane {
+  int64_t Dir = 0;
+  std::vector<size_t> Dims;
+};
+
+std::vector<Lane> lanesOf(const RingCut &Cut, size_t NumDims) {
+  std::vector<Lane> Lanes;
+  for (int64_t O = 0; O < Cut.Orders; ++O)
+    for (int64_t D = 0; D < Cut.Directions; ++D) {
+      Lane L{D, {}};
+      for (size_t J = 0; J < NumDims; ++J)
+        L.Dims.push_back(O ? NumDims - 1 - J : J);
+      Lanes.push_back(std::move(L));
+    }
+  return Lanes;
 }
 
 int64_t mod(int64_t A, int64_t L) { return ((A % L) + L) % L; }
 
-/// One ring step of every ring of a dimension: per segment, per grid index
-/// v, \p Send(v, Dir, Seg) lists its transfer in direction Dir (0 to the
-/// ring successor, 1 to the predecessor). Both directions of a segment
-/// share a batch (one step) when the machine has two ports, else each
-/// direction gets its own.
-template <typename SendFn>
-void ringStep(Reducer &Rd, const Machine &M, int64_t P, int64_t Directions,
-              int64_t Segments, SendFn Send) {
-  for (int64_t Seg = 0; Seg < Segments; ++Seg)
-    for (int64_t Dir = 0; Dir < Directions; ++Dir) {
-      if (Dir == 0 || M.Ports < 2)
-        Rd.begin();
-      for (int64_t V = 0; V < P; ++V)
-        Send(V, Dir, Seg);
-      if (Dir + 1 == Directions || M.Ports < 2)
-        Rd.end();
-    }
+/// The part of ring position \p Q of \p Range cut in \p L equal parts (the
+/// caller keeps the size a multiple of L x Segments), and of it segment
+/// \p Seg of \p Segments.
+Interval subRange(Interval Range, int64_t L, int64_t Q, int64_t Segments = 1,
+                  int64_t Seg = 0) {
+  const int64_t Len = Range.size() / L;
+  const int64_t A = Range.Lo + Len * Q, Part = Len / Segments;
+  return {A + Part * Seg, A + Part * (Seg + 1)};
 }
 
-/// Allreduce along the dimension rings, pieces cut as \p Cut.
+/// The ring phases of the lanes of \p Cut over the grid, as batches of ring
+/// steps. Phase T of lane l rings along dimension Lanes[l].Dims[T]; the
+/// lanes' steps interleave (a batch holds as many lanes as the machine has
+/// ports). \p Send(l, V, J, Step, Seg) lists grid index V's transfer.
+class RingPhases {
+public:
+  RingPhases(const Machine &M, const RingGrid &G, const RingCut &Cut)
+      : G(G), Cut(Cut), Lanes(lanesOf(Cut, G.Extents.size())),
+        Ports(std::max<int64_t>(1, M.Ports)) {
+    int64_t X = 1;
+    for (int64_t L : G.Extents) {
+      Stride.push_back(X);
+      X *= L;
+    }
+  }
+
+  int64_t extent(size_t J) const { return G.Extents[J]; }
+  int64_t digit(int64_t V, size_t J) const {
+    return V / Stride[J] % G.Extents[J];
+  }
+  /// The grid index of \p V with digit J set to \p Q (mod L_J).
+  int64_t with(int64_t V, size_t J, int64_t Q) const {
+    return V + (mod(Q, G.Extents[J]) - digit(V, J)) * Stride[J];
+  }
+  /// The rank after \p V on its ring of dimension J in direction \p Dir.
+  int32_t next(int64_t V, size_t J, int64_t Dir) const {
+    return G.Order[with(V, J, digit(V, J) + (Dir ? -1 : 1))];
+  }
+
+  /// Runs phase \p T of every lane: per step and segment, one batch per
+  /// \p Ports lanes (\p Open and \p Close delimit a batch).
+  template <typename SendFn, typename OpenFn, typename CloseFn>
+  void phase(size_t T, SendFn Send, OpenFn Open, CloseFn Close) const {
+    int64_t MaxL = 1;
+    for (const Lane &Ln : Lanes)
+      MaxL = std::max(MaxL, extent(Ln.Dims[T]));
+    const int64_t P = int64_t(G.Order.size());
+    for (int64_t Step = 0; Step + 1 < MaxL; ++Step)
+      for (int64_t Seg = 0; Seg < Cut.Segments; ++Seg) {
+        int64_t InBatch = 0;
+        for (size_t L = 0; L < Lanes.size(); ++L) {
+          const size_t J = Lanes[L].Dims[T];
+          if (Step + 1 >= extent(J))
+            continue;
+          if (InBatch == 0)
+            Open();
+          for (int64_t V = 0; V < P; ++V)
+            Send(L, V, J, Step, Seg);
+          if (++InBatch == Ports) {
+            Close();
+            InBatch = 0;
+          }
+        }
+        if (InBatch)
+          Close();
+      }
+  }
+
+  const RingGrid &G;
+  const RingCut Cut;
+  const std::vector<Lane> Lanes;
+  const int64_t Ports;
+  std::vector<int64_t> Stride;
+};
+
+/// Allreduce along the dimension rings, cut as \p Cut.
 Schedule ringAllreduce(const Machine &M, const Request &R, RingCut Cut) {
   Schedule S = scheduleSkeleton(M, R, "dimension-rings");
   const int32_t P = S.size();
   RingGrid G = ringGrid(M, R, /*Fold=*/R.Commutative);
   if (!R.Commutative) {
-    // Two-sided chains keep rank order only on ranks in order.
+    // Two-sided chains keep rank order only on ranks in order, one lane.
     std::iota(G.Order.begin(), G.Order.end(), 0);
-    Cut.Directions = 1;
+    Cut.Directions = Cut.Orders = 1;
   }
-  const GridIndex Ix(G.Extents);
+  const RingPhases Ph(M, G, Cut);
+  const size_t N = G.Extents.size(), NL = Ph.Lanes.size();
   S.NumChunks = std::max<int64_t>(1, int64_t(P) * Cut.parts());
   Reducer Rd(S);
-  std::vector<Interval> Range(P, Interval{0, S.NumChunks});
-  std::vector<std::vector<Interval>> Parent;
-  for (size_t J = 0; J < G.Extents.size(); ++J) {
-    const int64_t L = G.Extents[J];
-    auto Next = [&](int64_t V, int64_t Dir) {
-      const int64_t Q = Ix.digit(V, J, L);
-      return G.Order[Ix.with(V, J, L, mod(Q + (Dir ? -1 : 1), L))];
-    };
-    for (int64_t Step = 0; Step + 1 < L; ++Step) {
-      if (R.Commutative) {
-        // Ring reduce-scatter: the piece of position b starts at b + 1 (the
-        // other direction: b - 1) and ends at b, reduced over the ring.
-        ringStep(Rd, M, P, Cut.Directions, Cut.Segments,
-                 [&](int64_t V, int64_t Dir, int64_t Seg) {
-                   const int64_t Q = Ix.digit(V, J, L);
-                   const int64_t B = mod(Dir ? Q + Step + 1 : Q - Step - 1, L);
-                   Interval C =
-                       subRange(Range[V].Lo, Range[V].Hi, L, B, Cut, Dir, Seg);
-                   Rd.send(G.Order[V], Next(V, Dir), C.Lo, C.Hi);
-                 });
-        continue;
-      }
+  auto Open = [&] { Rd.begin(); };
+  auto Close = [&] { Rd.end(); };
+  // Range[l][v]: the chunks lane l of grid index v still reduces.
+  const int64_t LaneLen = S.NumChunks / int64_t(NL);
+  std::vector<std::vector<Interval>> Range;
+  for (size_t L = 0; L < NL; ++L)
+    Range.emplace_back(
+        P, Interval{int64_t(L) * LaneLen, int64_t(L + 1) * LaneLen});
+  std::vector<std::vector<std::vector<Interval>>> Parent(NL);
+  for (size_t T = 0; T < N; ++T) {
+    if (R.Commutative) {
+      // Ring reduce-scatter: the piece of position b starts at b + 1 (the
+      // other direction: b - 1) and ends at b, reduced over the ring.
+      Ph.phase(
+          T,
+          [&](size_t L, int64_t V, size_t J, int64_t Step, int64_t Seg) {
+            const int64_t Dir = Ph.Lanes[L].Dir, Q = Ph.digit(V, J);
+            const int64_t B =
+                mod(Dir ? Q + Step + 1 : Q - Step - 1, Ph.extent(J));
+            Interval C =
+                subRange(Range[L][V], Ph.extent(J), B, Cut.Segments, Seg);
+            Rd.send(G.Order[V], Ph.next(V, J, Dir), C.Lo, C.Hi);
+          },
+          Open, Close);
+    } else {
       // Two-sided chains: the piece of position b gathers positions 0..b-1
       // up a chain from 0 and positions b+1..L-1 down a chain from L-1;
       // position p sends its upward pieces farthest first from step p, its
       // downward ones from step L-1-p.
-      ringStep(
-          Rd, M, P, 2, Cut.Segments, [&](int64_t V, int64_t Dir, int64_t Seg) {
-            const int64_t Q = Ix.digit(V, J, L);
+      RingCut Both = Cut;
+      Both.Directions = 2;
+      const RingPhases Chains(M, G, Both);
+      Chains.phase(
+          T,
+          [&](size_t Dir, int64_t V, size_t J, int64_t Step, int64_t Seg) {
+            const int64_t L = Ph.extent(J), Q = Ph.digit(V, J);
             const int64_t B = Dir ? Step - (L - 1 - Q) : L - 1 - (Step - Q);
             if (Dir ? (Step < L - 1 - Q || B >= Q) : (Step < Q || B <= Q))
               return;
-            Interval C = subRange(Range[V].Lo, Range[V].Hi, L, B, Cut, 0, Seg);
-            Rd.send(G.Order[V], Next(V, Dir), C.Lo, C.Hi);
-          });
+            Interval C = subRange(Range[0][V], L, B, Cut.Segments, Seg);
+            Rd.send(G.Order[V], Ph.G.Order[Ph.with(V, J, Q + (Dir ? -1 : 1))],
+                    C.Lo, C.Hi);
+          },
+          Open, Close);
     }
-    Parent.push_back(Range);
-    for (int64_t V = 0; V < P; ++V)
-      Range[V] = subRange(Range[V].Lo, Range[V].Hi, L, Ix.digit(V, J, L));
+    for (size_t L = 0; L < NL; ++L) {
+      Parent[L].push_back(Range[L]);
+      const size_t J = Ph.Lanes[L].Dims[T];
+      for (int64_t V = 0; V < P; ++V)
+        Range[L][V] = subRange(Range[L][V], Ph.extent(J), Ph.digit(V, J));
+    }
   }
-  // Allgather back, dimension by dimension in reverse: position q passes on
-  // the piece of position q - s (the other direction: q + s).
-  for (size_t J = G.Extents.size(); J-- > 0;) {
-    const int64_t L = G.Extents[J];
-    const std::vector<Interval> &Whole = Parent[J];
-    for (int64_t Step = 0; Step + 1 < L; ++Step)
-      ringStep(
-          Rd, M, P, Cut.Directions, Cut.Segments,
-          [&](int64_t V, int64_t Dir, int64_t Seg) {
-            const int64_t Q = Ix.digit(V, J, L);
-            const int64_t B = mod(Dir ? Q + Step : Q - Step, L);
-            Interval C =
-                subRange(Whole[V].Lo, Whole[V].Hi, L, B, Cut, Dir, Seg);
-            const int64_t To = Ix.with(V, J, L, mod(Q + (Dir ? -1 : 1), L));
-            Rd.send(G.Order[V], G.Order[To], C.Lo, C.Hi, TransferKind::Copy);
-          });
-  }
+  // Allgather back, phase by phase in reverse: position q passes on the
+  // piece of position q - s (the other direction: q + s).
+  for (size_t T = N; T-- > 0;)
+    Ph.phase(
+        T,
+        [&](size_t L, int64_t V, size_t J, int64_t Step, int64_t Seg) {
+          const int64_t Dir = Ph.Lanes[L].Dir, Q = Ph.digit(V, J);
+          const int64_t B = mod(Dir ? Q + Step : Q - Step, Ph.extent(J));
+          Interval C =
+              subRange(Parent[L][T][V], Ph.extent(J), B, Cut.Segments, Seg);
+          Rd.send(G.Order[V], Ph.next(V, J, Dir), C.Lo, C.Hi,
+                  TransferKind::Copy);
+        },
+        Open, Close);
   S.Steps = orderedRounds(Rd.Ts, P, &Rd.Groups);
   return S;
 }
 
 /// Allgather along the dimension rings: each block in Cut.parts() chunks,
-/// Cut.Segments per direction.
+/// Cut.Segments per lane.
 Schedule ringAllgather(const Machine &M, const Request &R, RingCut Cut) {
   Schedule S = scheduleSkeleton(M, R, "dimension-rings");
-  const int32_t P = S.size();
   const RingGrid G = ringGrid(M, R, /*Fold=*/true);
-  const GridIndex Ix(G.Extents);
+  const RingPhases Ph(M, G, Cut);
   S.NumChunks = Cut.parts();
-  for (size_t J = 0; J < G.Extents.size(); ++J) {
-    const int64_t L = G.Extents[J], W = Ix.Stride[J];
-    // After dimensions < J, grid index v holds the blocks of the indices
-    // that share its digits >= J: the group of position b is [Base + bW,
-    // Base + (b+1)W), Base = v with digits <= J cleared.
-    for (int64_t Step = 0; Step + 1 < L; ++Step)
-      for (int64_t Seg = 0; Seg < Cut.Segments; ++Seg)
-        for (int64_t Dir = 0; Dir < Cut.Directions; ++Dir) {
-          if (Dir == 0 || M.Ports < 2)
-            S.Steps.emplace_back();
-          const int64_t Chunk = Dir * Cut.Segments + Seg;
-          for (int64_t V = 0; V < P; ++V) {
-            const int64_t Q = Ix.digit(V, J, L);
-            const int64_t B = mod(Dir ? Q + Step : Q - Step, L);
-            const int64_t Base = V - V % (W * L);
-            const int64_t To = Ix.with(V, J, L, mod(Q + (Dir ? -1 : 1), L));
-            S.Steps.back().Transfers.push_back(
-                gridBlocks(S, G.Order, G.Order[V], G.Order[To], Base + B * W,
-                           Base + (B + 1) * W, {Chunk, Chunk + 1}));
+  for (size_t T = 0; T < G.Extents.size(); ++T)
+    Ph.phase(
+        T,
+        [&](size_t L, int64_t V, size_t J, int64_t Step, int64_t Seg) {
+          // Before phase T, v holds the blocks of the grid indices that
+          // share its digits of the lane's dimensions T, T+1, ...: the group
+          // of ring position b has digit J = b and any digits of the
+          // dimensions the lane took before.
+          const Lane &Ln = Ph.Lanes[L];
+          const int64_t Q = Ph.digit(V, J);
+          const int64_t B = mod(Ln.Dir ? Q + Step : Q - Step, Ph.extent(J));
+          std::vector<int64_t> Group{Ph.with(V, J, B)};
+          for (size_t Before = 0; Before < T; ++Before) {
+            const size_t D = Ln.Dims[Before];
+            std::vector<int64_t> Wider;
+            for (int64_t W : Group)
+              for (int64_t X = 0; X < Ph.extent(D); ++X)
+                Wider.push_back(Ph.with(W, D, X));
+            Group = std::move(Wider);
           }
-        }
-  }
+          const int64_t Chunk = int64_t(L) * Cut.Segments + Seg;
+          S.Steps.back().Transfers.push_back(
+              gridBlocks(S, G.Order, G.Order[V], Ph.next(V, J, Ln.Dir), Group,
+                         {Chunk, Chunk + 1}));
+        },
+        [&] { S.Steps.emplace_back(); }, [] {});
   return S;
 }
 
 /// The element count of a reduction, the byte count of anything else.
 uint64_t units(const Request &R) { return R.Bytes / elementBytes(R.Datatype); }
 
-/// The pieces per rank a cut needs: the allreduce cuts the vector in P x
-/// parts, the allgather each block in parts.
-int64_t piecesPerRank(const Request &R, const RingCut &Cut) {
-  const int64_t Parts = R.Commutative || R.Coll == Collective::Allgather
-                            ? Cut.parts()
-                            : Cut.Segments;
-  return R.Coll == Collective::Allgather ? Parts : Parts * R.size();
-}
-
 /// Whether \p Cut gives every piece an element (or the message is empty) and
 /// stays within the (rank, segment) pairs a schedule may have; else why not.
+/// The allreduce cuts the vector in P x parts (a non-commutative one: P x
+/// segments), the allgather each block in parts.
 bool cutFits(const Request &R, const RingCut &Cut, std::string &Why) {
-  const uint64_t Count = units(R), Need = uint64_t(piecesPerRank(R, Cut));
+  const bool Gather = R.Coll == Collective::Allgather;
+  const int64_t Parts = Gather || R.Commutative ? Cut.parts() : Cut.Segments;
+  const uint64_t Count = units(R),
+                 Need = uint64_t(Gather ? Parts : Parts * R.size());
   if (Count > 0 && Count < Need) {
-    Why = "the " +
-          std::string(R.Coll == Collective::Allgather ? "byte" : "element") +
-          " count (" + std::to_string(Count) + ") must be 0 or at least " +
+    Why = "the " + std::string(Gather ? "byte" : "element") + " count (" +
+          std::to_string(Count) + ") must be 0 or at least " +
           std::to_string(Need) + " (one per piece)";
     return false;
   }
@@ -432,7 +491,21 @@ llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
 
 bool dimensionRingsApplies(const Machine &, const Request &R,
                            std::string &Why) {
-  return cutFits(R, RingCut{1, std::max<int64_t>(1, R.Segments)}, Why);
+  return cutFits(R, RingCut{1, 1, std::max<int64_t>(1, R.Segments)}, Why);
+}
+
+llvm::Expected<Schedule> buildDimensionRingsCut(const Machine &M,
+                                                const Request &R,
+                                                int64_t Directions,
+                                                int64_t Orders) {
+  std::string Why;
+  const RingCut Cut{Directions, Orders, std::max<int64_t>(1, R.Segments)};
+  if (Directions < 1 || Directions > 2 || Orders < 1 || Orders > 2)
+    return failure("dimension-rings", "directions and orders are 1 or 2");
+  if (!cutFits(R, Cut, Why))
+    return failure("dimension-rings", Why);
+  return R.Coll == Collective::Allgather ? ringAllgather(M, R, Cut)
+                                         : ringAllreduce(M, R, Cut);
 }
 
 llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
@@ -440,25 +513,30 @@ llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
   std::string Why;
   if (!dimensionRingsApplies(M, R, Why))
     return failure("dimension-rings", Why);
-  auto Build = [&](RingCut Cut) {
-    return R.Coll == Collective::Allgather ? ringAllgather(M, R, Cut)
-                                           : ringAllreduce(M, R, Cut);
-  };
-  // One direction or both (a non-commutative allreduce's chains use both
+  // One lane, both directions, or both directions in both orders of the
+  // dimensions (a non-commutative allreduce's chains use both directions
   // anyway), whichever the machine's cost pass times faster; the request's
   // segments cut each piece further. (Searching the segments as well made
   // auto's choice several times slower and never won on the bundled
   // platforms: docs/network.md.)
-  const int64_t Segments = std::max<int64_t>(1, R.Segments);
+  const bool Lanes =
+      R.size() > 1 && (R.Commutative || R.Coll == Collective::Allgather);
+  const size_t Dims = ringGrid(M, R, true).Extents.size();
   std::optional<Schedule> Best;
-  for (int64_t D = 1; D <= 2; ++D) {
-    if (D == 2 && (R.size() < 2 || !cutFits(R, RingCut{2, Segments}, Why) ||
-                   (!R.Commutative && R.Coll == Collective::Allreduce)))
+  for (auto [Directions, Orders] :
+       {std::pair<int64_t, int64_t>{1, 1}, {2, 1}, {2, 2}}) {
+    if (Directions * Orders > 1 && !Lanes)
       break;
-    Schedule S = Build(RingCut{D, Segments});
-    estimateCost(S, M);
-    if (!Best || S.Makespan < Best->Makespan)
-      Best = std::move(S);
+    if (Orders > 1 && Dims < 2)
+      break;
+    auto S = buildDimensionRingsCut(M, R, Directions, Orders);
+    if (!S) {
+      llvm::consumeError(S.takeError());
+      break;
+    }
+    estimateCost(*S, M);
+    if (!Best || S->Makespan < Best->Makespan)
+      Best = std::move(*S);
   }
   return std::move(*Best);
 }

@@ -73,8 +73,11 @@ llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
 /// then passes whole groups along the next dimensions. Each ring step moves
 /// one piece per rank to its ring successor. With two directions the data
 /// is halved and the halves go round each ring in opposite ways (both link
-/// directions busy); the builder keeps whichever of one or two directions
-/// the machine's cost pass times faster. The request's `segments` k cuts
+/// directions busy), and with two orders of the dimensions half the lanes
+/// take them in reverse (on a 2-D torus all four link directions of a node
+/// carry a lane at once); the builder keeps whichever of one lane, two
+/// directions, or two directions x two orders the machine's cost pass
+/// times faster. The request's `segments` k cuts
 /// every piece in k more, sent in consecutive steps (default 1). Allreduce
 /// needs 0 or at least P x directions x k elements; with a non-commutative
 /// operator each ring's reduce-scatter becomes two chains (the piece of
@@ -82,6 +85,14 @@ llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
 /// L-1), on the ranks in rank order.
 llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
                                              const Request &R);
+/// dimension-rings with one cut, without the search: the data in
+/// \p Directions (1 or 2) x \p Orders (1 or 2: the dimensions in order, and
+/// also in reverse) lanes that run side by side, each piece in the request's
+/// `segments` (default 1). An error when the count does not fit the cut.
+llvm::Expected<Schedule> buildDimensionRingsCut(const Machine &M,
+                                                const Request &R,
+                                                int64_t Directions,
+                                                int64_t Orders);
 bool dimensionRingsApplies(const Machine &M, const Request &R,
                            std::string &Why);
 

@@ -9,6 +9,7 @@
 #include "compiler/Driver.h"
 #include "compiler/MachineSpec.h"
 #include "ir/Random.h"
+#include "passes/Contention.h"
 #include "passes/Cost.h"
 #include "passes/Verify.h"
 #include "tests/TestUtil.h"
@@ -233,5 +234,18 @@ TEST_CASE("dimension-rings and nearest-halving beat the farthest-first "
     CAPTURE(Name);
     CHECK(Time("nearest-halving") < Old);
     CHECK(Time("dimension-rings") < Old);
+  }
+}
+
+TEST_CASE("dimension-rings on the 16x16 wormhole torus: no two transfers "
+          "share a channel") {
+  auto M = loadMachine(std::string(COLLC_SOURCE_DIR) +
+                       "/examples/machines/torus-16x16.yaml");
+  REQUIRE(static_cast<bool>(M));
+  for (Collective C : {Collective::Allreduce, Collective::Allgather}) {
+    auto S = compile(*M, request(C, 256, 1 << 14, true, "dimension-rings"));
+    REQUIRE(static_cast<bool>(S));
+    CAPTURE(collectiveName(C));
+    CHECK(checkContention(*S, *M).clean());
   }
 }
