@@ -18,8 +18,8 @@
 ///
 /// Non-commutative operators: the halving and doubling builders then take
 /// the ranks in rank order, nearest partner first, so that every combine
-/// joins adjacent rank ranges; the dimension rings need a commutative
-/// operator and say so.
+/// joins adjacent rank ranges; the dimension rings replace each ring
+/// reduce-scatter by two chains on the ranks in rank order, one lane.
 #ifndef COLLC_COMPILER_ALGORITHMS_TOPOLOGYREDUCTIONS_H
 #define COLLC_COMPILER_ALGORITHMS_TOPOLOGYREDUCTIONS_H
 
