@@ -10,6 +10,7 @@
 #include "compiler/algorithms/Reductions.h"
 #include "compiler/algorithms/SegmentedBcast.h"
 #include "compiler/algorithms/StarSearch.h"
+#include "compiler/algorithms/TopologyReductions.h"
 #include "compiler/algorithms/TorusAlltoall.h"
 #include "compiler/algorithms/Trees.h"
 
@@ -156,6 +157,34 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Reduce, Collective::Allreduce},
        buildReduceScatterAllgather,
        reduceScatterApplies},
+      // Issue 16: allreduce and allgather laid onto the topology.
+      {"nearest-halving",
+       "recursive halving then doubling, nearest partner first (MPICH's "
+       "order), partners on torus neighbours dimension by dimension",
+       {Collective::Allreduce},
+       buildNearestHalving,
+       nearestHalvingApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"nearest-doubling",
+       "recursive doubling of the whole vector, nearest partner first "
+       "(small messages)",
+       {Collective::Allreduce},
+       buildNearestDoubling,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"dimension-rings",
+       "bucket algorithm on the topology's rings, dimension by dimension, "
+       "one or both directions (allreduce: reduce-scatter, then allgather)",
+       {Collective::Allreduce, Collective::Allgather},
+       buildDimensionRings,
+       dimensionRingsApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
       {"linear",
        "linear array: rank r combines what r-1 sends and passes it on",
        {Collective::Scan, Collective::Exscan},

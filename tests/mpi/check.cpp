@@ -90,6 +90,15 @@ int collc_allgather_ring(const void *, int, MPI_Datatype, void *, int,
                          MPI_Datatype, MPI_Comm);
 int collc_allgather_bruck(const void *, int, MPI_Datatype, void *, int,
                           MPI_Datatype, MPI_Comm);
+// Allreduce and allgather laid onto the topology (allreduce only: no reduce).
+int collc_allreduce_nearest_halving(const void *, void *, int, MPI_Datatype,
+                                    MPI_Op, MPI_Comm);
+int collc_allreduce_nearest_doubling(const void *, void *, int, MPI_Datatype,
+                                     MPI_Op, MPI_Comm);
+int collc_allreduce_dimension_rings(const void *, void *, int, MPI_Datatype,
+                                    MPI_Op, MPI_Comm);
+int collc_allgather_dimension_rings(const void *, int, MPI_Datatype, void *,
+                                    int, MPI_Datatype, MPI_Comm);
 // Hand-built schedules of every collective (--mpi-sizes any).
 COLLC_BCAST(hand)
 COLLC_REDUCE(hand)
@@ -381,17 +390,26 @@ using ReduceFn = int (*)(const void *, void *, int, MPI_Datatype, MPI_Op, int,
 using AllFn = int (*)(const void *, void *, int, MPI_Datatype, MPI_Op,
                       MPI_Comm);
 
+/// The counts run_matrix.sh builds an algorithm for: any, or 0 and those
+/// that give every piece an element (Core: the largest power of two <= P
+/// pieces; Ranks: P pieces).
+enum class Pieces { Any, Core, Ranks };
+
 struct ReduceAlg {
   const char *Name;
-  ReduceFn Reduce;
+  ReduceFn Reduce; ///< nullptr: allreduce only.
   AllFn Allreduce;
-  /// Built for the counts that give every segment an element (or none).
-  bool OneElementPerSegment;
+  Pieces Needs;
 };
 const ReduceAlg ReduceAlgs[] = {
-    {"binomial", collc_reduce_binomial, collc_allreduce_binomial, false},
+    {"binomial", collc_reduce_binomial, collc_allreduce_binomial, Pieces::Any},
     {"reduce-scatter-allgather", collc_reduce_reduce_scatter_allgather,
-     collc_allreduce_reduce_scatter_allgather, true},
+     collc_allreduce_reduce_scatter_allgather, Pieces::Core},
+    {"nearest-halving", nullptr, collc_allreduce_nearest_halving, Pieces::Core},
+    {"nearest-doubling", nullptr, collc_allreduce_nearest_doubling,
+     Pieces::Any},
+    {"dimension-rings", nullptr, collc_allreduce_dimension_rings,
+     Pieces::Ranks},
 };
 
 struct ScanAlg {
@@ -409,14 +427,20 @@ const ScanAlg ScanAlgs[] = {
 /// 4-byte and of 8-byte elements.
 const int BaseCounts[] = {0, 1, 250, 262145};
 
-/// Whether run_matrix.sh built \p A for \p Count elements:
-/// reduce-scatter-allgather needs 0 or at least one element per segment (the
-/// largest power of two <= P).
+/// Whether run_matrix.sh built \p A for \p Count elements (Pieces).
 bool builtFor(const ReduceAlg &A, int Count) {
   int Core = 1;
   while (Core * 2 <= P)
     Core *= 2;
-  return !A.OneElementPerSegment || Count == 0 || Count >= Core;
+  const int Need = A.Needs == Pieces::Core    ? Core
+                   : A.Needs == Pieces::Ranks ? P
+                                              : 0;
+  return Count == 0 || Count >= Need;
+}
+
+/// builtFor, for a reduce: the algorithm must have one.
+bool builtReduceFor(const ReduceAlg &A, int Count) {
+  return A.Reduce && builtFor(A, Count);
 }
 
 template <typename T> MPI_Datatype mpiType();
@@ -486,7 +510,7 @@ void checkReductionsOf(const char *TypeName, MPI_Op Op, const char *OpName,
     for (int Root : roots()) {
       MPI_Reduce(In.data(), Ref.data(), Count, Type, Op, Root, Comm);
       for (const ReduceAlg &A : ReduceAlgs) {
-        if (!builtFor(A, Count))
+        if (!builtReduceFor(A, Count))
           continue;
         std::fill(Out.begin(), Out.end(), T(7));
         int Rc = A.Reduce(In.data(), Out.data(), Count, Type, Op, Root, Comm);
@@ -550,7 +574,7 @@ void checkReductionsOf(const char *TypeName, MPI_Op Op, const char *OpName,
     for (int Root : roots()) {
       MPI_Reduce(In.data(), Ref.data(), Count, Type, Op, Root, Comm);
       for (const ReduceAlg &A : ReduceAlgs) {
-        if (!builtFor(A, Count))
+        if (!builtReduceFor(A, Count))
           continue;
         Out = In;
         int Rc = A.Reduce(Rank == Root ? MPI_IN_PLACE : In.data(), Out.data(),
@@ -663,6 +687,7 @@ const std::pair<const char *, PersFn> AlltoallAlgs[] = {
 const std::pair<const char *, PersFn> AllgatherAlgs[] = {
     {"ring", collc_allgather_ring},
     {"bruck", collc_allgather_bruck},
+    {"dimension-rings", collc_allgather_dimension_rings},
 };
 
 void checkBuilderPersonalized() {

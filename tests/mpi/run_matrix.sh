@@ -14,12 +14,14 @@
 #   bcast (opt-tree, binomial, sequential, chain, greedy, edge-disjoint,
 #     k-segment, pipeline, two-path-pipeline, scatter-allgather),
 #     gather/scatter (linear, binomial), alltoall (pairwise, bruck),
-#     allgather (ring, bruck):
+#     allgather (ring, bruck, dimension-rings):
 #     bytes {0, 1, 1000, 1 MiB + 3} per block;
-#   reduce/allreduce (binomial, reduce-scatter-allgather), scan/exscan
+#   reduce/allreduce (binomial, reduce-scatter-allgather), allreduce
+#     (nearest-halving, nearest-doubling, dimension-rings), scan/exscan
 #     (linear, pipelined, brent-kung, rootp): {0, 1, 250, 262145} elements of
-#     4 and of 8 bytes (reduce-scatter-allgather: the counts of at least one
-#     element per segment; its segments may differ by one element);
+#     4 and of 8 bytes (reduce-scatter-allgather, nearest-halving: the counts
+#     of at least one element per segment; dimension-rings: per rank; segments
+#     may differ by one element);
 #   reduce/allreduce binomial for a non-commutative operator (1000 bytes).
 # Beyond 16 ranks (SMPI) only sizes whose per-rank buffers stay within
 # 65539 bytes are built, as check.cpp --cap 65539 runs there, and beyond 64
@@ -39,7 +41,8 @@ roots() { # distinct roots {0, 1, P-1} of P ranks
 # The algorithm files (generate writes them, the other modes compile them).
 algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
   two_path_pipeline scatter_allgather reduce_scatter_allgather linear pipelined
-  brent_kung rootp pairwise bruck ring binomial_nc)
+  brent_kung rootp pairwise bruck ring binomial_nc nearest_halving nearest_doubling
+  dimension_rings)
 
 if [ "$mode" = generate ]; then
   collc=$1 handbuilt=$2 src=$3 gen=$4
@@ -88,8 +91,8 @@ if [ "$mode" = generate ]; then
           [ "$r" = 0 ] && for alg in pairwise bruck; do
             job "$alg" alltoall "$p" 0 "$b" --algorithm "$alg"
           done
-          [ "$r" = 0 ] && for alg in ring bruck; do
-            job "$alg" allgather "$p" 0 "$b" --algorithm "$alg"
+          [ "$r" = 0 ] && for alg in ring bruck dimension-rings; do
+            job "${alg//-/_}" allgather "$p" 0 "$b" --algorithm "$alg"
           done
         fi
       done
@@ -110,8 +113,17 @@ if [ "$mode" = generate ]; then
               done
             fi
           fi
+          if [ "$b" -le "$cap" ] && [ "$r" = 0 ]; then
+            job nearest_doubling allreduce "$p" 0 "$b" --algorithm nearest-doubling --datatype "$dt"
+            # dimension-rings: one element per rank at least.
+            if [ "$n" = 0 ] || [ "$n" -ge "$p" ]; then
+              job dimension_rings allreduce "$p" 0 "$b" --algorithm dimension-rings --datatype "$dt"
+            fi
+          fi
           # reduce-scatter-allgather: one element per segment at least.
           if [ "$b" -le "$cap" ] && { [ "$n" = 0 ] || [ "$n" -ge "$core" ]; }; then
+            [ "$r" = 0 ] && job nearest_halving allreduce "$p" 0 "$b" --algorithm nearest-halving \
+              --datatype "$dt"
             for c in reduce allreduce; do
               [ "$c" = allreduce ] && [ "$r" != 0 ] && continue
               job reduce_scatter_allgather "$c" "$p" "$r" "$b" --algorithm reduce-scatter-allgather \

@@ -1,0 +1,132 @@
+//===- reduce_bench: allreduce laid onto the topology
+//----------------------===//
+//
+//   build/bin/bench-reduce [torus-16x16|fat-tree-256|cluster-256 ...]
+//
+// The network evaluator's times (passes/NetworkCost.h, simulated µs) of
+// every allreduce builder and of auto's choice, 256 ranks, sum of int32, at
+// 4 B, 1 KiB, 64 KiB and 1 MiB on the bundled SimGrid platforms, under both
+// posting rules: StepByStep (the runtime today) and AsDataArrives (receives
+// posted ahead, sends as their data arrives). auto chooses under
+// StepByStep; its row re-times that choice under AsDataArrives. Also the
+// wall time of auto's choice (build, cost and verify of every candidate).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Algorithms.h"
+#include "compiler/Driver.h"
+#include "compiler/algorithms/TopologyReductions.h"
+#include "passes/NetworkCost.h"
+#include "tests/network/Platforms.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <numeric>
+
+using namespace collc;
+
+namespace {
+
+Request allreduce(uint64_t Bytes, const char *Alg) {
+  Request R;
+  R.Coll = Collective::Allreduce;
+  R.Nodes.resize(256);
+  std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
+  R.Bytes = Bytes;
+  R.Algorithm = Alg;
+  R.Op = "sum";
+  R.Datatype = "int32";
+  return R;
+}
+
+/// "  123.4  98.7" (StepByStep, AsDataArrives) or a dash when it declines.
+std::string times(const Machine &M, const Request &R, std::string *Name,
+                  double *Secs) {
+  auto T0 = std::chrono::steady_clock::now();
+  auto S = compile(M, R);
+  if (Secs)
+    *Secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+                .count();
+  if (!S) {
+    llvm::consumeError(S.takeError());
+    return llvm::formatv("{0,9} {1,9}", "-", "-").str();
+  }
+  if (Name)
+    *Name = S->Algorithm;
+  const double Step = S->Makespan;
+  NetworkCostOptions O;
+  O.Posting = PostingRule::AsDataArrives;
+  estimateNetworkCost(*S, M, O);
+  return llvm::formatv("{0,9:f1} {1,9:f1}", Step, S->Makespan).str();
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::vector<std::string> Names;
+  for (int I = 1; I < Argc; ++I)
+    Names.push_back(Argv[I]);
+  if (Names.empty())
+    Names = {"torus-16x16", "fat-tree-256"};
+  const char *Algs[] = {"binomial", "reduce-scatter-allgather",
+                        "nearest-halving", "nearest-doubling",
+                        "dimension-rings"};
+  for (const std::string &Name : Names) {
+    std::optional<Machine> M = test::smpiPlatform(Name);
+    if (!M) {
+      llvm::errs() << "bench-reduce: no platform " << Name << "\n";
+      return 1;
+    }
+    llvm::outs() << Name
+                 << ": allreduce, 256 ranks, sum int32; evaluator µs, "
+                    "StepByStep / AsDataArrives\n";
+    llvm::outs() << llvm::format("%-26s",
+                                 static_cast<const char *>("algorithm"));
+    for (const char *B : {"4 B", "1 KiB", "64 KiB", "1 MiB"})
+      llvm::outs() << llvm::format("%19s", B);
+    llvm::outs() << "\n";
+    const uint64_t Sizes[] = {4, 1024, 65536, 1048576};
+    for (const char *A : Algs) {
+      llvm::outs() << llvm::format("%-26s", A);
+      for (uint64_t B : Sizes)
+        llvm::outs() << " " << times(*M, allreduce(B, A), nullptr, nullptr);
+      llvm::outs() << "\n";
+    }
+    // dimension-rings per cut: lanes = directions x orders.
+    for (auto [D, O] : {std::pair<int, int>{1, 1}, {2, 1}, {2, 2}}) {
+      llvm::outs() << llvm::formatv("  {0} dir x {1} order{2}      ", D, O,
+                                    O > 1 ? "s" : " ");
+      for (uint64_t B : Sizes) {
+        auto S =
+            buildDimensionRingsCut(*M, allreduce(B, "dimension-rings"), D, O);
+        if (!S) {
+          llvm::consumeError(S.takeError());
+          llvm::outs() << llvm::formatv(" {0,9} {1,9}", "-", "-");
+          continue;
+        }
+        estimateNetworkCost(*S, *M);
+        const double Step = S->Makespan;
+        NetworkCostOptions Opt;
+        Opt.Posting = PostingRule::AsDataArrives;
+        estimateNetworkCost(*S, *M, Opt);
+        llvm::outs() << llvm::formatv(" {0,9:f1} {1,9:f1}", Step, S->Makespan);
+      }
+      llvm::outs() << "\n";
+    }
+    std::string Chosen[4];
+    double Secs[4];
+    llvm::outs() << llvm::format("%-26s", static_cast<const char *>("auto"));
+    for (int I = 0; I < 4; ++I)
+      llvm::outs() << " "
+                   << times(*M, allreduce(Sizes[I], "auto"), &Chosen[I],
+                            &Secs[I]);
+    llvm::outs() << "\nauto's choice (wall s):  ";
+    for (int I = 0; I < 4; ++I)
+      llvm::outs() << llvm::format(" %s (%.2f)", Chosen[I].c_str(), Secs[I]);
+    llvm::outs() << "\n\n";
+  }
+  return 0;
+}
