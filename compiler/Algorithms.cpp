@@ -176,6 +176,15 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/topologyBcastInAuto},
+      {"scatter-trees",
+       "every node's block straight from the root, then down a "
+       "shortest-path spanning tree rooted at that node",
+       {Collective::Bcast},
+       buildScatterTrees,
+       topologyBcastApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/topologyBcastInAuto},
       {"kary-pipeline",
        "pipelined k-ary tree over the ranks in node (leaf switch) order, k "
        "and segments searched",

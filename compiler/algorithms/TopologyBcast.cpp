@@ -597,6 +597,88 @@ llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R) {
   return S;
 }
 
+llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R) {
+  llvm::Expected<GridStart> Start = gridStart(M, R, "scatter-trees");
+  if (!Start || Start->S.size() < 2)
+    return Start ? llvm::Expected<Schedule>(std::move(Start->S))
+                 : Start.takeError();
+  const Schedule &Skel = Start->S;
+  const Layout &L = Start->L;
+  const Topology &T = M.Topo;
+  const int32_t P = Skel.size();
+  auto Leader = [&](int64_t Node) { return L.RanksOn[Node][0]; };
+  // The trees of the candidate sources, computed once per source node.
+  std::vector<std::optional<ParentArray>> TreeOf(T.Nodes);
+  // Nodes by distance from the root (the root first).
+  std::vector<int64_t> ByDistance(T.Nodes);
+  std::iota(ByDistance.begin(), ByDistance.end(), 0);
+  std::stable_sort(
+      ByDistance.begin(), ByDistance.end(), [&](int64_t A, int64_t C) {
+        return T.distance(L.RootNode, A) < T.distance(L.RootNode, C);
+      });
+  bool Nearest = false;
+  auto Build = [&](int64_t B) -> llvm::Expected<Schedule> {
+    Schedule S = Skel;
+    S.NumChunks = B;
+    std::vector<Transfer> Ts;
+    // Block b's source: one of the nearest or of the farthest nodes; the
+    // scatter sends each block straight to its source, the farthest first.
+    std::vector<int64_t> Src(B);
+    for (int64_t Bl = 0; Bl < B; ++Bl)
+      Src[Bl] = Nearest ? ByDistance[1 + Bl % (T.Nodes - 1)]
+                        : ByDistance[T.Nodes - 1 - Bl % (T.Nodes - 1)];
+    std::vector<int64_t> Order(B);
+    std::iota(Order.begin(), Order.end(), 0);
+    std::stable_sort(Order.begin(), Order.end(), [&](int64_t A, int64_t C) {
+      return T.distance(L.RootNode, Src[A]) > T.distance(L.RootNode, Src[C]);
+    });
+    for (int64_t Bl : Order)
+      if (Src[Bl] != L.RootNode)
+        Ts.push_back(
+            copyChunks(S, Leader(L.RootNode), Leader(Src[Bl]), {{Bl, Bl + 1}}));
+    // Each block down a shortest-path spanning tree rooted at its source
+    // (tree source mod d, so that the trees spread over the dimensions),
+    // listed by the depth of the sender; the root needs nothing.
+    struct Edge {
+      int64_t Depth, Block, From, To;
+    };
+    std::vector<Edge> Edges;
+    for (int64_t Bl = 0; Bl < B; ++Bl) {
+      const int64_t V = Src[Bl];
+      if (!TreeOf[V]) {
+        std::vector<ParentArray> Trees = spanningTreesOf(T, V, false);
+        TreeOf[V] = std::move(Trees[V % Trees.size()]);
+      }
+      const ParentArray &Tree = *TreeOf[V];
+      std::vector<int64_t> D = depths(Tree);
+      for (int64_t U = 0; U < T.Nodes; ++U)
+        if (U != V && U != L.RootNode)
+          Edges.push_back({D[Tree[U]], Bl, Tree[U], U});
+    }
+    std::stable_sort(
+        Edges.begin(), Edges.end(),
+        [](const Edge &A, const Edge &C) { return A.Depth < C.Depth; });
+    for (const Edge &E : Edges)
+      Ts.push_back(copyChunks(S, Leader(E.From), Leader(E.To),
+                              {{E.Block, E.Block + 1}}));
+    // Ranks sharing a node: the whole message down the node's chain.
+    for (const auto &On : L.RanksOn)
+      for (size_t I = 1; I < On.size(); ++I)
+        Ts.push_back(copyChunks(S, On[I - 1], On[I], {{0, S.NumChunks}}));
+    S.Steps = orderedRounds(Ts, P);
+    return S;
+  };
+  // Block sources the nearest nodes (short scatter routes) or the farthest
+  // (the root a leaf of most trees): the search keeps the faster.
+  std::vector<llvm::Expected<Schedule>> Placements;
+  for (bool Near : {true, false}) {
+    Nearest = Near;
+    Placements.push_back(searchSegments(
+        M, R, 0, std::min(T.Nodes - 1, maxSegmentsPerTree(R, 1)), Build));
+  }
+  return fastest(M, std::move(Placements));
+}
+
 llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R) {
   Schedule Skel = scheduleSkeleton(M, R, "kary-pipeline");
   const int32_t P = Skel.size();

@@ -63,7 +63,7 @@ Schedule buildChecked(const Machine &M, const Request &R,
 }
 
 const char *const GridBuilders[] = {"ring-pipeline", "spanning-trees",
-                                    "scatter-ring"};
+                                    "scatter-ring", "scatter-trees"};
 
 } // namespace
 

@@ -75,6 +75,11 @@ COLLC_BCAST(k_segment)
 COLLC_BCAST(pipeline)
 COLLC_BCAST(two_path_pipeline)
 COLLC_BCAST(scatter_allgather)
+COLLC_BCAST(ring_pipeline)
+COLLC_BCAST(spanning_trees)
+COLLC_BCAST(scatter_ring)
+COLLC_BCAST(scatter_trees)
+COLLC_BCAST(kary_pipeline)
 COLLC_REDUCE(binomial)
 COLLC_REDUCE(reduce_scatter_allgather)
 COLLC_REDUCE(binomial_nc)
@@ -799,6 +804,11 @@ int main(int argc, char **argv) {
       {"pipeline", collc_bcast_pipeline},
       {"two-path-pipeline", collc_bcast_two_path_pipeline},
       {"scatter-allgather", collc_bcast_scatter_allgather},
+      {"ring-pipeline", collc_bcast_ring_pipeline},
+      {"spanning-trees", collc_bcast_spanning_trees},
+      {"scatter-ring", collc_bcast_scatter_ring},
+      {"scatter-trees", collc_bcast_scatter_trees},
+      {"kary-pipeline", collc_bcast_kary_pipeline},
   };
   // --times: rank 0 prints the wall time of each part.
   auto Timed = [&](const char *Part, auto &&Run) {
