@@ -191,9 +191,9 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Bcast},
        buildKaryPipeline,
        switchBcastApplies,
-       /*InAuto=*/true,
-       /*OnStarGraphs=*/false,
-       /*AutoApplies=*/topologyBcastInAuto},
+       // Not in auto: timing its candidates on a fat tree takes the
+       // evaluator seconds, and it does not beat edge-disjoint there.
+       /*InAuto=*/false},
       {"binomial",
        "binomial tree reduce (allreduce: then a binomial broadcast)",
        {Collective::Reduce, Collective::Allreduce},

@@ -152,12 +152,18 @@ int64_t neighbour(const Topology &T, std::vector<int64_t> C, size_t Dim,
 /// under a second or two (a candidate of 2^15 transfers costs about 0.1 s).
 constexpr int64_t MaxSearchTransfers = int64_t(1) << 15;
 
+/// On a fat tree every message of a pipeline crosses the few uplinks that
+/// all the others share, and timing a candidate costs the evaluator more:
+/// kary-pipeline searches within a smaller budget.
+constexpr int64_t MaxKarySearchTransfers = int64_t(1) << 13;
+
 /// At most one segment per byte, within what a schedule over P ranks may
 /// have and a search affords, shared by \p Ways trees.
-int64_t maxSegmentsPerTree(const Request &R, int64_t Ways) {
+int64_t maxSegmentsPerTree(const Request &R, int64_t Ways,
+                           int64_t Budget = MaxSearchTransfers) {
   int64_t Cap = std::min<int64_t>(
       {static_cast<int64_t>(R.Bytes), maxSegmentsFor(R.size()),
-       MaxSearchTransfers / std::max<int64_t>(1, R.size() - 1)});
+       Budget / std::max<int64_t>(1, R.size() - 1)});
   return std::max<int64_t>(1, Cap / std::max<int64_t>(1, Ways));
 }
 
@@ -204,8 +210,9 @@ llvm::Expected<GridStart> gridStart(const Machine &M, const Request &R,
 /// searched from \p Hint.
 llvm::Expected<Schedule> searchOneTree(const Machine &M, const Request &R,
                                        const Schedule &Skel,
-                                       const ParentArray &Tree, double Hint) {
-  return searchSegments(M, R, Hint, maxSegmentsPerTree(R, 1),
+                                       const ParentArray &Tree, double Hint,
+                                       int64_t Budget = MaxSearchTransfers) {
+  return searchSegments(M, R, Hint, maxSegmentsPerTree(R, 1, Budget),
                         [&](int64_t K) -> llvm::Expected<Schedule> {
                           Schedule S = Skel;
                           S.NumChunks = K;
@@ -693,19 +700,13 @@ llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R) {
   std::rotate(Order.begin(), std::find(Order.begin(), Order.end(), Skel.Root),
               Order.end());
   std::vector<llvm::Expected<Schedule>> Fanouts;
-  for (int64_t Fan : {1, 2, 3, 4}) {
+  for (int64_t Fan : {2, 4}) {
     ParentArray Tree(P, -1);
     for (int64_t I = 1; I < P; ++I)
       Tree[Order[I]] = Order[(I - 1) / Fan];
-    const double Hint = pipelineOptimalSegments(M, P / Fan + 1, R.Bytes);
-    Fanouts.push_back(
-        searchSegments(M, R, Hint, maxSegmentsPerTree(R, 1),
-                       [&](int64_t K) -> llvm::Expected<Schedule> {
-                         Schedule S = Skel;
-                         S.NumChunks = K;
-                         S.Steps = forestSteps(S, {{Tree, 0, K}});
-                         return S;
-                       }));
+    Fanouts.push_back(searchOneTree(
+        M, R, Skel, Tree, pipelineOptimalSegments(M, P / Fan + 1, R.Bytes),
+        MaxKarySearchTransfers));
   }
   return fastest(M, std::move(Fanouts));
 }

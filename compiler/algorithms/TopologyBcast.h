@@ -81,7 +81,7 @@ llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R);
 /// A pipelined k-ary tree over the ranks in node order starting at the root
 /// (on a fat tree or cluster, the order of the leaf switches, so a subtree
 /// mostly stays under one switch): rank i of that order receives from rank
-/// (i - 1) / k. The fan-out k in {1 (a chain), 2, 3, 4} and the segment
+/// (i - 1) / k. The fan-out k in {2, 4} and the segment
 /// count are searched.
 llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R);
 
