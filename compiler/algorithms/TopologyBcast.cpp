@@ -675,13 +675,16 @@ llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R) {
     S.Steps = orderedRounds(Ts, P);
     return S;
   };
-  // Block sources the nearest nodes (short scatter routes) or the farthest
-  // (the root a leaf of most trees): the search keeps the faster.
+  // Block sources the nearest nodes (short scatter routes), the block count
+  // searched; then the farthest (the root a leaf of most trees) with the
+  // count found: the faster is kept.
+  const int64_t Max = std::min(T.Nodes - 1, maxSegmentsPerTree(R, 1));
   std::vector<llvm::Expected<Schedule>> Placements;
-  for (bool Near : {true, false}) {
-    Nearest = Near;
-    Placements.push_back(searchSegments(
-        M, R, 0, std::min(T.Nodes - 1, maxSegmentsPerTree(R, 1)), Build));
+  Nearest = true;
+  Placements.push_back(searchSegments(M, R, 0, Max, Build));
+  if (Placements.back()) {
+    Nearest = false;
+    Placements.push_back(Build(Placements.back()->NumChunks));
   }
   return fastest(M, std::move(Placements));
 }

@@ -69,13 +69,14 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M, const Request &R);
 llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R);
 
 /// Scatter, then each block down its own spanning tree: the message is cut
-/// in B blocks (B searched, at most one per node), block b goes straight
-/// from the root to node b * N / B (over the routed path, all at once), and
-/// from there down the shortest-path spanning tree (that node mod d) of
-/// spanning-trees rooted at it, each node passing a block on as soon as it
-/// has it. Every message is one block, so no node is handed much data at
-/// once to pass on (what a pipeline suffers when its root posts all its
-/// segments together).
+/// in B blocks (B searched, fewer than the nodes), block b goes straight
+/// from the root to its source node (over the routed path, all at once) and
+/// from there down the shortest-path spanning tree (source mod d) of
+/// spanning-trees rooted at the source, each node passing a block on as
+/// soon as it has it. The sources are the B nodes nearest the root or, if
+/// faster with the B found, the B farthest. Every message is one block, so
+/// no node is handed much data at once to pass on (what a pipeline suffers
+/// when its root posts all its segments together).
 llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R);
 
 /// A pipelined k-ary tree over the ranks in node order starting at the root
