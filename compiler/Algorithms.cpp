@@ -10,6 +10,7 @@
 #include "compiler/algorithms/Reductions.h"
 #include "compiler/algorithms/SegmentedBcast.h"
 #include "compiler/algorithms/StarSearch.h"
+#include "compiler/algorithms/TopologyBcast.h"
 #include "compiler/algorithms/TopologyReductions.h"
 #include "compiler/algorithms/TorusAlltoall.h"
 #include "compiler/algorithms/Trees.h"
@@ -147,6 +148,53 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Bcast},
        buildScatterAllgather,
        scatterAllgatherApplies},
+      // Broadcasts laid onto the topology (issue 16): neighbour links only,
+      // several at once; segments and shapes searched with the cost pass.
+      {"ring-pipeline",
+       "segments pipelined along a snake of neighbouring nodes, both ways "
+       "round from the root on a torus ring",
+       {Collective::Bcast},
+       buildRingPipeline,
+       topologyBcastApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/topologyBcastInAuto},
+      {"spanning-trees",
+       "2d (torus) or d edge-disjoint spanning trees, each a share of the "
+       "segments, pipelined",
+       {Collective::Bcast},
+       buildSpanningTrees,
+       topologyBcastApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/topologyBcastInAuto},
+      {"scatter-ring",
+       "scatter along each dimension's lines, then bidirectional ring "
+       "allgather dimension by dimension",
+       {Collective::Bcast},
+       buildScatterRing,
+       topologyBcastApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/topologyBcastInAuto},
+      {"scatter-trees",
+       "every node's block straight from the root, then down a "
+       "shortest-path spanning tree rooted at that node",
+       {Collective::Bcast},
+       buildScatterTrees,
+       topologyBcastApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/topologyBcastInAuto},
+      {"kary-pipeline",
+       "pipelined k-ary tree over the ranks in node (leaf switch) order, k "
+       "and segments searched",
+       {Collective::Bcast},
+       buildKaryPipeline,
+       switchBcastApplies,
+       // Not in auto: timing its candidates on a fat tree takes the
+       // evaluator seconds, and it does not beat edge-disjoint there.
+       /*InAuto=*/false},
       {"binomial",
        "binomial tree reduce (allreduce: then a binomial broadcast)",
        {Collective::Reduce, Collective::Allreduce},

@@ -75,6 +75,11 @@ COLLC_BCAST(k_segment)
 COLLC_BCAST(pipeline)
 COLLC_BCAST(two_path_pipeline)
 COLLC_BCAST(scatter_allgather)
+COLLC_BCAST(ring_pipeline)
+COLLC_BCAST(spanning_trees)
+COLLC_BCAST(scatter_ring)
+COLLC_BCAST(scatter_trees)
+COLLC_BCAST(kary_pipeline)
 COLLC_REDUCE(binomial)
 COLLC_REDUCE(reduce_scatter_allgather)
 COLLC_REDUCE(binomial_nc)
@@ -116,6 +121,9 @@ namespace {
 int Rank = 0, P = 1;
 long Checks = 0, Failures = 0;
 uint64_t Cap = UINT64_MAX;
+/// Communicator sizes up to which the torus broadcasts are checked (the
+/// matrix builds them up to there).
+constexpr int MaxTopologyRanks = 64;
 bool Quick = false;
 MPI_Comm Comm = MPI_COMM_WORLD;
 
@@ -824,6 +832,16 @@ int main(int argc, char **argv) {
       {"pipeline", collc_bcast_pipeline},
       {"two-path-pipeline", collc_bcast_two_path_pipeline},
       {"scatter-allgather", collc_bcast_scatter_allgather},
+      {"kary-pipeline", collc_bcast_kary_pipeline},
+  };
+  // The broadcasts laid onto a torus (built on a torus of P nodes) up to
+  // MaxTopologyRanks: their thousands of small messages per call make SMPI's
+  // simulation of 256 ranks take minutes.
+  const std::pair<const char *, BcastFn> TopologyBcasts[] = {
+      {"ring-pipeline", collc_bcast_ring_pipeline},
+      {"spanning-trees", collc_bcast_spanning_trees},
+      {"scatter-ring", collc_bcast_scatter_ring},
+      {"scatter-trees", collc_bcast_scatter_trees},
   };
   // --times: rank 0 prints the wall time of each part.
   auto Timed = [&](const char *Part, auto &&Run) {
@@ -839,6 +857,9 @@ int main(int argc, char **argv) {
   Timed("broadcasts (builders)", [&] {
     for (auto [Name, F] : Bcasts)
       checkBcast(Name, F, true);
+    if (P <= MaxTopologyRanks)
+      for (auto [Name, F] : TopologyBcasts)
+        checkBcast(Name, F, true);
   });
   if (!BcastOnly) {
     Timed("reductions (builders)", checkBuilderReductions);

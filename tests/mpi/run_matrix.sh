@@ -12,7 +12,10 @@
 # and the sizes tests/mpi/check.cpp calls them with (one variant each, exact
 # sizes):
 #   bcast (opt-tree, binomial, sequential, chain, greedy, edge-disjoint,
-#     k-segment, pipeline, two-path-pipeline, scatter-allgather),
+#     k-segment, pipeline, two-path-pipeline, scatter-allgather,
+#     kary-pipeline; and ring-pipeline, spanning-trees, scatter-ring,
+#     scatter-trees on a torus of P nodes, <gendir>/torus-P.yaml, up to 64
+#     ranks),
 #     gather/scatter (linear, binomial), alltoall (pairwise, bruck),
 #     allgather (ring, bruck, dimension-rings):
 #     bytes {0, 1, 1000, 1 MiB + 3} per block;
@@ -40,7 +43,8 @@ roots() { # distinct roots {0, 1, P-1} of P ranks
 
 # The algorithm files (generate writes them, the other modes compile them).
 algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
-  two_path_pipeline scatter_allgather reduce_scatter_allgather linear pipelined
+  two_path_pipeline scatter_allgather ring_pipeline spanning_trees scatter_ring scatter_trees
+  kary_pipeline reduce_scatter_allgather linear pipelined
   brent_kung rootp pairwise bruck ring binomial_nc nearest_halving nearest_doubling
   dimension_rings)
 
@@ -71,6 +75,18 @@ if [ "$mode" = generate ]; then
     seen[$key]=1
     echo "-o $gen/json/$name-$coll-$p-$r-$b.json --collective $coll --ranks $p --root $r --bytes $b $*" >> "$jobs"
   }
+  # The broadcasts laid onto a torus run on a torus of P nodes (two
+  # dimensions where P factors; 1 µs, 12.5 GB/s links).
+  torus_jobs=$gen/jobs-torus
+  : > "$torus_jobs"
+  torus() { # torus <P>: writes <gendir>/torus-P.yaml
+    local p=$1 a=1 i
+    for ((i = 2; i * i <= p; i++)); do [ $((p % i)) = 0 ] && a=$i; done
+    local dims="[$p]"
+    [ "$a" -gt 1 ] && dims="[$a, $((p / a))]"
+    printf 'name: torus-%s\ntopology:\n  kind: torus\n  dims: %s\nnetwork:\n  links:\n    - {class: link, latency: 1, bandwidth: 12500}\n' \
+      "$p" "$dims" > "$gen/torus-$p.yaml"
+  }
   for p in "$@"; do
     cap=$((1 << 62))
     [ "$p" -gt 16 ] && cap=65539
@@ -80,8 +96,14 @@ if [ "$mode" = generate ]; then
       for b in 0 1 1000 1048579; do
         if [ "$b" -le "$cap" ]; then
           for alg in opt-tree binomial sequential chain greedy edge-disjoint k-segment pipeline \
-            two-path-pipeline scatter-allgather; do
+            two-path-pipeline scatter-allgather kary-pipeline; do
             job "${alg//-/_}" bcast "$p" "$r" "$b" --algorithm "$alg"
+          done
+          # (Up to 64 ranks: check.cpp skips them beyond.)
+          [ "$p" -le 64 ] || continue
+          [ -f "$gen/torus-$p.yaml" ] || torus "$p"
+          for alg in ring-pipeline spanning-trees scatter-ring scatter-trees; do
+            echo "--machine $gen/torus-$p.yaml -o $gen/json/${alg//-/_}-bcast-$p-$r-$b.json --collective bcast --ranks $p --root $r --bytes $b --algorithm $alg" >> "$torus_jobs"
           done
         fi
         if [ $((b * p)) -le "$cap" ]; then
@@ -141,6 +163,7 @@ if [ "$mode" = generate ]; then
     done
   done
   xargs -P 2 -L 1 "$collc" --machine "$gen/machine.yaml" --emit json < "$jobs"
+  xargs -P 2 -L 1 "$collc" --emit json < "$torus_jobs"
   for alg in "${algs[@]}"; do
     "$collc" $(printf -- "--schedule %s " "$gen"/json/$alg-*.json) --machine "$gen/machine.yaml" \
       --emit mpi --mpi-name "$alg" -o "$gen/$alg.cpp"
@@ -152,7 +175,7 @@ if [ "$mode" = generate ]; then
     --mpi-name relay --mpi-sizes any -o "$gen/relay.cpp"
   "$collc" $(printf -- "--schedule %s " $hand) --emit mpi-header --mpi-name hand \
     -o "$gen/hand.h"
-  echo "generated $(wc -l < "$jobs") schedules"
+  echo "generated $(cat "$jobs" "$torus_jobs" | wc -l) schedules"
   ls -l "$gen"/*.cpp | awk '{print "generated", $NF, $5, "bytes"}'
   exit 0
 fi
