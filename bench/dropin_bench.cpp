@@ -39,9 +39,9 @@ int main(int argc, char **argv) {
   llvm::outs() << "first call of a kind on " << Ranks
                << " ranks: build + verify + lower (median of " << Repeats
                << "), auto policy\n\n";
-  llvm::outs() << llvm::format("%-18s %-10s %9s %-26s %10s %10s\n", "machine",
-                               "collective", "bytes", "algorithm", "ms",
-                               "table KiB");
+  llvm::outs() << "machine            collective     bytes algorithm           "
+                  "               "
+                  "ms  table KiB\n";
   for (const std::string &Path : Paths) {
     llvm::Expected<Machine> M = loadMachine(Path);
     if (!M) {

@@ -18,6 +18,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -25,6 +26,8 @@
 #include <numeric>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 using namespace collc;
 
@@ -50,6 +53,26 @@ struct State {
 };
 
 State TheState;
+
+/// Prints one line on stderr with one write, so that lines of processes
+/// sharing the stream (mpirun forwards them) never interleave.
+__attribute__((format(printf, 1, 2))) void say(const char *Fmt, ...) {
+  char Line[1024];
+  std::va_list Args;
+  va_start(Args, Fmt);
+  int N = std::vsnprintf(Line, sizeof Line - 1, Fmt, Args);
+  va_end(Args);
+  if (N < 0)
+    return;
+  size_t Len = std::min<size_t>(static_cast<size_t>(N), sizeof Line - 2);
+  Line[Len++] = '\n';
+  for (size_t Done = 0; Done < Len;) {
+    ssize_t W = ::write(2, Line + Done, Len - Done);
+    if (W <= 0)
+      return;
+    Done += static_cast<size_t>(W);
+  }
+}
 
 int worldRank() {
   int R = 0;
@@ -80,10 +103,8 @@ State &state() {
     // One clear message, from world rank 0 (every rank with
     // COLLC_VERBOSE=all), even without COLLC_VERBOSE.
     if (!S.Disabled.empty() && (worldRank() == 0 || S.Config.Verbose == 2))
-      std::fprintf(stderr,
-                   "collc: error: %s; every collective runs in the MPI "
-                   "library\n",
-                   S.Disabled.c_str());
+      say("collc: error: %s; every collective runs in the MPI library",
+          S.Disabled.c_str());
   });
   return TheState;
 }
@@ -161,8 +182,7 @@ template <typename Fn>
 int pass(const State &S, const rt::Call &C, int Rank, const char *Why,
          Fn &&Library) {
   if (reports(S, Rank))
-    std::fprintf(stderr, "collc: %s; %s of the MPI library runs\n", Why,
-                 rt::mpiName(C.Collective));
+    say("%s; %s of the MPI library runs", Why, rt::mpiName(C.Collective));
   return Library();
 }
 
@@ -211,22 +231,20 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
     std::string Rank =
         S.Config.Verbose == 2 ? " (rank " + std::to_string(Sh.Rank) + ")" : "";
     if (C.Collective == rt::Barrier)
-      std::fprintf(stderr, "collc: barrier '%s' on %d ranks%s\n",
-                   E.Algorithm.c_str(), Sh.Size, Rank.c_str());
+      say("collc: barrier '%s' on %d ranks%s", E.Algorithm.c_str(), Sh.Size,
+          Rank.c_str());
     else
-      std::fprintf(stderr,
-                   "collc: %s '%s' on %d ranks, %llu bytes%s, schedule for "
-                   "%llu..%llu bytes%s\n",
-                   rt::collName(C.Collective), E.Algorithm.c_str(), Sh.Size,
-                   (unsigned long long)Sh.Bytes,
-                   K.Commutative ? ""
-                                 : ", non-commutative operator in rank order",
-                   (unsigned long long)E.Variant.MinBytes,
-                   (unsigned long long)E.Variant.MaxBytes, Rank.c_str());
+      say("collc: %s '%s' on %d ranks, %llu bytes%s, schedule for "
+          "%llu..%llu bytes%s",
+          rt::collName(C.Collective), E.Algorithm.c_str(), Sh.Size,
+          (unsigned long long)Sh.Bytes,
+          K.Commutative ? "" : ", non-commutative operator in rank order",
+          (unsigned long long)E.Variant.MinBytes,
+          (unsigned long long)E.Variant.MaxBytes, Rank.c_str());
   }
   Code = rt::execute(E.Variant, C, Sh.Bytes, Sh.Unit, Sh.Rank);
   if (Code != MPI_SUCCESS && S.Config.Verbose)
-    std::fprintf(stderr, "%s (rank %d)\n", rt::lastError(), Sh.Rank);
+    say("%s (rank %d)", rt::lastError(), Sh.Rank);
   return rt::reportError(C.Comm, Code);
 }
 

@@ -34,8 +34,9 @@ case $flavor in
     ;;
   smpi)
     # SMPI runs every rank in one process: the library is linked into the
-    # program (before SimGrid, so that its MPI_* come first). The machine is
-    # the simulated platform itself.
+    # program (before SimGrid, so that its MPI_* come first) and privatized,
+    # one copy per rank as MPI processes have (smpi/privatize-libs, found on
+    # LD_LIBRARY_PATH). The machine is the simulated platform itself.
     machine=$src/examples/platforms/cluster-256.xml
     for i in $(seq 0 $((p - 1))); do echo "node-$i"; done > hosts
     smpicc -O2 -Wall -Wextra "$src/tests/mpi/dropin.c" -o dropin-plain
@@ -44,19 +45,29 @@ case $flavor in
     run() {
       local env=() prog=./dropin-plain
       while [ $# -gt 0 ] && [ "$1" != -- ]; do env+=("$1"); prog=./dropin; shift; done
-      timeout 300 env COLLC_MACHINE="$machine" "${env[@]}" smpirun -np "$p" \
-        -platform "$machine" -hostfile hosts --log=root.thres:critical \
-        --cfg=smpi/display-timing:no "$prog"
+      timeout 300 env COLLC_MACHINE="$machine" LD_LIBRARY_PATH="$lib" "${env[@]}" \
+        smpirun -np "$p" -platform "$machine" -hostfile hosts --log=root.thres:critical \
+        --cfg=smpi/display-timing:no --cfg=smpi/privatize-libs:libcollc-mpi-smpi.so "$prog"
     }
     preload=(COLLC_VERBOSE=1 --)
     ;;
   *) echo "dropin.sh: unknown flavor $flavor" >&2; exit 2 ;;
 esac
 fail() { echo "dropin.sh ($flavor, $p ranks): $*"; tail -n 30 out err 2>/dev/null || true; exit 1; }
+# Without the library: the MPI library's own collectives. Open MPI's pass
+# the program's checks. SMPI 3.32's get some of it wrong (a non-commutative
+# MPI_Scan and MPI_Exscan of 512 Ki pairs on 6 ranks fold out of order; an
+# in-place MPI_Alltoall on 3 ranks aborts) and MPICH 4.0's MPI_Reduce of
+# 4 MiB with MPI_IN_PLACE at the root crashes a non-root rank: there the
+# plain run only must not hear from collc.
 if [ "$flavor" = smpi ]; then
-  run > plain.out 2> plain.err || fail "the program failed without the library"
+  run > plain.out 2> plain.err || plain=failed
 else
-  run ./dropin > plain.out 2> plain.err || fail "the program failed without the library"
+  run ./dropin > plain.out 2> plain.err || plain=failed
+fi
+if [ "${plain:-}" = failed ]; then
+  [ "$flavor" != openmpi ] || fail "the program failed without the library"
+  echo "dropin.sh: note: the $flavor library's own collectives fail this program"
 fi
 ! grep -q "^collc:" plain.err || fail "collc spoke without the library"
 if [ "$flavor" = smpi ]; then
@@ -73,5 +84,5 @@ errors=$(grep -c "^collc: error" err || true)
 [ "$passed" = 0 ] || { grep "of the MPI library runs$" err | sort | uniq -c | head; fail "$passed calls passed to the MPI library"; }
 [ "$errors" = 0 ] || fail "collc reported errors"
 [ "$served" = "$calls" ] || fail "the program made $calls calls, collc reports $served served"
-kinds=$(grep -oE "^collc: [a-z]+ '[^']+'" err | sort -u | tr '\n' ' ')
+kinds=$(grep -oE "^collc: [a-z]+ '[^']+'" err | sed 's/^collc: //' | sort -u | paste -sd, -)
 echo "dropin ($flavor, $p ranks): $calls calls, all served by collc: $kinds"
