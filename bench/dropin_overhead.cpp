@@ -5,8 +5,9 @@
 // (configuration, the call's shape, the communicator's cached node list, the
 // cache lookup). Run under the library:
 //
-//   COLLC_MACHINE=examples/machines/pc-cluster.yaml \
-//   LD_PRELOAD=build/lib/libcollc-mpi.so build/bin/bench-dropin-overhead
+//   COLLC_MACHINE=examples/machines/pc-cluster.yaml
+//     LD_PRELOAD=build/lib/libcollc-mpi.so build/bin/bench-dropin-overhead
+//   (one command line)
 //
 // It builds the same variant with its own engine for the table path.
 #include "runtime/collc/runtime.h"

@@ -6,9 +6,15 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 
 using namespace llvm;
 
@@ -31,6 +37,109 @@ Expected<int> collectiveNamed(StringRef Name, StringRef Var) {
   return static_cast<int>(*C);
 }
 
+/// FNV-1a, 64 bits: file names and checksums of cache files.
+uint64_t fnv(const void *P, size_t N, uint64_t H = 0xcbf29ce484222325ULL) {
+  const unsigned char *B = static_cast<const unsigned char *>(P);
+  for (size_t I = 0; I < N; ++I)
+    H = (H ^ B[I]) * 0x100000001b3ULL;
+  return H;
+}
+
+/// What identifies a cache file's format: a change of the table structs
+/// makes older files unreadable, never misread.
+constexpr uint64_t CacheMagic = 0x31706f7264636c63ULL; // "clcdrop1"
+constexpr uint64_t CacheLayout = sizeof(rt::Op) << 16 | sizeof(rt::Seg);
+
+/// Appends plain values to a byte string.
+struct Writer {
+  std::string Bytes;
+  template <typename T> void put(const T &V) {
+    Bytes.append(reinterpret_cast<const char *>(&V), sizeof V);
+  }
+  void putString(const std::string &S) {
+    put<uint64_t>(S.size());
+    Bytes += S;
+  }
+  template <typename T> void putArray(const std::vector<T> &V) {
+    put<uint64_t>(V.size());
+    Bytes.append(reinterpret_cast<const char *>(V.data()),
+                 V.size() * sizeof(T));
+  }
+};
+
+/// Reads what Writer wrote; every read is bounds-checked (Ok turns false).
+struct Reader {
+  StringRef Bytes;
+  size_t At = 0;
+  bool Ok = true;
+  template <typename T> T get() {
+    T V{};
+    if (!Ok || Bytes.size() - At < sizeof V) {
+      Ok = false;
+      return V;
+    }
+    std::memcpy(&V, Bytes.data() + At, sizeof V);
+    At += sizeof V;
+    return V;
+  }
+  std::string getString() {
+    uint64_t N = get<uint64_t>();
+    if (!Ok || Bytes.size() - At < N) {
+      Ok = false;
+      return {};
+    }
+    std::string S = Bytes.substr(At, N).str();
+    At += N;
+    return S;
+  }
+  template <typename T> std::vector<T> getArray() {
+    uint64_t N = get<uint64_t>();
+    if (!Ok || (Bytes.size() - At) / sizeof(T) < N) {
+      Ok = false;
+      return {};
+    }
+    std::vector<T> V(N);
+    std::memcpy(V.data(), Bytes.data() + At, N * sizeof(T));
+    At += N * sizeof(T);
+    return V;
+  }
+};
+
+/// The kind a cache file holds, as written first in it.
+void putKind(Writer &W, uint64_t MachineDigest, const std::string &Asked,
+             const Key &K, const std::vector<int64_t> &Nodes) {
+  W.put(CacheMagic);
+  W.put(CacheLayout);
+  W.put(MachineDigest);
+  W.putString(Asked);
+  W.put<int32_t>(K.Coll);
+  W.put<int32_t>(K.Root);
+  W.put<int32_t>(K.Band);
+  W.put<uint8_t>(K.Commutative);
+  W.putArray(Nodes);
+}
+
+/// Whether the tables are ones the runtime can run for \p Ranks ranks.
+bool wellFormed(const MpiTables &T, int64_t Ranks) {
+  if (static_cast<int64_t>(T.RankOps.size()) != Ranks + 1 ||
+      T.RankOps.front() != 0 ||
+      T.RankOps.back() != static_cast<int64_t>(T.Ops.size()))
+    return false;
+  for (size_t I = 1; I < T.RankOps.size(); ++I)
+    if (T.RankOps[I] < T.RankOps[I - 1])
+      return false;
+  for (const rt::Op &O : T.Ops)
+    if (O.Peer < 0 || O.Peer >= Ranks || O.Seg < 0 || O.NumSegs < 0 ||
+        static_cast<uint64_t>(O.Seg) + static_cast<uint64_t>(O.NumSegs) >
+            T.Segs.size())
+      return false;
+  for (const rt::Seg &G : T.Segs)
+    if (G.Buf > rt::ResultBuf || G.Block < 0 || G.NumBlocks < 0 ||
+        G.ChunkLo < 0 || G.ChunkHi < G.ChunkLo)
+      return false;
+  return true;
+}
+
 } // namespace
 
 bool isServedCollective(int Coll) {
@@ -38,10 +147,13 @@ bool isServedCollective(int Coll) {
 }
 
 Expected<Config> parseConfig(const char *Machine, const char *Collectives,
-                             const char *Algorithm, const char *Verbose) {
+                             const char *Algorithm, const char *Verbose,
+                             const char *Cache) {
   Config C;
   if (Machine)
     C.MachinePath = Machine;
+  if (Cache)
+    C.CacheDir = Cache;
   StringRef Colls = Collectives ? StringRef(Collectives).trim() : "all";
   if (Colls == "all" || Colls.empty()) {
     for (int I = 0; I <= rt::Barrier; ++I)
@@ -104,7 +216,8 @@ uint64_t bandBytes(int Band, uint64_t Multiple) {
   return Up <= Hi ? Up : Lo;
 }
 
-Engine::Engine(Machine M, Config C) : M(std::move(M)), C(std::move(C)) {}
+Engine::Engine(Machine M, Config C, uint64_t MachineDigest)
+    : M(std::move(M)), C(std::move(C)), MachineDigest(MachineDigest) {}
 
 Expected<std::unique_ptr<Engine>> Engine::create(Config C) {
   if (C.MachinePath.empty())
@@ -113,7 +226,11 @@ Expected<std::unique_ptr<Engine>> Engine::create(Config C) {
   Expected<Machine> M = loadMachine(C.MachinePath);
   if (!M)
     return configError("COLLC_MACHINE: " + toString(M.takeError()));
-  return std::make_unique<Engine>(std::move(*M), std::move(C));
+  uint64_t Digest = 0;
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> Text =
+          MemoryBuffer::getFile(C.MachinePath))
+    Digest = fnv((*Text)->getBufferStart(), (*Text)->getBufferSize());
+  return std::make_unique<Engine>(std::move(*M), std::move(C), Digest);
 }
 
 Expected<int64_t> Engine::nodeOfWorldRank(int64_t WorldRank,
@@ -147,9 +264,117 @@ int32_t Engine::layout(const std::vector<int64_t> &Nodes) {
 const Entry &Engine::get(const Key &K) {
   std::lock_guard<std::mutex> G(Lock);
   auto It = Cache.find(K);
-  if (It == Cache.end())
-    It = Cache.emplace(K, build(K, *Layouts[K.Layout])).first;
-  return *It->second;
+  if (It != Cache.end())
+    return *It->second;
+  assert(K.Layout >= 0 && static_cast<size_t>(K.Layout) < Layouts.size());
+  const std::vector<int64_t> &Nodes = *Layouts[K.Layout];
+  std::unique_ptr<Entry> E;
+  std::string Path;
+  if (!C.CacheDir.empty()) {
+    Path = cachePath(K, Nodes);
+    E = readCache(Path, K, Nodes);
+  }
+  if (!E) {
+    E = build(K, Nodes);
+    if (!Path.empty() && E->Error.empty())
+      writeCache(Path, K, Nodes, *E);
+  }
+  return *Cache.emplace(K, std::move(E)).first->second;
+}
+
+std::string Engine::cachePath(const Key &K,
+                              const std::vector<int64_t> &Nodes) const {
+  Writer W;
+  putKind(W, MachineDigest, C.Algorithm[K.Coll], K, Nodes);
+  SmallString<256> P(C.CacheDir);
+  sys::path::append(
+      P, "collc-" + utohexstr(fnv(W.Bytes.data(), W.Bytes.size()), true) +
+             ".tables");
+  return std::string(P);
+}
+
+std::unique_ptr<Entry>
+Engine::readCache(const std::string &Path, const Key &K,
+                  const std::vector<int64_t> &Nodes) const {
+  auto T0 = std::chrono::steady_clock::now();
+  ErrorOr<std::unique_ptr<MemoryBuffer>> File = MemoryBuffer::getFile(Path);
+  if (!File)
+    return nullptr;
+  StringRef Bytes = (*File)->getBuffer();
+  Writer Want;
+  putKind(Want, MachineDigest, C.Algorithm[K.Coll], K, Nodes);
+  if (Bytes.size() < Want.Bytes.size() + sizeof(uint64_t) ||
+      !Bytes.startswith(Want.Bytes))
+    return nullptr;
+  uint64_t Sum = 0;
+  std::memcpy(&Sum, Bytes.end() - sizeof Sum, sizeof Sum);
+  StringRef Body = Bytes.drop_back(sizeof Sum);
+  if (fnv(Body.data(), Body.size()) != Sum)
+    return nullptr;
+  Reader R{Body, Want.Bytes.size()};
+  auto E = std::make_unique<Entry>();
+  E->Algorithm = R.getString();
+  E->Makespan = R.get<double>();
+  rt::Variant &V = E->Variant;
+  V.Collective = K.Coll;
+  V.Ranks = static_cast<int32_t>(Nodes.size());
+  V.Root = K.Root;
+  V.MinBytes = R.get<uint64_t>();
+  V.MaxBytes = R.get<uint64_t>();
+  V.NumChunks = R.get<int64_t>();
+  E->Tables.ScratchBlocks = V.ScratchBlocks = R.get<int64_t>();
+  E->Tables.NeedsCommutative = V.NeedsCommutative = R.get<uint8_t>() != 0;
+  E->Tables.RankOps = R.getArray<int64_t>();
+  E->Tables.Ops = R.getArray<rt::Op>();
+  E->Tables.Segs = R.getArray<rt::Seg>();
+  if (!R.Ok || R.At != Body.size() || V.NumChunks < 1 ||
+      !wellFormed(E->Tables, V.Ranks) || (!K.Commutative && V.NeedsCommutative))
+    return nullptr;
+  V.Algorithm = E->Algorithm.c_str();
+  V.RankOps = E->Tables.RankOps.data();
+  V.Ops = E->Tables.Ops.data();
+  V.Segs = E->Tables.Segs.data();
+  E->FromFile = true;
+  E->BuildSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+          .count();
+  return E;
+}
+
+void Engine::writeCache(const std::string &Path, const Key &K,
+                        const std::vector<int64_t> &Nodes,
+                        const Entry &E) const {
+  Writer W;
+  putKind(W, MachineDigest, C.Algorithm[K.Coll], K, Nodes);
+  const rt::Variant &V = E.Variant;
+  W.putString(E.Algorithm);
+  W.put(E.Makespan);
+  W.put(V.MinBytes);
+  W.put(V.MaxBytes);
+  W.put<int64_t>(V.NumChunks);
+  W.put<int64_t>(V.ScratchBlocks);
+  W.put<uint8_t>(V.NeedsCommutative);
+  W.putArray(E.Tables.RankOps);
+  W.putArray(E.Tables.Ops);
+  W.putArray(E.Tables.Segs);
+  W.put(fnv(W.Bytes.data(), W.Bytes.size()));
+  // A cache that cannot be written is no cache: the schedule still serves.
+  int FD = -1;
+  SmallString<256> Tmp;
+  if (sys::fs::createUniqueFile(Path + ".%%%%%%%%.tmp", FD, Tmp))
+    return;
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << W.Bytes;
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      sys::fs::remove(Tmp);
+      return;
+    }
+  }
+  if (sys::fs::rename(Tmp, Path))
+    sys::fs::remove(Tmp);
 }
 
 std::unique_ptr<Entry> Engine::build(const Key &K,

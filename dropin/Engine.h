@@ -23,6 +23,15 @@
 /// rank's own state (its rank, its earlier calls, timings, what its cache
 /// already holds) enters a build: `auto` breaks ties by registry order.
 ///
+/// The cache file (COLLC_CACHE=dir): a built kind is also written to a file
+/// of that directory, named by a digest of the machine file's text, the
+/// algorithm asked for and the kind, and a later process (another run, or
+/// another rank of the same run) reads it instead of building. A file holds
+/// the whole kind and a checksum, and is used only when both match: a file
+/// that does not is ignored and replaced. Files are written whole under a
+/// temporary name and renamed, so concurrent writers of one kind (every rank
+/// of a node) leave one complete file.
+///
 /// Size bands: band 0 is the empty message; band b >= 1 holds the sizes
 /// [2^(b-1), 2^b - 1] bytes per block. A band's schedule is built for a size
 /// inside it (bandBytes()) and serves every size of the band, scaling its
@@ -62,6 +71,8 @@ struct Config {
   std::array<bool, rt::Barrier + 1> TakeOver{};
   /// COLLC_ALGORITHM: an algorithm per collective instead of `auto`.
   std::array<std::string, rt::Barrier + 1> Algorithm;
+  /// COLLC_CACHE: the directory of cache files (empty: none).
+  std::string CacheDir;
   /// COLLC_VERBOSE: 0 silent, 1 rank 0 of each communicator reports each
   /// call, 2 (COLLC_VERBOSE=all) every rank does.
   int Verbose = 0;
@@ -73,7 +84,8 @@ struct Config {
 /// list of `collective=algorithm`. An error names the variable and says
 /// what was expected.
 llvm::Expected<Config> parseConfig(const char *Machine, const char *Collectives,
-                                   const char *Algorithm, const char *Verbose);
+                                   const char *Algorithm, const char *Verbose,
+                                   const char *Cache = nullptr);
 
 /// The band of a message of \p Bytes per block.
 int sizeBand(uint64_t Bytes);
@@ -113,13 +125,17 @@ struct Entry {
   double BuildSeconds = 0;
   /// The schedule's time under the machine's model.
   double Makespan = 0;
+  /// Read from a cache file (BuildSeconds is then the time of reading it).
+  bool FromFile = false;
 };
 
 /// The machine and the cache. Thread-safe: SimGrid's SMPI runs the ranks of
 /// a program in one process and shares the library between them.
 class Engine {
 public:
-  explicit Engine(Machine M, Config C);
+  /// \p MachineDigest identifies the machine in cache file names (a digest
+  /// of its file's text).
+  Engine(Machine M, Config C, uint64_t MachineDigest = 0);
 
   /// Reads the machine COLLC_MACHINE names (same reader as `--machine`).
   static llvm::Expected<std::unique_ptr<Engine>> create(Config C);
@@ -145,9 +161,16 @@ public:
 private:
   std::unique_ptr<Entry> build(const Key &K,
                                const std::vector<int64_t> &Nodes) const;
+  /// The cache file of \p K on \p Nodes.
+  std::string cachePath(const Key &K, const std::vector<int64_t> &Nodes) const;
+  std::unique_ptr<Entry> readCache(const std::string &Path, const Key &K,
+                                   const std::vector<int64_t> &Nodes) const;
+  void writeCache(const std::string &Path, const Key &K,
+                  const std::vector<int64_t> &Nodes, const Entry &E) const;
 
   Machine M;
   Config C;
+  uint64_t MachineDigest;
   mutable std::mutex Lock;
   std::map<std::vector<int64_t>, int32_t> LayoutIds;
   std::vector<const std::vector<int64_t> *> Layouts;

@@ -85,7 +85,8 @@ State &state() {
     State &S = TheState;
     llvm::Expected<dropin::Config> C = dropin::parseConfig(
         std::getenv("COLLC_MACHINE"), std::getenv("COLLC_COLLECTIVES"),
-        std::getenv("COLLC_ALGORITHM"), std::getenv("COLLC_VERBOSE"));
+        std::getenv("COLLC_ALGORITHM"), std::getenv("COLLC_VERBOSE"),
+        std::getenv("COLLC_CACHE"));
     if (C) {
       S.Config = *C;
       llvm::Expected<std::unique_ptr<dropin::Engine>> E =

@@ -6,6 +6,8 @@
 #include "compiler/MachineSpec.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <doctest/doctest.h>
 
@@ -221,4 +223,54 @@ TEST_CASE("dropin: a missing or bad machine file is one clear error") {
   llvm::Expected<std::unique_ptr<Engine>> Platform = Engine::create(C);
   REQUIRE(Platform);
   CHECK((*Platform)->machine().Net.has_value());
+}
+
+TEST_CASE("dropin: the cache file gives a later process the same tables") {
+  llvm::SmallString<128> Dir;
+  REQUIRE(!llvm::sys::fs::createUniqueDirectory("collc-dropin", Dir));
+  Config C;
+  C.CacheDir = std::string(Dir);
+  std::vector<int64_t> Nodes = {3, 1, 4, 0, 5};
+  Engine First(pcCluster(), C, 42);
+  Key K = keyOf(rt::Allreduce, First.layout(Nodes), 0, 70000, false);
+  const Entry &Built = First.get(K);
+  REQUIRE(Built.Error.empty());
+  CHECK(!Built.FromFile);
+
+  Engine Later(pcCluster(), C, 42);
+  K.Layout = Later.layout(Nodes);
+  const Entry &Read = Later.get(K);
+  REQUIRE(Read.Error.empty());
+  CHECK(Read.FromFile);
+  CHECK(Read.Algorithm == Built.Algorithm);
+  CHECK(Read.Tables.RankOps == Built.Tables.RankOps);
+  CHECK(Read.Tables.Ops.size() == Built.Tables.Ops.size());
+  CHECK(Read.Tables.Segs.size() == Built.Tables.Segs.size());
+  const rt::Variant &A = Built.Variant, &B = Read.Variant;
+  CHECK((A.Collective == B.Collective && A.Ranks == B.Ranks &&
+         A.Root == B.Root && A.MinBytes == B.MinBytes &&
+         A.MaxBytes == B.MaxBytes && A.NumChunks == B.NumChunks &&
+         A.NeedsCommutative == B.NeedsCommutative &&
+         A.ScratchBlocks == B.ScratchBlocks));
+  CHECK(B.Ops == Read.Tables.Ops.data());
+
+  // Another machine (digest) or another kind: not that file.
+  Engine Other(pcCluster(), C, 43);
+  K.Layout = Other.layout(Nodes);
+  CHECK(!Other.get(K).FromFile);
+
+  // A damaged file is ignored and replaced.
+  std::error_code EC;
+  llvm::sys::fs::directory_iterator It(Dir, EC);
+  for (; !EC && It != llvm::sys::fs::directory_iterator(); It.increment(EC)) {
+    llvm::raw_fd_ostream OS(It->path(), EC, llvm::sys::fs::OF_Append);
+    OS << "x";
+  }
+  Engine Damaged(pcCluster(), C, 42);
+  K.Layout = Damaged.layout(Nodes);
+  CHECK(!Damaged.get(K).FromFile);
+  Engine Again(pcCluster(), C, 42);
+  K.Layout = Again.layout(Nodes);
+  CHECK(Again.get(K).FromFile);
+  llvm::sys::fs::remove_directories(Dir);
 }
