@@ -5,7 +5,9 @@
 // memory once every kind measured is in it. Each figure is the median of
 // three first calls by fresh engines (the first call of a kind in a
 // process): built (build + verify + lower), and read from a warm cache file
-// (COLLC_CACHE: a later run, or another rank of the node).
+// (COLLC_CACHE: a later run, or another rank of the node). Wall time, and
+// the process's CPU time of the build (what it costs on a machine shared
+// with other work).
 //
 //   bench-dropin [machine...]   (default: the bundled 16x16 torus model and
 //                                256-node cluster with a network)
@@ -20,6 +22,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <ctime>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -50,9 +53,11 @@ int main(int argc, char **argv) {
                << Repeats
                << "), auto policy: built (build + verify + lower) and read "
                   "from a cache file\n\n";
-  llvm::outs() << "machine            collective     bytes algorithm           "
-                  "               "
-                  "ms  table KiB\n";
+  const char *Head[] = {"machine",  "collective", "bytes",   "algorithm",
+                        "built ms", "(CPU ms)",   "file ms", "table KiB"};
+  llvm::outs() << llvm::format("%-18s %-10s %9s %-26s %10s %10s %10s %10s\n",
+                               Head[0], Head[1], Head[2], Head[3], Head[4],
+                               Head[5], Head[6], Head[7]);
   for (const std::string &Path : Paths) {
     llvm::Expected<Machine> M = loadMachine(Path);
     if (!M) {
@@ -81,14 +86,17 @@ int main(int argc, char **argv) {
         K.Coll = C;
         K.Root = 0;
         K.Band = C == rt::Barrier ? 0 : sizeBand(B);
-        std::vector<double> Times;
+        std::vector<double> Times, Cpu;
         std::string Algo, Error;
         uint64_t TableBytes = 0;
         for (int Rep = 0; Rep < Repeats; ++Rep) {
           Engine E(*M, Config{});
           K.Layout = E.layout(World);
           auto T0 = bench::Clock::now();
+          std::clock_t C0 = std::clock();
           const Entry &En = E.get(K);
+          Cpu.push_back(static_cast<double>(std::clock() - C0) /
+                        CLOCKS_PER_SEC);
           Times.push_back(bench::seconds(T0, bench::Clock::now()));
           Algo = En.Algorithm;
           Error = En.Error;
@@ -109,14 +117,16 @@ int main(int argc, char **argv) {
           if (Rep > 0 && En.FromFile)
             FileTimes.push_back(T);
         }
-        double Ms = bench::median(Times) * 1e3;
+        double Ms = bench::median(Times) * 1e3,
+               CpuMs = bench::median(Cpu) * 1e3;
         double FileMs = bench::median(FileTimes) * 1e3;
         Worst = std::max(Worst, Ms);
         WorstFile = std::max(WorstFile, FileMs);
         llvm::outs() << llvm::format(
-            "%-18s %-10s %9llu %-26s %10.2f %10.3f %10.1f\n", M->Name.c_str(),
-            rt::collName(C), (unsigned long long)(C == rt::Barrier ? 0 : B),
-            Error.empty() ? Algo.c_str() : "(none)", Ms, FileMs,
+            "%-18s %-10s %9llu %-26s %10.2f %10.2f %10.3f %10.1f\n",
+            M->Name.c_str(), rt::collName(C),
+            (unsigned long long)(C == rt::Barrier ? 0 : B),
+            Error.empty() ? Algo.c_str() : "(none)", Ms, CpuMs, FileMs,
             TableBytes / 1024.0);
         if (!Error.empty())
           llvm::outs() << "  " << Error << "\n";

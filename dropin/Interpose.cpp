@@ -104,8 +104,10 @@ State &state() {
     // One clear message, from world rank 0 (every rank with
     // COLLC_VERBOSE=all), even without COLLC_VERBOSE.
     if (!S.Disabled.empty() && (worldRank() == 0 || S.Config.Verbose == 2))
-      say("collc: error: %s; every collective runs in the MPI library",
-          S.Disabled.c_str());
+    {
+      say("collc: error: %s", S.Disabled.c_str());
+      say("collc: every collective runs in the MPI library");
+    }
   });
   return TheState;
 }
