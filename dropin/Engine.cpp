@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <dlfcn.h>
 
 using namespace llvm;
 
@@ -140,6 +141,27 @@ bool wellFormed(const MpiTables &T, int64_t Ranks) {
   return true;
 }
 
+/// Mixes into \p Digest what identifies the code that builds schedules: the
+/// version and the size and modification time of the file this code was
+/// loaded from (the library, or a program linking the engine). Cache files
+/// of another build are then never read: two builds may choose different
+/// schedules, and the ranks of one run must all run the same.
+uint64_t buildDigest(uint64_t Digest) {
+  static const char Version[] = COLLC_VERSION;
+  Digest = fnv(Version, sizeof Version, Digest);
+  Dl_info Self;
+  if (dladdr(reinterpret_cast<void *>(&buildDigest), &Self) && Self.dli_fname) {
+    sys::fs::file_status St;
+    if (!sys::fs::status(Self.dli_fname, St)) {
+      uint64_t Size = St.getSize();
+      int64_t Time = St.getLastModificationTime().time_since_epoch().count();
+      Digest = fnv(&Size, sizeof Size, Digest);
+      Digest = fnv(&Time, sizeof Time, Digest);
+    }
+  }
+  return Digest;
+}
+
 } // namespace
 
 bool isServedCollective(int Coll) {
@@ -230,6 +252,7 @@ Expected<std::unique_ptr<Engine>> Engine::create(Config C) {
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> Text =
           MemoryBuffer::getFile(C.MachinePath))
     Digest = fnv((*Text)->getBufferStart(), (*Text)->getBufferSize());
+  Digest = buildDigest(Digest);
   return std::make_unique<Engine>(std::move(*M), std::move(C), Digest);
 }
 

@@ -25,12 +25,13 @@
 ///
 /// The cache file (COLLC_CACHE=dir): a built kind is also written to a file
 /// of that directory, named by a digest of the machine file's text, the
-/// algorithm asked for and the kind, and a later process (another run, or
-/// another rank of the same run) reads it instead of building. A file holds
-/// the whole kind and a checksum, and is used only when both match: a file
-/// that does not is ignored and replaced. Files are written whole under a
-/// temporary name and renamed, so concurrent writers of one kind (every rank
-/// of a node) leave one complete file.
+/// build of collc (its version, and the size and time of the file the engine
+/// was loaded from), the algorithm asked for and the kind, and a later process
+/// (another run, or another rank of the same run) reads it instead of building.
+/// A file holds the whole kind and a checksum, and is used only when both
+/// match: a file that does not is ignored and replaced. Files are written whole
+/// under a temporary name and renamed, so concurrent writers of one kind (every
+/// rank of a node) leave one complete file.
 ///
 /// Size bands: band 0 is the empty message; band b >= 1 holds the sizes
 /// [2^(b-1), 2^b - 1] bytes per block. A band's schedule is built for a size

@@ -16,6 +16,7 @@
 
 #include "dropin/Engine.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdarg>
@@ -27,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 using namespace collc;
@@ -80,6 +82,29 @@ int worldRank() {
   return R;
 }
 
+int deleteInfo(MPI_Comm, int, void *Attr, void *);
+
+/// Whether the simulated ranks of SMPI share this copy of the library: then
+/// they would share the runtime's cached state on the one MPI_COMM_WORLD
+/// object and its attribute keyval. With smpi/privatize-libs each rank runs
+/// a copy of its own, under another name; every rank finds the same answer,
+/// before any call is served.
+bool sharedByRanks() {
+#ifdef COLLC_DROPIN_SMPI
+  int Size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &Size);
+  Dl_info Self;
+  if (Size < 2 || !dladdr(reinterpret_cast<void *>(&deleteInfo), &Self) ||
+      !Self.dli_fname)
+    return false;
+  llvm::StringRef Name(Self.dli_fname);
+  return Name.endswith("/libcollc-mpi-smpi.so") ||
+         Name == "libcollc-mpi-smpi.so";
+#else
+  return false;
+#endif
+}
+
 State &state() {
   std::call_once(TheState.Once, [] {
     State &S = TheState;
@@ -101,10 +126,18 @@ State &state() {
       const char *V = std::getenv("COLLC_VERBOSE");
       S.Config.Verbose = V && *V ? 1 : 0;
     }
+    bool Shared = sharedByRanks();
+    if (Shared && S.Disabled.empty()) {
+      S.Engine.reset();
+      S.Disabled = "libcollc-mpi-smpi.so is shared by every simulated rank; "
+                   "give each its own copy with "
+                   "--cfg=smpi/privatize-libs:libcollc-mpi-smpi.so";
+    }
     // One clear message, from world rank 0 (every rank with
-    // COLLC_VERBOSE=all), even without COLLC_VERBOSE.
-    if (!S.Disabled.empty() && (worldRank() == 0 || S.Config.Verbose == 2))
-    {
+    // COLLC_VERBOSE=all; the one that gets here first when the ranks share
+    // this library), even without COLLC_VERBOSE.
+    if (!S.Disabled.empty() &&
+        (worldRank() == 0 || S.Config.Verbose == 2 || Shared)) {
       say("collc: error: %s", S.Disabled.c_str());
       say("collc: every collective runs in the MPI library");
     }
@@ -192,12 +225,13 @@ int pass(const State &S, const rt::Call &C, int Rank, const char *Why,
 /// The common path of every interposer.
 template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
   State &S = state();
-  if (!S.Engine)
-    return Library();
   int Rank = 0;
+  if (S.Config.Verbose && C.Comm != MPI_COMM_NULL &&
+      (!S.Engine || !S.Config.TakeOver[C.Collective]))
+    MPI_Comm_rank(C.Comm, &Rank);
+  if (!S.Engine)
+    return pass(S, C, Rank, "collc: not in use (see its error above)", Library);
   if (!S.Config.TakeOver[C.Collective]) {
-    if (S.Config.Verbose && C.Comm != MPI_COMM_NULL)
-      MPI_Comm_rank(C.Comm, &Rank);
     std::string Why = std::string("collc: ") + rt::collName(C.Collective) +
                       " is not taken over (COLLC_COLLECTIVES)";
     return pass(S, C, Rank, Why.c_str(), Library);
