@@ -18,17 +18,30 @@ case $flavor in
     machine=$src/examples/machines/pc-cluster.yaml
     mpicc.openmpi -O2 -Wall -Wextra -Werror "$src/tests/mpi/dropin.c" -o dropin
     export COLLC_MACHINE=$machine
+    # Each rank's output in its own file (mpirun forwards the ranks' streams
+    # in pieces that may cut a line of one rank with another's), joined.
     run() {
+      local rc=0
+      rm -rf ranks
       timeout 300 mpirun.openmpi --allow-run-as-root --oversubscribe -np "$p" \
-        -x COLLC_MACHINE "$@"
+        --output-filename "$PWD/ranks" -x COLLC_MACHINE "$@" > /dev/null 2>&1 || rc=$?
+      cat ranks/1/rank.*/stdout
+      cat ranks/1/rank.*/stderr >&2
+      return $rc
     }
     preload=(-x COLLC_VERBOSE=1 -x LD_PRELOAD="$lib/libcollc-mpi.so")
     ;;
   mpich)
     machine=$src/examples/machines/pc-cluster.yaml
     mpicc.mpich -O2 -Wall -Wextra -Werror "$src/tests/mpi/dropin.c" -o dropin
-    run() {
-      timeout 300 mpiexec.mpich -np "$p" -genv COLLC_MACHINE "$machine" "$@"
+    run() { # each rank's output in its own file, as for Open MPI
+      local rc=0
+      rm -rf ranks && mkdir ranks
+      timeout 300 mpiexec.mpich -np "$p" -genv COLLC_MACHINE "$machine" \
+        -outfile-pattern "$PWD/ranks/out.%r" -errfile-pattern "$PWD/ranks/err.%r" "$@" || rc=$?
+      cat ranks/out.*
+      cat ranks/err.* >&2
+      return $rc
     }
     preload=(-genv COLLC_VERBOSE 1 -genv LD_PRELOAD "$lib/libcollc-mpi-mpich.so")
     ;;
@@ -84,5 +97,22 @@ errors=$(grep -c "^collc: error" err || true)
 [ "$passed" = 0 ] || { grep "of the MPI library runs$" err | sort | uniq -c | head; fail "$passed calls passed to the MPI library"; }
 [ "$errors" = 0 ] || fail "collc reported errors"
 [ "$served" = "$calls" ] || fail "the program made $calls calls, collc reports $served served"
+if [ "$flavor" = openmpi ]; then
+  # With a cache directory: the first run writes the tables, the second
+  # reads them (every kind from a file), with the same results.
+  mkdir cache
+  for pass in write read; do
+    run -x COLLC_CACHE="$PWD/cache" "${preload[@]}" ./dropin > "cache-$pass.out" 2> "cache-$pass.err" ||
+      fail "the program failed with a cache ($pass)"
+    n=$(grep -c "results correct$" "cache-$pass.out" || true)
+    [ "$n" = "$p" ] || fail "with a cache ($pass): $n of $p ranks report correct results"
+    c=$(grep -cE "^collc: [a-z]+ '[^']+' on [0-9]+ ranks" "cache-$pass.err" || true)
+    [ "$c" = "$calls" ] || fail "with a cache ($pass): $c calls served of $calls"
+  done
+  files=$(find cache -name 'collc-*.tables' | wc -l)
+  [ "$files" -gt 0 ] || fail "no cache file written"
+  ! find cache -name '*.tmp' | grep -q . || fail "a temporary cache file was left"
+  echo "dropin (openmpi): $files cache files written, then read, results correct"
+fi
 kinds=$(grep -oE "^collc: [a-z]+ '[^']+'" err | sed 's/^collc: //' | sort -u | paste -sd, -)
 echo "dropin ($flavor, $p ranks): $calls calls, all served by collc: $kinds"
