@@ -791,23 +791,32 @@ inline bool verbose() {
   return collc_rt_verbose == 1;
 }
 
-/// Chooses the variant for \p C, from arguments that are significant and
-/// equal on every rank (so every rank decides alike): the communicator
-/// (an intracommunicator), its size, the root, the bytes per block (MPI's
-/// matching type signatures give every rank the same), the operator's
-/// commutativity and, for reductions, the datatype. Returns the variant or
-/// NoVariant with \p Code and lastError() saying why.
-inline int choose(const Variant *Vs, int N, const Call &C, uint64_t &Bytes,
-                  uint64_t &Unit, int &Rank, int &Size, int &Code) {
+/// What a variant is chosen by (see choose()).
+struct Shape {
+  uint64_t Bytes = 0; ///< Per block.
+  uint64_t Unit = 1;  ///< Chunks count bytes, or elements for reductions.
+  int Rank = 0, Size = 0;
+  bool Commute = true; ///< The operator's commutativity.
+};
+
+/// Measures \p C from arguments that are significant and equal on every rank
+/// (so every rank decides alike): the communicator (an intracommunicator),
+/// its size, the root, the bytes per block (MPI's matching type signatures
+/// give every rank the same), the operator's commutativity and, for
+/// reductions, the datatype. Returns false, with \p Code and lastError()
+/// saying why, for a call no schedule can serve.
+inline bool shapeOf(const Call &C, Shape &Sh, int &Code) {
   const char *Name = collName(C.Collective);
   int Inter = 0;
+  int &Rank = Sh.Rank, &Size = Sh.Size;
+  uint64_t &Bytes = Sh.Bytes, &Unit = Sh.Unit;
   if (C.Comm == MPI_COMM_NULL) {
     Code = fail(MPI_ERR_COMM, "collc: %s on MPI_COMM_NULL", Name);
-    return NoVariant;
+    return false;
   }
   if ((Code = MPI_Comm_test_inter(C.Comm, &Inter)) != MPI_SUCCESS) {
     fail(Code, "collc: %s on an invalid communicator", Name);
-    return NoVariant;
+    return false;
   }
   MPI_Comm_rank(C.Comm, &Rank); // the rank in the local group
   if (Inter) {
@@ -815,7 +824,7 @@ inline int choose(const Variant *Vs, int N, const Call &C, uint64_t &Bytes,
                 "collc: %s on an intercommunicator (collc schedules run on "
                 "intracommunicators)",
                 Name);
-    return NoVariant;
+    return false;
   }
   MPI_Comm_size(C.Comm, &Size);
   if (isRooted(C.Collective) && (C.Root < 0 || C.Root >= Size)) {
@@ -823,7 +832,7 @@ inline int choose(const Variant *Vs, int N, const Call &C, uint64_t &Bytes,
                 "collc: %s with root %d, not a rank of the communicator of %d "
                 "ranks",
                 Name, C.Root, Size);
-    return NoVariant;
+    return false;
   }
   // The arguments that measure a block on this rank: those significant here.
   const bool Root = isRooted(C.Collective) && Rank == C.Root;
@@ -841,8 +850,8 @@ inline int choose(const Variant *Vs, int N, const Call &C, uint64_t &Bytes,
                                Unit, Contig)
                      : measure(C.Collective, C.RecvCount, C.RecvType, Bytes,
                                Unit, Contig)) != MPI_SUCCESS)
-    return NoVariant;
-  bool Commute = true;
+    return false;
+  bool &Commute = Sh.Commute;
   // Chunks are counted in bytes, or in elements for reductions (then every
   // rank has the same datatype).
   if (!isReduction(C.Collective)) {
@@ -857,13 +866,29 @@ inline int choose(const Variant *Vs, int N, const Call &C, uint64_t &Bytes,
                   "collc: %s on a datatype that is not contiguous (%llu bytes "
                   "in an extent of %lld; collc folds contiguous vectors)",
                   Name, (unsigned long long)Unit, (long long)Ext);
-      return NoVariant;
+      return false;
     }
     int Flag = 1;
     if (C.Op != MPI_OP_NULL && MPI_Op_commutative(C.Op, &Flag) == MPI_SUCCESS)
       Commute = Flag != 0;
   }
-  return pickVariant(Vs, N, C.Collective, Size, C.Root, Bytes, Commute, Code);
+  return true;
+}
+
+/// Chooses the variant for \p C by its shape (shapeOf()). Returns the
+/// variant or NoVariant with \p Code and lastError() saying why.
+inline int choose(const Variant *Vs, int N, const Call &C, uint64_t &Bytes,
+                  uint64_t &Unit, int &Rank, int &Size, int &Code) {
+  Shape Sh;
+  bool Ok = shapeOf(C, Sh, Code);
+  Bytes = Sh.Bytes;
+  Unit = Sh.Unit;
+  Rank = Sh.Rank;
+  Size = Sh.Size;
+  if (!Ok)
+    return NoVariant;
+  return pickVariant(Vs, N, C.Collective, Size, C.Root, Bytes, Sh.Commute,
+                     Code);
 }
 
 /// The common path of every entry point. Returns true when collc ran the

@@ -1,0 +1,386 @@
+// libcollc-mpi: MPI's collectives interposed (PMPI), each call served by a
+// schedule the engine (dropin/Engine.h) builds for its kind on first use and
+// the table runtime (runtime/collc/runtime.h) runs; what collc cannot serve
+// correctly goes to the MPI library's own collective (PMPI_*), and says why
+// under COLLC_VERBOSE. Compiled once per MPI library (their ABIs differ):
+// libcollc-mpi.so (Open MPI), libcollc-mpi-mpich.so, libcollc-mpi-smpi.so.
+//
+// No message is exchanged to agree on a schedule: every rank takes the same
+// decision from the same inputs. shapeOf() measures a call from arguments
+// equal on every rank; the communicator's node list comes from world ranks
+// and the machine's placement; the engine's build is a pure function of the
+// machine and the kind. A failed build is cached like a schedule, so every
+// rank passes the same kinds to the MPI library.
+
+#include "runtime/collc/runtime.h"
+
+#include "dropin/Engine.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+using namespace collc;
+
+namespace {
+
+/// What the library knows of a communicator, cached on it.
+struct CommInfo {
+  int32_t Layout = 0;
+  /// Why no schedule can serve it (empty when they can).
+  std::string Error;
+};
+
+/// The process's state. SMPI runs every rank in one process and shares it:
+/// the engine locks, and initialisation happens once.
+struct State {
+  std::once_flag Once;
+  dropin::Config Config;
+  std::unique_ptr<dropin::Engine> Engine;
+  /// Why every call goes to the MPI library (no engine).
+  std::string Disabled;
+  int Keyval = MPI_KEYVAL_INVALID;
+  std::mutex KeyvalLock;
+};
+
+State TheState;
+
+/// Prints one line on stderr with one write, so that lines of processes
+/// sharing the stream (mpirun forwards them) never interleave.
+__attribute__((format(printf, 1, 2))) void say(const char *Fmt, ...) {
+  char Line[1024];
+  std::va_list Args;
+  va_start(Args, Fmt);
+  int N = std::vsnprintf(Line, sizeof Line - 1, Fmt, Args);
+  va_end(Args);
+  if (N < 0)
+    return;
+  size_t Len = std::min<size_t>(static_cast<size_t>(N), sizeof Line - 2);
+  Line[Len++] = '\n';
+  for (size_t Done = 0; Done < Len;) {
+    ssize_t W = ::write(2, Line + Done, Len - Done);
+    if (W <= 0)
+      return;
+    Done += static_cast<size_t>(W);
+  }
+}
+
+int worldRank() {
+  int R = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &R);
+  return R;
+}
+
+int deleteInfo(MPI_Comm, int, void *Attr, void *);
+
+/// Whether the simulated ranks of SMPI share this copy of the library: then
+/// they would share the runtime's cached state on the one MPI_COMM_WORLD
+/// object and its attribute keyval. With smpi/privatize-libs each rank runs
+/// a copy of its own, under another name; every rank finds the same answer,
+/// before any call is served.
+bool sharedByRanks() {
+#ifdef COLLC_DROPIN_SMPI
+  int Size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &Size);
+  Dl_info Self;
+  if (Size < 2 || !dladdr(reinterpret_cast<void *>(&deleteInfo), &Self) ||
+      !Self.dli_fname)
+    return false;
+  llvm::StringRef Name(Self.dli_fname);
+  return Name.endswith("/libcollc-mpi-smpi.so") ||
+         Name == "libcollc-mpi-smpi.so";
+#else
+  return false;
+#endif
+}
+
+State &state() {
+  std::call_once(TheState.Once, [] {
+    State &S = TheState;
+    llvm::Expected<dropin::Config> C = dropin::parseConfig(
+        std::getenv("COLLC_MACHINE"), std::getenv("COLLC_COLLECTIVES"),
+        std::getenv("COLLC_ALGORITHM"), std::getenv("COLLC_VERBOSE"),
+        std::getenv("COLLC_CACHE"));
+    if (C) {
+      S.Config = *C;
+      llvm::Expected<std::unique_ptr<dropin::Engine>> E =
+          dropin::Engine::create(*C);
+      if (E)
+        S.Engine = std::move(*E);
+      else
+        S.Disabled = llvm::toString(E.takeError());
+    } else {
+      S.Disabled = llvm::toString(C.takeError());
+      // The verbosity still counts when the rest is wrong.
+      const char *V = std::getenv("COLLC_VERBOSE");
+      S.Config.Verbose = V && *V ? 1 : 0;
+    }
+    bool Shared = sharedByRanks();
+    if (Shared && S.Disabled.empty()) {
+      S.Engine.reset();
+      S.Disabled = "libcollc-mpi-smpi.so is shared by every simulated rank; "
+                   "give each its own copy with "
+                   "--cfg=smpi/privatize-libs:libcollc-mpi-smpi.so";
+    }
+    // One clear message, from world rank 0 (every rank with
+    // COLLC_VERBOSE=all; the one that gets here first when the ranks share
+    // this library), even without COLLC_VERBOSE.
+    if (!S.Disabled.empty() &&
+        (worldRank() == 0 || S.Config.Verbose == 2 || Shared)) {
+      say("collc: error: %s", S.Disabled.c_str());
+      say("collc: every collective runs in the MPI library");
+    }
+  });
+  return TheState;
+}
+
+int deleteInfo(MPI_Comm, int, void *Attr, void *) {
+  delete static_cast<CommInfo *>(Attr);
+  return MPI_SUCCESS;
+}
+
+/// The node list of \p Comm (\p Size ranks): each rank's world rank placed
+/// on the machine.
+std::unique_ptr<CommInfo> describe(dropin::Engine &E, MPI_Comm Comm, int Size) {
+  auto Info = std::make_unique<CommInfo>();
+  MPI_Group G, W;
+  int WorldSize = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &WorldSize);
+  std::vector<int> Ranks(Size), World(Size);
+  std::iota(Ranks.begin(), Ranks.end(), 0);
+  MPI_Comm_group(Comm, &G);
+  MPI_Comm_group(MPI_COMM_WORLD, &W);
+  int Err = MPI_Group_translate_ranks(G, Size, Ranks.data(), W, World.data());
+  MPI_Group_free(&G);
+  MPI_Group_free(&W);
+  if (Err != MPI_SUCCESS) {
+    Info->Error = "cannot translate the communicator's ranks to world ranks";
+    return Info;
+  }
+  std::vector<int64_t> Nodes(Size);
+  for (int I = 0; I < Size; ++I) {
+    if (World[I] == MPI_UNDEFINED) {
+      Info->Error = "rank " + std::to_string(I) +
+                    " of the communicator is not in MPI_COMM_WORLD";
+      return Info;
+    }
+    llvm::Expected<int64_t> N = E.nodeOfWorldRank(World[I], WorldSize);
+    if (!N) {
+      Info->Error = llvm::toString(N.takeError());
+      return Info;
+    }
+    Nodes[I] = *N;
+  }
+  Info->Layout = E.layout(Nodes);
+  return Info;
+}
+
+/// The information cached on \p Comm, made on first use (null when the
+/// attribute cannot be kept: the call then goes to the MPI library).
+const CommInfo *commInfo(State &S, MPI_Comm Comm, int Size) {
+  {
+    std::lock_guard<std::mutex> G(S.KeyvalLock);
+    if (S.Keyval == MPI_KEYVAL_INVALID &&
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, deleteInfo, &S.Keyval,
+                               nullptr) != MPI_SUCCESS)
+      return nullptr;
+  }
+  void *Attr = nullptr;
+  int Found = 0;
+  if (MPI_Comm_get_attr(Comm, S.Keyval, &Attr, &Found) != MPI_SUCCESS)
+    return nullptr;
+  if (Found)
+    return static_cast<CommInfo *>(Attr);
+  std::unique_ptr<CommInfo> Info = describe(*S.Engine, Comm, Size);
+  if (MPI_Comm_set_attr(Comm, S.Keyval, Info.get()) != MPI_SUCCESS)
+    return nullptr;
+  return Info.release();
+}
+
+/// Whether this rank reports (rank \p Rank of its communicator).
+bool reports(const State &S, int Rank) {
+  return S.Config.Verbose == 2 || (S.Config.Verbose == 1 && Rank == 0);
+}
+
+/// Runs the call in the MPI library, saying why under COLLC_VERBOSE.
+template <typename Fn>
+int pass(const State &S, const rt::Call &C, int Rank, const char *Why,
+         Fn &&Library) {
+  if (reports(S, Rank))
+    say("%s; %s of the MPI library runs", Why, rt::mpiName(C.Collective));
+  return Library();
+}
+
+/// The common path of every interposer.
+template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
+  State &S = state();
+  int Rank = 0;
+  if (S.Config.Verbose && C.Comm != MPI_COMM_NULL &&
+      (!S.Engine || !S.Config.TakeOver[C.Collective]))
+    MPI_Comm_rank(C.Comm, &Rank);
+  if (!S.Engine)
+    return pass(S, C, Rank, "collc: not in use (see its error above)", Library);
+  if (!S.Config.TakeOver[C.Collective]) {
+    std::string Why = std::string("collc: ") + rt::collName(C.Collective) +
+                      " is not taken over (COLLC_COLLECTIVES)";
+    return pass(S, C, Rank, Why.c_str(), Library);
+  }
+  rt::Shape Sh;
+  int Code = MPI_SUCCESS;
+  if (!rt::shapeOf(C, Sh, Code))
+    return pass(S, C, Sh.Rank, rt::lastError(), Library);
+  const CommInfo *Info = commInfo(S, C.Comm, Sh.Size);
+  if (!Info)
+    return pass(S, C, Sh.Rank,
+                "collc: cannot keep an attribute on the communicator", Library);
+  if (!Info->Error.empty()) {
+    std::string Why = std::string("collc: ") + rt::collName(C.Collective) +
+                      " on " + std::to_string(Sh.Size) +
+                      " ranks: " + Info->Error;
+    return pass(S, C, Sh.Rank, Why.c_str(), Library);
+  }
+  dropin::Key K;
+  K.Coll = C.Collective;
+  K.Layout = Info->Layout;
+  K.Root = rt::isRooted(C.Collective) ? C.Root : 0;
+  K.Band = C.Collective == rt::Barrier ? 0 : dropin::sizeBand(Sh.Bytes);
+  K.Commutative = !rt::isReduction(C.Collective) || Sh.Commute;
+  const dropin::Entry &E = S.Engine->get(K);
+  if (!E.Error.empty()) {
+    std::string Why = std::string("collc: no ") + rt::collName(C.Collective) +
+                      " schedule for " + std::to_string(Sh.Size) +
+                      " ranks and " + std::to_string(Sh.Bytes) +
+                      " bytes: " + E.Error;
+    return pass(S, C, Sh.Rank, Why.c_str(), Library);
+  }
+  if (reports(S, Sh.Rank)) {
+    std::string Rank =
+        S.Config.Verbose == 2 ? " (rank " + std::to_string(Sh.Rank) + ")" : "";
+    if (C.Collective == rt::Barrier)
+      say("collc: barrier '%s' on %d ranks%s", E.Algorithm.c_str(), Sh.Size,
+          Rank.c_str());
+    else
+      say("collc: %s '%s' on %d ranks, %llu bytes%s, schedule for "
+          "%llu..%llu bytes%s",
+          rt::collName(C.Collective), E.Algorithm.c_str(), Sh.Size,
+          (unsigned long long)Sh.Bytes,
+          K.Commutative ? "" : ", non-commutative operator in rank order",
+          (unsigned long long)E.Variant.MinBytes,
+          (unsigned long long)E.Variant.MaxBytes, Rank.c_str());
+  }
+  Code = rt::execute(E.Variant, C, Sh.Bytes, Sh.Unit, Sh.Rank);
+  if (Code != MPI_SUCCESS && S.Config.Verbose)
+    say("%s (rank %d)", rt::lastError(), Sh.Rank);
+  return rt::reportError(C.Comm, Code);
+}
+
+} // namespace
+
+// ---- the interposers
+// ---------------------------------------------------------
+
+extern "C" {
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
+              MPI_Comm comm) {
+  const rt::Call C = {rt::Bcast, buf,  count,       type, buf,
+                      count,     type, MPI_OP_NULL, root, comm};
+  return dispatch(C, [&] { return PMPI_Bcast(buf, count, type, root, comm); });
+}
+
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
+               MPI_Op op, int root, MPI_Comm comm) {
+  const rt::Call C = {rt::Reduce, sendbuf, count, type, recvbuf,
+                      count,      type,    op,    root, comm};
+  return dispatch(C, [&] {
+    return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+  });
+}
+
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
+                  MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  const rt::Call C = {rt::Allreduce, sendbuf, count, type, recvbuf,
+                      count,         type,    op,    0,    comm};
+  return dispatch(C, [&] {
+    return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+  });
+}
+
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
+             MPI_Op op, MPI_Comm comm) {
+  const rt::Call C = {rt::Scan, sendbuf, count, type, recvbuf,
+                      count,    type,    op,    0,    comm};
+  return dispatch(
+      C, [&] { return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm); });
+}
+
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
+               MPI_Op op, MPI_Comm comm) {
+  const rt::Call C = {rt::Exscan, sendbuf, count, type, recvbuf,
+                      count,      type,    op,    0,    comm};
+  return dispatch(
+      C, [&] { return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm); });
+}
+
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+               MPI_Comm comm) {
+  const rt::Call C = {rt::Gather, sendbuf,  sendcount,   sendtype, recvbuf,
+                      recvcount,  recvtype, MPI_OP_NULL, root,     comm};
+  return dispatch(C, [&] {
+    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, root, comm);
+  });
+}
+
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
+  const rt::Call C = {rt::Scatter, sendbuf,  sendcount,   sendtype, recvbuf,
+                      recvcount,   recvtype, MPI_OP_NULL, root,     comm};
+  return dispatch(C, [&] {
+    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                        recvtype, root, comm);
+  });
+}
+
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm) {
+  const rt::Call C = {rt::Allgather, sendbuf,  sendcount,   sendtype, recvbuf,
+                      recvcount,     recvtype, MPI_OP_NULL, 0,        comm};
+  return dispatch(C, [&] {
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm);
+  });
+}
+
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 MPI_Comm comm) {
+  const rt::Call C = {rt::Alltoall, sendbuf,  sendcount,   sendtype, recvbuf,
+                      recvcount,    recvtype, MPI_OP_NULL, 0,        comm};
+  return dispatch(C, [&] {
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, comm);
+  });
+}
+
+int MPI_Barrier(MPI_Comm comm) {
+  const rt::Call C = {rt::Barrier, nullptr,  0,           MPI_BYTE, nullptr,
+                      0,           MPI_BYTE, MPI_OP_NULL, 0,        comm};
+  return dispatch(C, [&] { return PMPI_Barrier(comm); });
+}
+
+} // extern "C"

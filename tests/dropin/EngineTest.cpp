@@ -1,0 +1,276 @@
+// The drop-in library's engine (dropin/Engine.h): configuration from the
+// environment, size bands, placement of a communicator's ranks, and the
+// cache of schedules built where the program runs.
+#include "dropin/Engine.h"
+
+#include "compiler/MachineSpec.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <doctest/doctest.h>
+
+using namespace collc;
+using namespace collc::dropin;
+
+namespace {
+
+std::string errorOf(llvm::Expected<Config> C) {
+  REQUIRE(!C);
+  return llvm::toString(C.takeError());
+}
+
+Machine pcCluster() {
+  llvm::Expected<Machine> M =
+      loadMachine(COLLC_SOURCE_DIR "/examples/machines/pc-cluster.yaml");
+  REQUIRE(M);
+  return *M;
+}
+
+Key keyOf(int Coll, int32_t Layout, int32_t Root, uint64_t Bytes,
+          bool Commutative = true) {
+  Key K;
+  K.Coll = Coll;
+  K.Layout = Layout;
+  K.Root = Root;
+  K.Band = sizeBand(Bytes);
+  K.Commutative = Commutative;
+  return K;
+}
+
+} // namespace
+
+TEST_CASE("dropin: configuration from the environment") {
+  llvm::Expected<Config> D = parseConfig("m.yaml", nullptr, nullptr, nullptr);
+  REQUIRE(D);
+  CHECK(D->MachinePath == "m.yaml");
+  CHECK(D->Verbose == 0);
+  for (int I = 0; I <= rt::Barrier; ++I)
+    CHECK(D->TakeOver[I] == (I != rt::Multicast));
+
+  llvm::Expected<Config> C = parseConfig(
+      "m.yaml", "bcast, allreduce", "bcast=binomial,allreduce=ring", "all");
+  REQUIRE(C);
+  CHECK(C->TakeOver[rt::Bcast]);
+  CHECK(C->TakeOver[rt::Allreduce]);
+  CHECK(!C->TakeOver[rt::Reduce]);
+  CHECK(C->Algorithm[rt::Bcast] == "binomial");
+  CHECK(C->Algorithm[rt::Allreduce] == "ring");
+  CHECK(C->Algorithm[rt::Gather].empty());
+  CHECK(C->Verbose == 2);
+  CHECK(parseConfig(nullptr, nullptr, nullptr, "1")->Verbose == 1);
+  CHECK(parseConfig(nullptr, nullptr, nullptr, "0")->Verbose == 0);
+
+  CHECK(errorOf(parseConfig("m", "bcast,reduse", nullptr, nullptr)) ==
+        "COLLC_COLLECTIVES: unknown collective 'reduse'; expected bcast, "
+        "reduce, allreduce, scan, exscan, gather, scatter, allgather, alltoall "
+        "or barrier");
+  CHECK(errorOf(parseConfig("m", nullptr, "multicast=binomial", nullptr)) ==
+        "COLLC_ALGORITHM: unknown collective 'multicast'; expected bcast, "
+        "reduce, allreduce, scan, exscan, gather, scatter, allgather, alltoall "
+        "or barrier");
+  CHECK(errorOf(parseConfig("m", nullptr, "bcast", nullptr)) ==
+        "COLLC_ALGORITHM: expected collective=algorithm (e.g. "
+        "bcast=binomial,allreduce=ring), got 'bcast'");
+}
+
+TEST_CASE("dropin: size bands cover every size once") {
+  CHECK(sizeBand(0) == 0);
+  CHECK(bandRange(0) == std::pair<uint64_t, uint64_t>(0, 0));
+  CHECK(bandBytes(0, 4) == 0);
+  uint64_t Next = 1;
+  for (int B = 1; B <= 64; ++B) {
+    auto [Lo, Hi] = bandRange(B);
+    CHECK(Lo == Next);
+    CHECK(sizeBand(Lo) == B);
+    CHECK(sizeBand(Hi) == B);
+    for (uint64_t Mult : {uint64_t(1), uint64_t(4)}) {
+      uint64_t X = bandBytes(B, Mult);
+      CHECK(X >= Lo);
+      CHECK(X <= Hi);
+      if (Hi - Lo + 1 >= Mult)
+        CHECK(X % Mult == 0);
+    }
+    Next = Hi + 1;
+  }
+  CHECK(Next == 0);                   // the last band ends at UINT64_MAX
+  CHECK(bandBytes(21, 1) == 1482910); // 2^20 sqrt 2
+}
+
+TEST_CASE(
+    "dropin: a sub-communicator's ranks sit on their world ranks' nodes") {
+  Machine M = pcCluster(); // 16 nodes, one rank each
+  Engine E(M, Config{});
+  CHECK(*E.nodeOfWorldRank(5, 8) == 5);
+  llvm::Expected<int64_t> Over = E.nodeOfWorldRank(0, 17);
+  REQUIRE(!Over);
+  CHECK(llvm::toString(Over.takeError()) ==
+        "machine 'pc-cluster' holds 16 ranks; the program runs 17");
+
+  // Two processes per node, cyclic: world rank r of 8 on node r mod 4.
+  Machine N = M;
+  N.Net.emplace();
+  N.Net->ProcsPerNode = 2;
+  N.Net->Placement = RankPlacement::Cyclic;
+  Engine EN(N, Config{});
+  CHECK(*EN.nodeOfWorldRank(6, 8) == 2);
+  CHECK(*EN.nodeOfWorldRank(3, 8) == 3);
+
+  // Node lists are interned: equal lists, one id.
+  int32_t A = E.layout({4, 2, 0}), B = E.layout({0, 2, 4}),
+          C = E.layout({4, 2, 0});
+  CHECK(A == C);
+  CHECK(A != B);
+}
+
+TEST_CASE("dropin: a kind's schedule is built once, verified, and serves "
+          "its band") {
+  Engine E(pcCluster(), Config{});
+  int32_t L = E.layout({7, 3, 5, 1, 9});
+  const Entry &B = E.get(keyOf(rt::Bcast, L, 2, 1000));
+  REQUIRE(B.Error.empty());
+  CHECK(B.Variant.Collective == rt::Bcast);
+  CHECK(B.Variant.Ranks == 5);
+  CHECK(B.Variant.Root == 2);
+  CHECK(B.Variant.MinBytes == 512);
+  CHECK(B.Variant.MaxBytes == 1023);
+  CHECK(std::string(B.Variant.Algorithm) == B.Algorithm);
+  CHECK(B.Variant.RankOps == B.Tables.RankOps.data());
+  CHECK(B.BuildSeconds > 0);
+  // A later call of the kind finds it; another root is another kind.
+  CHECK(&E.get(keyOf(rt::Bcast, L, 2, 600)) == &B);
+  CHECK(&E.get(keyOf(rt::Bcast, L, 1, 600)) != &B);
+  CHECK(E.size() == 2);
+  CHECK(E.memoryBytes() > B.Tables.Ops.size() * sizeof(rt::Op));
+
+  // The empty message and the barrier.
+  const Entry &Z = E.get(keyOf(rt::Allgather, L, 0, 0));
+  REQUIRE(Z.Error.empty());
+  CHECK(Z.Variant.MinBytes == 0);
+  CHECK(Z.Variant.MaxBytes == 0);
+  const Entry &Bar = E.get(keyOf(rt::Barrier, L, 0, 0));
+  REQUIRE(Bar.Error.empty());
+  CHECK(Bar.Variant.MaxBytes == UINT64_MAX);
+}
+
+TEST_CASE("dropin: every rank builds the same tables") {
+  // Two engines stand for two ranks: same machine, same kinds asked in a
+  // different order, identical tables.
+  Engine E1(pcCluster(), Config{}), E2(pcCluster(), Config{});
+  std::vector<int64_t> Nodes = {0, 1, 2, 3, 4, 5, 6};
+  int32_t L1 = E1.layout(Nodes);
+  E2.layout({9, 8});
+  int32_t L2 = E2.layout(Nodes);
+  const int Colls[] = {rt::Reduce, rt::Alltoall, rt::Scan, rt::Scatter};
+  for (int C : {rt::Alltoall, rt::Scatter})
+    E2.get(keyOf(C, L2, 3, 70000));
+  for (int C : Colls) {
+    CAPTURE(C);
+    const Entry &A = E1.get(keyOf(C, L1, 3, 70000));
+    const Entry &B = E2.get(keyOf(C, L2, 3, 70000));
+    REQUIRE(A.Error.empty());
+    CHECK(A.Algorithm == B.Algorithm);
+    CHECK(A.Tables.RankOps == B.Tables.RankOps);
+    REQUIRE(A.Tables.Ops.size() == B.Tables.Ops.size());
+    for (size_t I = 0; I < A.Tables.Ops.size(); ++I) {
+      const rt::Op &X = A.Tables.Ops[I], &Y = B.Tables.Ops[I];
+      CHECK((X.Step == Y.Step && X.Peer == Y.Peer && X.Flags == Y.Flags &&
+             X.Seg == Y.Seg && X.NumSegs == Y.NumSegs));
+    }
+  }
+}
+
+TEST_CASE("dropin: non-commutative operators get a rank-ordered schedule") {
+  Engine E(pcCluster(), Config{});
+  int32_t L = E.layout({0, 1, 2, 3, 4});
+  for (int C : {rt::Reduce, rt::Allreduce, rt::Scan, rt::Exscan}) {
+    CAPTURE(C);
+    const Entry &N = E.get(keyOf(C, L, C == rt::Reduce ? 3 : 0, 4000, false));
+    REQUIRE(N.Error.empty());
+    CHECK(!N.Variant.NeedsCommutative);
+  }
+}
+
+TEST_CASE("dropin: an algorithm that cannot serve is an error, cached") {
+  llvm::Expected<Config> C =
+      parseConfig(nullptr, nullptr, "bcast=no-such-algorithm", nullptr);
+  REQUIRE(C);
+  Engine E(pcCluster(), *C);
+  int32_t L = E.layout({0, 1, 2});
+  const Entry &B = E.get(keyOf(rt::Bcast, L, 0, 100));
+  CHECK(!B.Error.empty());
+  CHECK(B.Error.find("no-such-algorithm") != std::string::npos);
+  CHECK(&E.get(keyOf(rt::Bcast, L, 0, 100)) == &B);
+  // Other collectives keep `auto`.
+  CHECK(E.get(keyOf(rt::Gather, L, 0, 100)).Error.empty());
+}
+
+TEST_CASE("dropin: a missing or bad machine file is one clear error") {
+  Config C;
+  llvm::Expected<std::unique_ptr<Engine>> None = Engine::create(C);
+  REQUIRE(!None);
+  CHECK(llvm::toString(None.takeError()) ==
+        "COLLC_MACHINE is not set; expected the path of a machine spec or a "
+        "SimGrid platform file");
+  C.MachinePath = COLLC_SOURCE_DIR "/no/such/machine.yaml";
+  llvm::Expected<std::unique_ptr<Engine>> Bad = Engine::create(C);
+  REQUIRE(!Bad);
+  std::string Msg = llvm::toString(Bad.takeError());
+  CHECK(Msg.rfind("COLLC_MACHINE: ", 0) == 0);
+  CHECK(Msg.find("machine.yaml") != std::string::npos);
+  C.MachinePath = COLLC_SOURCE_DIR "/examples/platforms/cluster-256.xml";
+  llvm::Expected<std::unique_ptr<Engine>> Platform = Engine::create(C);
+  REQUIRE(Platform);
+  CHECK((*Platform)->machine().Net.has_value());
+}
+
+TEST_CASE("dropin: the cache file gives a later process the same tables") {
+  llvm::SmallString<128> Dir;
+  REQUIRE(!llvm::sys::fs::createUniqueDirectory("collc-dropin", Dir));
+  Config C;
+  C.CacheDir = std::string(Dir);
+  std::vector<int64_t> Nodes = {3, 1, 4, 0, 5};
+  Engine First(pcCluster(), C, 42);
+  Key K = keyOf(rt::Allreduce, First.layout(Nodes), 0, 70000, false);
+  const Entry &Built = First.get(K);
+  REQUIRE(Built.Error.empty());
+  CHECK(!Built.FromFile);
+
+  Engine Later(pcCluster(), C, 42);
+  K.Layout = Later.layout(Nodes);
+  const Entry &Read = Later.get(K);
+  REQUIRE(Read.Error.empty());
+  CHECK(Read.FromFile);
+  CHECK(Read.Algorithm == Built.Algorithm);
+  CHECK(Read.Tables.RankOps == Built.Tables.RankOps);
+  CHECK(Read.Tables.Ops.size() == Built.Tables.Ops.size());
+  CHECK(Read.Tables.Segs.size() == Built.Tables.Segs.size());
+  const rt::Variant &A = Built.Variant, &B = Read.Variant;
+  CHECK((A.Collective == B.Collective && A.Ranks == B.Ranks &&
+         A.Root == B.Root && A.MinBytes == B.MinBytes &&
+         A.MaxBytes == B.MaxBytes && A.NumChunks == B.NumChunks &&
+         A.NeedsCommutative == B.NeedsCommutative &&
+         A.ScratchBlocks == B.ScratchBlocks));
+  CHECK(B.Ops == Read.Tables.Ops.data());
+
+  // Another machine (digest) or another kind: not that file.
+  Engine Other(pcCluster(), C, 43);
+  K.Layout = Other.layout(Nodes);
+  CHECK(!Other.get(K).FromFile);
+
+  // A damaged file is ignored and replaced.
+  std::error_code EC;
+  llvm::sys::fs::directory_iterator It(Dir, EC);
+  for (; !EC && It != llvm::sys::fs::directory_iterator(); It.increment(EC)) {
+    llvm::raw_fd_ostream OS(It->path(), EC, llvm::sys::fs::OF_Append);
+    OS << "x";
+  }
+  Engine Damaged(pcCluster(), C, 42);
+  K.Layout = Damaged.layout(Nodes);
+  CHECK(!Damaged.get(K).FromFile);
+  Engine Again(pcCluster(), C, 42);
+  K.Layout = Again.layout(Nodes);
+  CHECK(Again.get(K).FromFile);
+  llvm::sys::fs::remove_directories(Dir);
+}

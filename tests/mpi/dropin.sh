@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The drop-in library (libcollc-mpi*.so) under an unmodified MPI program
+# (tests/mpi/dropin.c: every collective collc serves, every root, 0 to 4 MiB,
+# MPI_IN_PLACE, a non-commutative operator on a derived datatype, strided
+# datatypes, split communicators of odd sizes), with COLLC_VERBOSE: the
+# results are right, and every call the program made is reported served by
+# a collc schedule (one line per call from rank 0 of its communicator),
+# none passed to the MPI library.
+#
+#   dropin.sh openmpi|mpich|smpi <libdir> <srcdir> <workdir> <ranks>
+set -euo pipefail
+flavor=$1 lib=$2 src=$3 work=$4 p=$5
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+case $flavor in
+  openmpi)
+    machine=$src/examples/machines/pc-cluster.yaml
+    mpicc.openmpi -O2 -Wall -Wextra -Werror "$src/tests/mpi/dropin.c" -o dropin
+    export COLLC_MACHINE=$machine
+    # Each rank's output in its own file (mpirun forwards the ranks' streams
+    # in pieces that may cut a line of one rank with another's), joined.
+    run() {
+      local rc=0
+      rm -rf ranks
+      timeout 300 mpirun.openmpi --allow-run-as-root --oversubscribe -np "$p" \
+        --output-filename "$PWD/ranks" -x COLLC_MACHINE "$@" > /dev/null 2>&1 || rc=$?
+      cat ranks/1/rank.*/stdout
+      cat ranks/1/rank.*/stderr >&2
+      return $rc
+    }
+    preload=(-x COLLC_VERBOSE=1 -x LD_PRELOAD="$lib/libcollc-mpi.so")
+    ;;
+  mpich)
+    machine=$src/examples/machines/pc-cluster.yaml
+    mpicc.mpich -O2 -Wall -Wextra -Werror "$src/tests/mpi/dropin.c" -o dropin
+    run() { # each rank's output in its own file, as for Open MPI
+      local rc=0
+      rm -rf ranks && mkdir ranks
+      timeout 300 mpiexec.mpich -np "$p" -genv COLLC_MACHINE "$machine" \
+        -outfile-pattern "$PWD/ranks/out.%r" -errfile-pattern "$PWD/ranks/err.%r" "$@" || rc=$?
+      cat ranks/out.*
+      cat ranks/err.* >&2
+      return $rc
+    }
+    preload=(-genv COLLC_VERBOSE 1 -genv LD_PRELOAD "$lib/libcollc-mpi-mpich.so")
+    ;;
+  smpi)
+    # SMPI runs every rank in one process: the library is linked into the
+    # program (before SimGrid, so that its MPI_* come first) and privatized,
+    # one copy per rank as MPI processes have (smpi/privatize-libs, found on
+    # LD_LIBRARY_PATH). The machine is the simulated platform itself.
+    machine=$src/examples/platforms/cluster-256.xml
+    for i in $(seq 0 $((p - 1))); do echo "node-$i"; done > hosts
+    smpicc -O2 -Wall -Wextra "$src/tests/mpi/dropin.c" -o dropin-plain
+    smpicc -O2 -Wall -Wextra "$src/tests/mpi/dropin.c" -o dropin \
+      -Wl,--no-as-needed -L"$lib" -Wl,-rpath,"$lib" -lcollc-mpi-smpi
+    run() {
+      local env=() prog=./dropin-plain
+      while [ $# -gt 0 ] && [ "$1" != -- ]; do env+=("$1"); prog=./dropin; shift; done
+      timeout 300 env COLLC_MACHINE="$machine" LD_LIBRARY_PATH="$lib" "${env[@]}" \
+        smpirun -np "$p" -platform "$machine" -hostfile hosts --log=root.thres:critical \
+        --cfg=smpi/display-timing:no --cfg=smpi/privatize-libs:libcollc-mpi-smpi.so "$prog"
+    }
+    preload=(COLLC_VERBOSE=1 --)
+    ;;
+  *) echo "dropin.sh: unknown flavor $flavor" >&2; exit 2 ;;
+esac
+fail() { echo "dropin.sh ($flavor, $p ranks): $*"; tail -n 30 out err 2>/dev/null || true; exit 1; }
+# Without the library: the MPI library's own collectives. Open MPI's pass
+# the program's checks. SMPI 3.32's get some of it wrong (a non-commutative
+# MPI_Scan and MPI_Exscan of 512 Ki pairs on 6 ranks fold out of order; an
+# in-place MPI_Alltoall on 3 ranks aborts) and MPICH 4.0's MPI_Reduce of
+# 4 MiB with MPI_IN_PLACE at the root crashes a non-root rank: there the
+# plain run only must not hear from collc.
+if [ "$flavor" = smpi ]; then
+  run > plain.out 2> plain.err || plain=failed
+else
+  run ./dropin > plain.out 2> plain.err || plain=failed
+fi
+if [ "${plain:-}" = failed ]; then
+  [ "$flavor" != openmpi ] || fail "the program failed without the library"
+  echo "dropin.sh: note: the $flavor library's own collectives fail this program"
+fi
+! grep -q "^collc:" plain.err || fail "collc spoke without the library"
+if [ "$flavor" = smpi ]; then
+  run "${preload[@]}" > out 2> err || fail "the program failed under the library"
+else
+  run "${preload[@]}" ./dropin > out 2> err || fail "the program failed under the library"
+fi
+n=$(grep -c "^dropin: [0-9]* calls as rank 0, results correct$" out || true)
+[ "$n" = "$p" ] || fail "$n of $p ranks report correct results"
+calls=$(awk '/^dropin: [0-9]+ calls/ { n += $2 } END { print n + 0 }' out)
+served=$(grep -cE "^collc: [a-z]+ '[^']+' on [0-9]+ ranks" err || true)
+passed=$(grep -c "of the MPI library runs$" err || true)
+errors=$(grep -c "^collc: error" err || true)
+[ "$passed" = 0 ] || { grep "of the MPI library runs$" err | sort | uniq -c | head; fail "$passed calls passed to the MPI library"; }
+[ "$errors" = 0 ] || fail "collc reported errors"
+[ "$served" = "$calls" ] || fail "the program made $calls calls, collc reports $served served"
+if [ "$flavor" = openmpi ]; then
+  # With a cache directory: the first run writes the tables, the second
+  # reads them (every kind from a file), with the same results.
+  mkdir cache
+  for pass in write read; do
+    run -x COLLC_CACHE="$PWD/cache" "${preload[@]}" ./dropin > "cache-$pass.out" 2> "cache-$pass.err" ||
+      fail "the program failed with a cache ($pass)"
+    n=$(grep -c "results correct$" "cache-$pass.out" || true)
+    [ "$n" = "$p" ] || fail "with a cache ($pass): $n of $p ranks report correct results"
+    c=$(grep -cE "^collc: [a-z]+ '[^']+' on [0-9]+ ranks" "cache-$pass.err" || true)
+    [ "$c" = "$calls" ] || fail "with a cache ($pass): $c calls served of $calls"
+  done
+  files=$(find cache -name 'collc-*.tables' | wc -l)
+  [ "$files" -gt 0 ] || fail "no cache file written"
+  ! find cache -name '*.tmp' | grep -q . || fail "a temporary cache file was left"
+  echo "dropin (openmpi): $files cache files written, then read, results correct"
+fi
+kinds=$(grep -oE "^collc: [a-z]+ '[^']+'" err | sed 's/^collc: //' | sort -u | paste -sd, -)
+echo "dropin ($flavor, $p ranks): $calls calls, all served by collc: $kinds"
