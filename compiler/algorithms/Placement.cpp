@@ -120,7 +120,7 @@ searchSegments(const Machine &M, const Request &R, double Hint, int64_t Max,
   Try(Power * 3 / 4);
   Try(Power * 3 / 2);
   if (!Best)
-    return std::move(Last);
+    return Last; // moved implicitly (C++20)
   llvm::consumeError(std::move(Last));
   return std::move(*Best);
 }
