@@ -106,6 +106,11 @@ public:
     Sizes = std::move(*B);
     Out.Range = O.Range;
 
+    for (const auto &Coll : Colls)
+      if (RootList.All && Coll &&
+          parseCollective(*Coll) == Collective::Multicast)
+        return error("--root all: a multicast's group is its source and "
+                     "destinations; give the source with --root");
     // The largest group first: more ranks than the machine holds is said
     // before the count of combinations.
     if (Ranks.size() > 1)
@@ -213,9 +218,6 @@ private:
       if (!Rooted)
         Roots = RootList.List.size() == 1 && !RootList.All ? RootList.List
                                                            : Items{{}};
-      else if (RootList.All && P.Coll == Collective::Multicast)
-        return error("--root all: a multicast's group is its source and "
-                     "destinations; give the source with --root");
       else if (RootList.All)
         for (int64_t Node : P.Nodes)
           Roots.push_back(std::to_string(Node));
@@ -338,8 +340,8 @@ Expected<std::vector<int64_t>> parseRankList(StringRef Text, uint64_t Limit) {
     if (L.trim().getAsInteger(10, Lo) ||
         (Range ? H.trim().getAsInteger(10, Hi) : (Hi = Lo, false)) || Lo < 1 ||
         Lo > Hi || Hi > Limit)
-      return error("--ranks: expected a group size K or a range LO:HI with 1 "
-                   "<= K, LO <= HI <= %llu, got '%s'",
+      return error("--ranks: expected a group size in [1, %llu] or a range "
+                   "LO:HI of them with LO <= HI, got '%s'",
                    static_cast<unsigned long long>(Limit), Item.c_str());
     for (uint64_t K = Lo; K <= Hi; ++K) {
       if (!Seen.insert(static_cast<int64_t>(K)).second)
