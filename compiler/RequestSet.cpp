@@ -158,11 +158,21 @@ private:
   /// source: it is read with the first root.
   Expected<Request> probe(const std::optional<std::string> &Coll,
                           const std::optional<std::string> &K) {
-    auto P = load(Coll, K, std::nullopt, Sizes[0]);
+    auto P = load(Coll, K, std::nullopt, sizesOf(Coll)[0]);
     if (P || RootList.All || !RootList.List[0])
       return P;
     consumeError(P.takeError());
-    return load(Coll, K, RootList.List[0], Sizes[0]);
+    return load(Coll, K, RootList.List[0], sizesOf(Coll)[0]);
+  }
+
+  /// The sizes of \p Coll: a barrier moves no data, and in a list of
+  /// collectives it takes none.
+  const Items &sizesOf(const std::optional<std::string> &Coll) const {
+    static const Items NoSize{std::nullopt};
+    return Colls.size() > 1 && Coll &&
+                   parseCollective(*Coll) == Collective::Barrier
+               ? NoSize
+               : Sizes;
   }
 
   /// The combination's request, read and checked.
@@ -192,8 +202,7 @@ private:
       std::optional<Collective> C =
           Coll ? parseCollective(*Coll) : std::nullopt;
       const bool Rooted = !C || isRooted(*C);
-      const uint64_t PerSize =
-          C == Collective::Barrier && Colls.size() > 1 ? 1 : Sizes.size();
+      const uint64_t PerSize = sizesOf(Coll).size();
       for (const auto &K : Ranks) {
         uint64_t Roots = Rooted ? RootList.List.size() : 1;
         if (RootList.All && Rooted)
@@ -231,11 +240,8 @@ private:
             Placed.insert(*Root);
           Roots.push_back(Root);
         }
-      const Items NoSize{std::nullopt};
-      const Items &SizesHere =
-          P.Coll == Collective::Barrier && Colls.size() > 1 ? NoSize : Sizes;
       for (const auto &Root : Roots)
-        for (const auto &Bytes : SizesHere) {
+        for (const auto &Bytes : sizesOf(Coll)) {
           auto R = load(Coll, K, Root, Bytes);
           if (!R)
             return R.takeError();
@@ -274,7 +280,7 @@ private:
         Any |= S.first == *Root;
       if (!Any)
         continue;
-      auto R = load(Coll, largestGroup(), Root, Sizes[0]);
+      auto R = load(Coll, largestGroup(), Root, sizesOf(Coll)[0]);
       if (!R)
         return R.takeError();
       return error("--root %s is among the nodes of no group", Root->c_str());
