@@ -4,6 +4,7 @@
 #include "compiler/Select.h"
 #include "ir/Diagnostic.h"
 #include "ir/ScheduleJson.h"
+#include "passes/Contention.h"
 #include "passes/Cost.h"
 #include "passes/MergeSteps.h"
 #include "passes/Verify.h"
@@ -148,6 +149,18 @@ compileSet(const Machine &M, const RequestSet &Set, const CompileOptions &Opts,
   auto Fail = [&](llvm::Error E, const std::string &Label) {
     return Name ? inCombination(std::move(E), Label) : std::move(E);
   };
+  // The schedule of \p Label, built from \p R, checked and kept.
+  auto Build = [&](const Request &R, std::string Label,
+                   std::optional<ByteRange> Band) -> llvm::Error {
+    auto S = compile(M, R, Opts);
+    if (!S)
+      return Fail(S.takeError(), Label);
+    if (Opts.ContentionFree)
+      if (llvm::Error E = requireContentionFree(*S, M))
+        return Fail(std::move(E), Label);
+    Out.push_back({std::move(*S), Band, std::move(Label)});
+    return llvm::Error::success();
+  };
   for (size_t I = 0; I < Set.Requests.size(); ++I) {
     const PlannedRequest &P = Set.Requests[I];
     if (Progress.OS &&
@@ -158,10 +171,8 @@ compileSet(const Machine &M, const RequestSet &Set, const CompileOptions &Opts,
       Last = Clock::now();
     }
     if (!Set.Range || P.R.Coll == Collective::Barrier) {
-      auto S = compile(M, P.R, Opts);
-      if (!S)
-        return Fail(S.takeError(), P.Label);
-      Out.push_back({std::move(*S), std::nullopt, P.Label});
+      if (llvm::Error E = Build(P.R, P.Label, std::nullopt))
+        return std::move(E);
       continue;
     }
     auto Bands = bandsOf(M, P.R, *Set.Range, Judge);
@@ -174,10 +185,8 @@ compileSet(const Machine &M, const RequestSet &Set, const CompileOptions &Opts,
       std::string Label = P.Label + ", band " + std::to_string(B.Lo) + ".." +
                           std::to_string(B.Hi) + " (" + B.Algorithm +
                           " built at " + std::to_string(R.Bytes) + " bytes)";
-      auto S = compile(M, R, Opts);
-      if (!S)
-        return Fail(S.takeError(), Label);
-      Out.push_back({std::move(*S), ByteRange{B.Lo, B.Hi}, std::move(Label)});
+      if (llvm::Error E = Build(R, std::move(Label), ByteRange{B.Lo, B.Hi}))
+        return std::move(E);
     }
   }
   return Out;

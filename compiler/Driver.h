@@ -29,6 +29,9 @@ struct CompileOptions : PipelineOptions {
   /// The judge `auto` chooses with; nullptr: the machine model's
   /// (modelJudge()).
   const CostJudge *Judge = nullptr;
+  /// compileSet: also require every schedule to be contention-free
+  /// (requireContentionFree, `--verify`); a conflict is a CheckFailure.
+  bool ContentionFree = false;
 };
 
 /// Builds the schedule \p R asks for on \p M (R.Algorithm, or the choice of

@@ -135,7 +135,7 @@ private:
   /// which one failed).
   bool several() const {
     return Colls.size() > 1 || Ranks.size() > 1 || Sizes.size() > 1 ||
-           RootList.All || RootList.List.size() > 1 || O.Range.has_value();
+           RootList.All || RootList.List.size() > 1;
   }
 
   /// The group size of --ranks with the most ranks.
@@ -189,6 +189,9 @@ private:
     if (R && O.Range)
       if (Error E = checkFiniteTimes(M, *R, O.Range->Hi))
         R = error("--bytes-range: " + toString(std::move(E)));
+    if (R && O.Check)
+      if (Error E = O.Check(*R))
+        R = std::move(E);
     if (!R && several())
       return inCombination(R.takeError(), label(Coll, K, Root, Bytes, O.Range));
     return R;

@@ -45,6 +45,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -71,6 +72,9 @@ struct RequestSetOptions {
   /// At most this many combinations; more is a usage error that says how
   /// many were asked for and names --max-requests.
   uint64_t MaxRequests = DefaultMaxRequests;
+  /// Checked on every combination's request once it is read, before any
+  /// schedule is built (what the output can take: a backend's collectives).
+  std::function<llvm::Error(const Request &)> Check;
 };
 
 /// One combination: its request, read and checked against the machine.

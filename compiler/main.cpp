@@ -150,55 +150,33 @@ RequestOverrides overrides() {
   return O;
 }
 
-/// The auto policy's bands for the one request of --emit select and
-/// ompi-rules.
-Expected<Selection> selection(const Backend &B, const Machine &M,
+/// Every combination of requests the options ask for, checked for \p B
+/// (compiler/RequestSet.h); a selection's sizes are its range.
+Expected<RequestSet> requests(const Backend &B, const Machine &M,
                               std::pair<uint64_t, uint64_t> Range) {
-  RequestOverrides O = overrides();
-  // A selection replaces the size by the range; any whole element will do.
-  if (!O.Bytes)
-    O.Bytes = std::to_string(Range.first - Range.first % 8);
-  auto R = loadRequest(RequestPath, O, M);
-  if (!R)
-    return R.takeError();
+  RequestSetOptions O{overrides(), std::nullopt, MaxRequests};
+  if (BytesRangeOpt.getNumOccurrences() || B.Takes == BackendTakes::Selection)
+    O.Range = ByteRange{Range.first, Range.second};
+  if (B.Takes == BackendTakes::Selection)
+    O.Fields.Bytes.reset();
   if (B.CheckCollective)
-    if (Error E = B.CheckCollective(R->Coll))
-      return collc::error("--emit %s: %s", B.Name,
-                          toString(std::move(E)).c_str());
-  if (Error E = checkFiniteTimes(M, *R, Range.second))
-    return collc::error("--bytes-range: %s", toString(std::move(E)).c_str());
-  ChooseOptions Choose;
-  if (B.CanExpress) {
-    Choose.Filter = [&](const AlgorithmInfo &A) {
-      return B.CanExpress(R->Coll, A.Name);
+    O.Check = [&B](const Request &R) -> Error {
+      if (Error E = B.CheckCollective(R.Coll))
+        return collc::error("--emit %s: %s", B.Name,
+                            toString(std::move(E)).c_str());
+      return Error::success();
     };
-    Choose.FilterText = B.CanExpressText;
-  }
-  return selectBands(M, *R, Range.first, Range.second, modelJudge(), Choose);
-}
-
-/// The schedules of every combination the options ask for, each with the
-/// sizes it serves (compiler/RequestSet.h, compiler/Driver.h).
-Expected<std::vector<SetSchedule>> buildSet(const Backend &B, const Machine &M,
-                                            const CompileOptions &CO,
-                                            std::optional<ByteRange> Range) {
-  RequestSetOptions SO{overrides(), Range, MaxRequests};
-  auto Set = expandRequests(RequestPath, SO, M);
+  auto Set = expandRequests(RequestPath, O, M);
   if (!Set)
     return Set.takeError();
   for (const std::string &Note : Set->Notes)
     errs() << "collc: note: " << Note << "\n";
-  if (B.Takes == BackendTakes::Schedule && Set->Requests.size() > 1)
-    return collc::error("--emit %s writes one schedule; the options ask for "
-                        "%zu requests: give one value each, or use --emit %s",
+  if (B.Takes != BackendTakes::Schedules && Set->Requests.size() > 1)
+    return collc::error("--emit %s takes one request; the options ask for "
+                        "%zu: give one value each, or use --emit %s",
                         B.Name, Set->Requests.size(),
                         backendNames(BackendTakes::Schedules, " or ").c_str());
-  for (const PlannedRequest &P : Set->Requests)
-    if (B.CheckCollective)
-      if (Error E = B.CheckCollective(P.R.Coll))
-        return collc::error("--emit %s: %s", B.Name,
-                            toString(std::move(E)).c_str());
-  return compileSet(M, *Set, CO, {&errs(), 1.0});
+  return Set;
 }
 
 /// Options that do not go together, said before any work is done.
@@ -291,7 +269,6 @@ Error run(int argc, char **argv) {
   BackendInput In{Mp ? *Mp : Unknown, {}, nullptr};
   std::vector<Schedule> Schedules;
   std::vector<std::optional<std::pair<uint64_t, uint64_t>>> Bands;
-  std::vector<std::string> Labels;
   std::optional<Selection> Sel;
   for (const std::string &Path : ScheduleFiles) {
     auto S = loadSchedule(Path, Mp, CO);
@@ -299,35 +276,41 @@ Error run(int argc, char **argv) {
       return S.takeError();
     Schedules.push_back(std::move(*S));
   }
+  auto Set = Reading ? RequestSet() : requests(B, *Mp, Range);
+  if (!Set)
+    return Set.takeError();
   if (!Reading && Selecting) {
-    auto Bands = selection(B, *Mp, Range);
+    ChooseOptions Choose;
+    const Request &R = Set->Requests[0].R;
+    if (B.CanExpress) {
+      Choose.Filter = [&](const AlgorithmInfo &A) {
+        return B.CanExpress(R.Coll, A.Name);
+      };
+      Choose.FilterText = B.CanExpressText;
+    }
+    auto Bands =
+        selectBands(*Mp, R, Range.first, Range.second, modelJudge(), Choose);
     if (!Bands)
       return Bands.takeError();
     Sel = std::move(*Bands);
     In.Sel = &*Sel;
   } else if (!Reading) {
-    std::optional<ByteRange> Sizes;
-    if (BytesRangeOpt.getNumOccurrences())
-      Sizes = ByteRange{Range.first, Range.second};
-    auto Built = buildSet(B, *Mp, CO, Sizes);
+    CO.ContentionFree = VerifyOpt;
+    auto Built = compileSet(*Mp, *Set, CO, {&errs(), 1.0});
     if (!Built)
       return Built.takeError();
     for (SetSchedule &S : *Built) {
       Schedules.push_back(std::move(S.S));
-      if (S.Band)
-        Bands.push_back(std::pair(S.Band->Lo, S.Band->Hi));
-      else
-        Bands.push_back(std::nullopt);
-      Labels.push_back(Built->size() > 1 ? S.Label : "");
+      Bands.push_back(S.Band ? std::optional(std::pair(S.Band->Lo, S.Band->Hi))
+                             : std::nullopt);
     }
     In.Bands = Bands;
   }
   In.Schedules = Schedules;
-  for (size_t I = 0; I < Schedules.size() && VerifyOpt && Mp; ++I)
-    if (Error E = requireContentionFree(Schedules[I], *Mp))
-      return I < Labels.size() && !Labels[I].empty()
-                 ? inCombination(std::move(E), Labels[I])
-                 : std::move(E);
+  for (const Schedule &S : Schedules)
+    if (VerifyOpt && Mp && Reading)
+      if (Error E = requireContentionFree(S, *Mp))
+        return E;
   auto Files = B.Emit(B, In, BO);
   if (!Files)
     return Files.takeError();

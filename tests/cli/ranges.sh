@@ -132,10 +132,12 @@ notok "collc: error: allreduce on 2 ranks, bytes 1:3: --bytes-range: no multiple
   "${pc[@]}" --collective allreduce --ranks 2:4 --bytes-range 1:3 --emit mpi
 notok "collc: error: --bytes-range applies only to --emit select, ompi-rules, mpi, mpi-header and mpi-preload" \
   "${pc[@]}" --collective bcast --ranks 4 --bytes-range 0:10 --emit json
-notok "collc: error: --emit json writes one schedule; the options ask for 3 requests: give one value each, or use --emit mpi, mpi-header or mpi-preload" \
+notok "collc: error: --emit json takes one request; the options ask for 3: give one value each, or use --emit mpi, mpi-header or mpi-preload" \
   "${pc[@]}" --collective bcast --ranks 2:4 --bytes 8 --emit json
-notok "collc: error: --emit summary writes one schedule; the options ask for 2 requests: give one value each, or use --emit mpi, mpi-header or mpi-preload" \
+notok "collc: error: --emit summary takes one request; the options ask for 2: give one value each, or use --emit mpi, mpi-header or mpi-preload" \
   "${pc[@]}" --collective bcast --ranks 2 --root all --bytes 8
+notok "collc: error: --emit select takes one request; the options ask for 2: give one value each, or use --emit mpi, mpi-header or mpi-preload" \
+  "${pc[@]}" --collective bcast --ranks 2:3 --emit select
 notok "collc: error: the options ask for 136 requests (every combination of --collective, --ranks, --root and --bytes); at most 100 are allowed: give fewer values, or raise the cap with --max-requests N" \
   "${pc[@]}" "${b[@]}" --ranks 1:16 --root all --max-requests 100
 good "the cap raised" 136 "${pc[@]}" "${b[@]}" --ranks 1:16 --root all --max-requests 136

@@ -159,6 +159,18 @@ TEST_CASE("request set: errors name the combination and are said first") {
         "give the source with --root");
 }
 
+TEST_CASE("request set: the output's check runs on every combination") {
+  static const Machine M = pcCluster();
+  RequestSetOptions O{fields("bcast,scan,gather", "3", std::nullopt, "8")};
+  O.Check = [](const Request &R) -> llvm::Error {
+    if (R.Coll == Collective::Scan)
+      return error("no scan here");
+    return llvm::Error::success();
+  };
+  CHECK(message(expandRequests("", O, M).takeError()) ==
+        "scan on 3 ranks, 8 bytes: no scan here");
+}
+
 TEST_CASE("request set: the number of combinations is capped before work") {
   // 16 groups, 1 + 2 + ... + 16 roots, 2 sizes: 272 requests.
   CHECK(message(expand(fields("bcast", "1:16", "all", "8,16"), {}, 271)
