@@ -188,10 +188,6 @@ Error checkUsage(const Backend &B) {
     return collc::error("--bytes-range applies only to --emit %s, %s",
                         backendNames(BackendTakes::Selection, ", ").c_str(),
                         backendNames(BackendTakes::Schedules, " and ").c_str());
-  if (BytesRangeOpt.getNumOccurrences() && Tables &&
-      MpiSizesOpt.getNumOccurrences())
-    return collc::error("--mpi-sizes does not go with --bytes-range: each "
-                        "schedule serves its band of sizes");
   if (Reading && Selecting)
     return collc::error("--emit %s builds its own schedules: it takes no "
                         "--schedule",

@@ -38,6 +38,13 @@ good "the header" - "${pc[@]}" --collective bcast,scan --ranks 2:5 --bytes 8 --e
 [ "$(grep -c "^int collc_" "$tmp/good.cpp")" = 2 ] && ok || bad "the header declares 2 entry points"
 good "the preload library" 4 "${pc[@]}" --collective bcast --ranks 2:5 --bytes 8 --emit mpi-preload
 good "a single request with --emit json" 1 "${pc[@]}" --collective bcast --ranks 1:1 --bytes 8 --emit mpi
+# A request file's fields take the lists of the command line.
+good "a request file" 9 "${pc[@]}" --request examples/requests/bcast-9.yaml --ranks 2:4 \
+  --root all --emit mpi
+good "a file's participants, every root" 10 "${pc[@]}" \
+  --request examples/requests/bcast-participants.yaml --root all --bytes 8,16 --emit mpi
+grep -q "bcast opt-tree on pc-cluster: 5 ranks, root 4, built for 16 bytes" "$tmp/good.cpp" &&
+  ok || bad "the participants' last rank as root"
 
 # A root outside some groups is skipped there, with a note.
 good "roots beyond a group" 4 "${pc[@]}" --collective bcast --ranks 2:4 --root 0,3 --bytes 8 --emit mpi
@@ -56,6 +63,10 @@ for coll in bcast allreduce alltoall; do
   [ -s "$tmp/bands" ] && cmp -s "$tmp/served" "$tmp/bands" && ok ||
     { bad "$coll: the file's bands are not auto's"; diff "$tmp/bands" "$tmp/served"; }
 done
+# --mpi-sizes (which collc_add_schedule always passes) leaves the bands be.
+good "bands with --mpi-sizes" 3 "${pc[@]}" --collective bcast --ranks 2:4 \
+  --bytes-range 100:200 --algorithm binomial --mpi-sizes exact --emit mpi
+[ "$(grep -c "serves 100\.\.200 bytes" "$tmp/good.cpp")" = 3 ] && ok || bad "--mpi-sizes changed the bands"
 good "a named algorithm over a range" 1 "${pc[@]}" --collective bcast --ranks 6 \
   --bytes-range 0:4096 --algorithm binomial --emit mpi
 grep -q "built for 63 bytes, serves 0\.\.4096 bytes" "$tmp/good.cpp" && ok ||
@@ -124,8 +135,6 @@ notok "collc: error: bcast on 4 ranks, -1 bytes: --bytes: expected an integer in
   "${pc[@]}" --collective bcast --ranks 4 --bytes 8,-1 --emit mpi
 notok "collc: error: --bytes and --bytes-range do not go together: give sizes or a range" \
   "${pc[@]}" "${b[@]}" --ranks 2:4 --bytes-range 0:10
-notok "collc: error: --mpi-sizes does not go with --bytes-range: each schedule serves its band of sizes" \
-  "${pc[@]}" --collective bcast --ranks 2:4 --bytes-range 0:10 --mpi-sizes any --emit mpi
 notok "collc: error: --bytes-range: expected LO:HI with 0 <= LO <= HI <= 1125899906842624, got '10:0'" \
   "${pc[@]}" --collective bcast --ranks 2:4 --bytes-range 10:0 --emit mpi
 notok "collc: error: allreduce on 2 ranks, bytes 1:3: --bytes-range: no multiple of 4 (the size of int32) in [1, 3]" \
