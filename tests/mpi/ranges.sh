@@ -19,7 +19,7 @@ start=$(date +%s.%N)
   --mpi-name subcomms -o preload.cpp
 end=$(date +%s.%N)
 n=$(grep -c ", serves " preload.cpp || true)
-echo "ranges: one collc command, $n schedules, $(echo "$end - $start" | bc) s"
+echo "ranges: one collc command, $n schedules, $(awk "BEGIN {printf \"%.2f\", $end - $start}") s"
 # Every band's schedule serves its band: the comment says which sizes.
 grep -q "serves 0\.\." preload.cpp
 ! grep -q "serves exactly" preload.cpp
