@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 using namespace llvm;
@@ -217,9 +218,10 @@ private:
   }
 
   Error expandCollective(const std::optional<std::string> &Coll) {
-    // Nodes that were a root of some group, by item.
+    // Roots (as written) that are a node of some group, and the groups
+    // each other one is not a node of.
     std::set<std::string> Placed;
-    std::vector<std::pair<std::string, std::string>> Skipped; // root, ranks
+    std::map<std::string, std::vector<std::string>> Skipped;
     for (const auto &K : Ranks) {
       auto Probe = probe(Coll, K);
       if (!Probe)
@@ -236,7 +238,7 @@ private:
       else
         for (const auto &Root : RootList.List) {
           if (Root && P.Coll != Collective::Multicast && !isNodeOf(*Root, P)) {
-            Skipped.push_back({*Root, K ? *K : ""});
+            Skipped[*Root].push_back(K ? *K : "");
             continue;
           }
           if (Root)
@@ -274,31 +276,22 @@ private:
   Error
   noteSkipped(const std::optional<std::string> &Coll,
               const std::set<std::string> &Placed,
-              const std::vector<std::pair<std::string, std::string>> &Skipped) {
-    for (const auto &Root : RootList.List) {
-      if (!Root || Placed.count(*Root))
-        continue;
-      bool Any = false;
-      for (const auto &S : Skipped)
-        Any |= S.first == *Root;
-      if (!Any)
+              const std::map<std::string, std::vector<std::string>> &Skipped) {
+    for (const auto &[Root, Groups] : Skipped) {
+      if (Placed.count(Root))
         continue;
       auto R = load(Coll, largestGroup(), Root, sizesOf(Coll)[0]);
       if (!R)
         return R.takeError();
-      return error("--root %s is among the nodes of no group", Root->c_str());
+      return error("--root %s is among the nodes of no group", Root.c_str());
     }
-    std::string Name = Coll ? *Coll : std::string("the request");
-    for (const auto &Root : RootList.List) {
-      std::vector<std::string> Groups;
-      for (const auto &S : Skipped)
-        if (Root && S.first == *Root)
-          Groups.push_back(S.second);
-      if (!Groups.empty())
-        Out.Notes.push_back(Name + ": root " + *Root +
+    for (const auto &Root : RootList.List)
+      if (auto It = Root ? Skipped.find(*Root) : Skipped.end();
+          It != Skipped.end())
+        Out.Notes.push_back((Coll ? *Coll : std::string("the request")) +
+                            ": root " + *Root +
                             " is not a node of the groups of " +
-                            join(Groups, ", ") + " ranks: skipped there");
-    }
+                            join(It->second, ", ") + " ranks: skipped there");
     return Error::success();
   }
 
