@@ -110,8 +110,9 @@ llvm::Expected<std::vector<int64_t>> parseRankList(llvm::StringRef Text,
 
 /// Expands \p O into one checked request per combination on \p M, reading
 /// the request file \p Path ("" for none) for the fields the command line
-/// leaves out. Errors name the combination that failed (when there is more
-/// than one) and keep their kind (a located error stays located).
+/// leaves out. On success the set holds at least one request. Errors name
+/// the combination that failed (when there is more than one) and keep their
+/// kind (a located error stays located).
 llvm::Expected<RequestSet> expandRequests(llvm::StringRef Path,
                                           const RequestSetOptions &O,
                                           const Machine &M);
