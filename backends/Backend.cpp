@@ -74,6 +74,12 @@ Files mpi(const Backend &, const BackendInput &In, const BackendOptions &O) {
   auto Variants = mpiSizeBands(In.Schedules, O.Sizes);
   if (!Variants)
     return Variants.takeError();
+  if (!In.Bands.empty())
+    for (MpiVariant &V : *Variants)
+      if (const auto &B = In.Bands[V.S - In.Schedules.data()]) {
+        V.MinBytes = B->first;
+        V.MaxBytes = B->second;
+      }
   MpiOptions MO;
   MO.Name = O.MpiName ? *O.MpiName : defaultMpiName(In.Schedules[0]);
   MO.Fallback = O.MpiFallback;

@@ -20,6 +20,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace collc {
@@ -59,6 +60,11 @@ struct BackendInput {
   const Machine &M;
   llvm::ArrayRef<Schedule> Schedules;
   const Selection *Sel = nullptr;
+  /// Empty, or one entry per schedule: the message sizes [first, second]
+  /// (bytes per block) that schedule serves, when collc built it for a size
+  /// band (`--bytes-range`). MPI backends serve exactly those sizes with it
+  /// (not --mpi-sizes' bands); no value: as --mpi-sizes says.
+  llvm::ArrayRef<std::optional<std::pair<uint64_t, uint64_t>>> Bands;
 };
 
 struct Backend {

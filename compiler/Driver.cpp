@@ -1,14 +1,17 @@
 #include "compiler/Driver.h"
 
 #include "compiler/Algorithms.h"
+#include "compiler/Select.h"
 #include "ir/Diagnostic.h"
 #include "ir/ScheduleJson.h"
+#include "passes/Contention.h"
 #include "passes/Cost.h"
 #include "passes/MergeSteps.h"
 #include "passes/Verify.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <chrono>
 #include <cmath>
 
 namespace collc {
@@ -102,6 +105,91 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
       return llvm::make_error<InternalError>(llvm::toString(std::move(E)));
   P.after("verify", *S, M);
   return std::move(*S);
+}
+
+namespace {
+
+/// The bands of sizes \p R's schedules serve over \p Range, each with its
+/// algorithm.
+llvm::Expected<std::vector<SizeBand>> bandsOf(const Machine &M,
+                                              const Request &R,
+                                              const ByteRange &Range,
+                                              const CostJudge &Judge) {
+  if (R.Algorithm == "auto") {
+    auto Sel = selectBands(M, R, Range.Lo, Range.Hi, Judge);
+    if (!Sel)
+      return Sel.takeError();
+    return std::move(Sel->Bands);
+  }
+  const uint64_t Unit = elementBytes(R.Datatype);
+  SizeBand B;
+  B.Lo = (Range.Lo + Unit - 1) / Unit * Unit;
+  B.Hi = Range.Hi / Unit * Unit;
+  B.Algorithm = R.Algorithm;
+  if (B.Lo > B.Hi)
+    return error("--bytes-range: no multiple of %llu (the size of %s) in "
+                 "[%llu, %llu]",
+                 static_cast<unsigned long long>(Unit), R.Datatype.c_str(),
+                 static_cast<unsigned long long>(Range.Lo),
+                 static_cast<unsigned long long>(Range.Hi));
+  return std::vector<SizeBand>{B};
+}
+
+} // namespace
+
+llvm::Expected<std::vector<SetSchedule>>
+compileSet(const Machine &M, const RequestSet &Set, const CompileOptions &Opts,
+           const SetProgress &Progress) {
+  using Clock = std::chrono::steady_clock;
+  const bool Name = Set.Requests.size() > 1 || Set.Range;
+  const CostJudge Model = modelJudge();
+  const CostJudge &Judge = Opts.Judge ? *Opts.Judge : Model;
+  auto Last = Clock::now();
+  std::vector<SetSchedule> Out;
+  auto Fail = [&](llvm::Error E, const std::string &Label) {
+    return Name ? inCombination(std::move(E), Label) : std::move(E);
+  };
+  // The schedule of \p Label, built from \p R, checked and kept.
+  auto Build = [&](const Request &R, std::string Label,
+                   std::optional<ByteRange> Band) -> llvm::Error {
+    auto S = compile(M, R, Opts);
+    if (!S)
+      return Fail(S.takeError(), Label);
+    if (Opts.ContentionFree)
+      if (llvm::Error E = requireContentionFree(*S, M))
+        return Fail(std::move(E), Label);
+    Out.push_back({std::move(*S), Band, std::move(Label)});
+    return llvm::Error::success();
+  };
+  for (size_t I = 0; I < Set.Requests.size(); ++I) {
+    const PlannedRequest &P = Set.Requests[I];
+    if (Progress.OS &&
+        std::chrono::duration<double>(Clock::now() - Last).count() >=
+            Progress.EverySeconds) {
+      *Progress.OS << "collc: " << I << "/" << Set.Requests.size()
+                   << " requests, " << Out.size() << " schedules\n";
+      Last = Clock::now();
+    }
+    if (!Set.Range || P.R.Coll == Collective::Barrier) {
+      if (llvm::Error E = Build(P.R, P.Label, std::nullopt))
+        return std::move(E);
+      continue;
+    }
+    auto Bands = bandsOf(M, P.R, *Set.Range, Judge);
+    if (!Bands)
+      return Fail(Bands.takeError(), P.Label);
+    for (const SizeBand &B : *Bands) {
+      Request R = P.R;
+      R.Algorithm = B.Algorithm;
+      R.Bytes = bandBuildBytes(B.Lo, B.Hi, elementBytes(R.Datatype));
+      std::string Label = P.Label + ", band " + std::to_string(B.Lo) + ".." +
+                          std::to_string(B.Hi) + " (" + B.Algorithm +
+                          " built at " + std::to_string(R.Bytes) + " bytes)";
+      if (llvm::Error E = Build(R, std::move(Label), ByteRange{B.Lo, B.Hi}))
+        return std::move(E);
+    }
+  }
+  return Out;
 }
 
 llvm::Expected<Schedule> loadSchedule(llvm::StringRef Path, const Machine *M,

@@ -13,6 +13,7 @@
 
 #include "compiler/AutoPolicy.h"
 #include "compiler/Pipeline.h"
+#include "compiler/RequestSet.h"
 #include "ir/Machine.h"
 #include "ir/Request.h"
 #include "ir/Schedule.h"
@@ -28,6 +29,9 @@ struct CompileOptions : PipelineOptions {
   /// The judge `auto` chooses with; nullptr: the machine model's
   /// (modelJudge()).
   const CostJudge *Judge = nullptr;
+  /// compileSet: also require every schedule to be contention-free
+  /// (requireContentionFree, `--verify`); a conflict is a CheckFailure.
+  bool ContentionFree = false;
 };
 
 /// Builds the schedule \p R asks for on \p M (R.Algorithm, or the choice of
@@ -36,6 +40,36 @@ struct CompileOptions : PipelineOptions {
 /// verification as an InternalError.
 llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
                                  const CompileOptions &Opts = {});
+
+/// A schedule of a request set (compileSet) and the sizes it serves.
+struct SetSchedule {
+  Schedule S;
+  /// With a --bytes-range: the band of message sizes this schedule serves
+  /// (it was built at a size inside it); none: the size it was built for.
+  std::optional<ByteRange> Band;
+  /// The combination and band, in words, for diagnostics.
+  std::string Label;
+};
+
+/// Progress of a long compileSet on a stream: "collc: 120/563 requests, 150
+/// schedules", at most once every \p EverySeconds (none before the first
+/// such interval has passed, so short runs say nothing).
+struct SetProgress {
+  llvm::raw_ostream *OS = nullptr;
+  double EverySeconds = 1.0;
+};
+
+/// Builds every request of \p Set with compile(), in order. With
+/// Set.Range, a request (but a barrier's, which has no size) is cut into
+/// size bands: under `auto` the policy's bands over the range (selectBands
+/// with Opts.Judge, or the model's judge), with a named algorithm one band;
+/// a reduction's bands hold whole elements of its datatype. Each band gets
+/// one schedule, built with the band's algorithm at bandBuildBytes inside
+/// it. Errors name the combination (and band) that failed when the set has
+/// more than one request or a range (inCombination), and keep their kind.
+llvm::Expected<std::vector<SetSchedule>>
+compileSet(const Machine &M, const RequestSet &Set,
+           const CompileOptions &Opts = {}, const SetProgress &Progress = {});
 
 /// The road of a schedule read from \p Path (`--schedule`): merge-steps (if
 /// asked), cost and verification on \p M. With \p M null there is no

@@ -49,14 +49,18 @@ Text RequestPath = text("request", "file",
                         "below override its fields");
 // The request's fields, as text: the request reader parses them with the
 // file's rules (compiler/RequestSpec.h).
-Text CollectiveOpt = text("collective", "name",
+Text CollectiveOpt = text("collective", "name,..",
                           "bcast, multicast, reduce, allreduce, scan, exscan, "
-                          "gather, scatter, allgather, alltoall or barrier");
-Text RanksOpt = text("ranks", "K", "Number of participants (nodes 0..K-1)");
-Text RootOpt = text("root", "node",
+                          "gather, scatter, allgather, alltoall or barrier; "
+                          "or a list: one request per combination of the "
+                          "lists (docs/cli.md)");
+Text RanksOpt = text("ranks", "K,..",
+                     "Number of participants (nodes 0..K-1); a range 1:64, "
+                     "a list 2,3,5 or both (1:8,16)");
+Text RootOpt = text("root", "node,..",
                     "Root node: a number, coordinates \"(3,2)\" or a "
-                    "permutation \"14523\"");
-Text BytesOpt = text("bytes", "n", "Message size in bytes");
+                    "permutation \"14523\"; a list, or 'all' (every rank)");
+Text BytesOpt = text("bytes", "n,..", "Message size in bytes, or a list");
 Text AlgorithmOpt = text("algorithm", "name",
                          "Algorithm (see --list-algorithms); 'auto' (the "
                          "default) builds every candidate and keeps the best "
@@ -78,8 +82,15 @@ Text OutputPath = text("o", "file",
                        "Write the output to <file> (default: "
                        "stdout)");
 Text BytesRangeOpt = text("bytes-range", "lo:hi",
-                          "--emit select / ompi-rules: message sizes LO:HI "
-                          "(bytes, inclusive; default 1:1048576)");
+                          "Message sizes LO:HI (bytes, inclusive): --emit "
+                          "select, ompi-rules (default 1:1048576), and the "
+                          "MPI backends: one schedule per size band of auto");
+cl::opt<uint64_t>
+    MaxRequests("max-requests",
+                cl::desc("At most this many combinations of the request lists "
+                         "(default 4096)"),
+                cl::value_desc("n"), cl::init(DefaultMaxRequests),
+                cl::cat(Cat));
 cl::list<std::string> ScheduleFiles(
     "schedule",
     cl::desc("Read a schedule (--emit json output) instead of building one; "
@@ -119,8 +130,9 @@ std::optional<std::string> given(const Text &O) {
   return O.getNumOccurrences() ? std::optional(O.getValue()) : std::nullopt;
 }
 
-/// The request of --request and the options that override its fields.
-Expected<Request> request(const Machine &M, bool Selecting, uint64_t RangeLo) {
+/// The options that override the request file's fields (the set's lists
+/// among them: compiler/RequestSet.h).
+RequestOverrides overrides() {
   RequestOverrides O;
   const std::pair<Text *, std::optional<std::string> RequestOverrides::*>
       Fields[] = {{&CollectiveOpt, &RequestOverrides::Collective},
@@ -135,19 +147,47 @@ Expected<Request> request(const Machine &M, bool Selecting, uint64_t RangeLo) {
                   {&BytesOpt, &RequestOverrides::Bytes}};
   for (auto [Opt, Field] : Fields)
     O.*Field = given(*Opt);
-  // A selection replaces the size by the range; any whole element will do.
-  if (Selecting && !O.Bytes)
-    O.Bytes = std::to_string(RangeLo - RangeLo % 8);
-  return loadRequest(RequestPath, O, M);
+  return O;
+}
+
+/// Every combination of requests the options ask for, checked for \p B
+/// (compiler/RequestSet.h); a selection's sizes are its range.
+Expected<RequestSet> requests(const Backend &B, const Machine &M,
+                              std::pair<uint64_t, uint64_t> Range) {
+  RequestSetOptions O{overrides(), std::nullopt, MaxRequests};
+  if (BytesRangeOpt.getNumOccurrences() || B.Takes == BackendTakes::Selection)
+    O.Range = ByteRange{Range.first, Range.second};
+  if (B.Takes == BackendTakes::Selection)
+    O.Fields.Bytes.reset();
+  if (B.CheckCollective)
+    O.Check = [&B](const Request &R) -> Error {
+      if (Error E = B.CheckCollective(R.Coll))
+        return collc::error("--emit %s: %s", B.Name,
+                            toString(std::move(E)).c_str());
+      return Error::success();
+    };
+  auto Set = expandRequests(RequestPath, O, M);
+  if (!Set)
+    return Set.takeError();
+  for (const std::string &Note : Set->Notes)
+    errs() << "collc: note: " << Note << "\n";
+  if (B.Takes != BackendTakes::Schedules && Set->Requests.size() > 1)
+    return collc::error("--emit %s takes one request; the options ask for "
+                        "%zu: give one value each, or use --emit %s",
+                        B.Name, Set->Requests.size(),
+                        backendNames(BackendTakes::Schedules, " or ").c_str());
+  return Set;
 }
 
 /// Options that do not go together, said before any work is done.
 Error checkUsage(const Backend &B) {
   const bool Reading = !ScheduleFiles.empty();
   const bool Selecting = B.Takes == BackendTakes::Selection;
-  if (BytesRangeOpt.getNumOccurrences() && !Selecting)
-    return collc::error("--bytes-range applies only to --emit %s",
-                        backendNames(BackendTakes::Selection, " and ").c_str());
+  const bool Tables = B.Takes == BackendTakes::Schedules;
+  if (BytesRangeOpt.getNumOccurrences() && !Selecting && !Tables)
+    return collc::error("--bytes-range applies only to --emit %s, %s",
+                        backendNames(BackendTakes::Selection, ", ").c_str(),
+                        backendNames(BackendTakes::Schedules, " and ").c_str());
   if (Reading && Selecting)
     return collc::error("--emit %s builds its own schedules: it takes no "
                         "--schedule",
@@ -224,6 +264,7 @@ Error run(int argc, char **argv) {
   const Machine Unknown = unknownMachine();
   BackendInput In{Mp ? *Mp : Unknown, {}, nullptr};
   std::vector<Schedule> Schedules;
+  std::vector<std::optional<std::pair<uint64_t, uint64_t>>> Bands;
   std::optional<Selection> Sel;
   for (const std::string &Path : ScheduleFiles) {
     auto S = loadSchedule(Path, Mp, CO);
@@ -231,41 +272,39 @@ Error run(int argc, char **argv) {
       return S.takeError();
     Schedules.push_back(std::move(*S));
   }
-  if (!Reading) {
-    auto R = request(*Mp, Selecting, Range.first);
-    if (!R)
-      return R.takeError();
-    if (B.CheckCollective)
-      if (Error E = B.CheckCollective(R->Coll))
-        return collc::error("--emit %s: %s", B.Name,
-                            toString(std::move(E)).c_str());
-    if (Selecting) {
-      if (Error E = checkFiniteTimes(*Mp, *R, Range.second))
-        return collc::error("--bytes-range: %s",
-                            toString(std::move(E)).c_str());
-      ChooseOptions Choose;
-      if (B.CanExpress) {
-        Choose.Filter = [&](const AlgorithmInfo &A) {
-          return B.CanExpress(R->Coll, A.Name);
-        };
-        Choose.FilterText = B.CanExpressText;
-      }
-      auto Bands =
-          selectBands(*Mp, *R, Range.first, Range.second, modelJudge(), Choose);
-      if (!Bands)
-        return Bands.takeError();
-      Sel = std::move(*Bands);
-      In.Sel = &*Sel;
-    } else {
-      auto S = compile(*Mp, *R, CO);
-      if (!S)
-        return S.takeError();
-      Schedules.push_back(std::move(*S));
+  auto Set = Reading ? RequestSet() : requests(B, *Mp, Range);
+  if (!Set)
+    return Set.takeError();
+  if (!Reading && Selecting) {
+    ChooseOptions Choose;
+    const Request &R = Set->Requests[0].R;
+    if (B.CanExpress) {
+      Choose.Filter = [&](const AlgorithmInfo &A) {
+        return B.CanExpress(R.Coll, A.Name);
+      };
+      Choose.FilterText = B.CanExpressText;
     }
+    auto Bands =
+        selectBands(*Mp, R, Range.first, Range.second, modelJudge(), Choose);
+    if (!Bands)
+      return Bands.takeError();
+    Sel = std::move(*Bands);
+    In.Sel = &*Sel;
+  } else if (!Reading) {
+    CO.ContentionFree = VerifyOpt;
+    auto Built = compileSet(*Mp, *Set, CO, {&errs(), 1.0});
+    if (!Built)
+      return Built.takeError();
+    for (SetSchedule &S : *Built) {
+      Schedules.push_back(std::move(S.S));
+      Bands.push_back(S.Band ? std::optional(std::pair(S.Band->Lo, S.Band->Hi))
+                             : std::nullopt);
+    }
+    In.Bands = Bands;
   }
   In.Schedules = Schedules;
   for (const Schedule &S : Schedules)
-    if (VerifyOpt && Mp)
+    if (VerifyOpt && Mp && Reading)
       if (Error E = requireContentionFree(S, *Mp))
         return E;
   auto Files = B.Emit(B, In, BO);
