@@ -172,7 +172,7 @@ compileSet(const Machine &M, const RequestSet &Set, const CompileOptions &Opts,
     }
     if (!Set.Range || P.R.Coll == Collective::Barrier) {
       if (llvm::Error E = Build(P.R, P.Label, std::nullopt))
-        return std::move(E);
+        return E;
       continue;
     }
     auto Bands = bandsOf(M, P.R, *Set.Range, Judge);
@@ -186,7 +186,7 @@ compileSet(const Machine &M, const RequestSet &Set, const CompileOptions &Opts,
                           std::to_string(B.Hi) + " (" + B.Algorithm +
                           " built at " + std::to_string(R.Bytes) + " bytes)";
       if (llvm::Error E = Build(R, std::move(Label), ByteRange{B.Lo, B.Hi}))
-        return std::move(E);
+        return E;
     }
   }
   return Out;

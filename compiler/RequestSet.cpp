@@ -127,7 +127,7 @@ public:
                    static_cast<unsigned long long>(O.MaxRequests));
     for (const auto &Coll : Colls)
       if (Error E = expandCollective(Coll))
-        return std::move(E);
+        return E;
     return std::move(Out);
   }
 

@@ -154,7 +154,9 @@ RequestOverrides overrides() {
 /// (compiler/RequestSet.h); a selection's sizes are its range.
 Expected<RequestSet> requests(const Backend &B, const Machine &M,
                               std::pair<uint64_t, uint64_t> Range) {
-  RequestSetOptions O{overrides(), std::nullopt, MaxRequests};
+  RequestSetOptions O;
+  O.Fields = overrides();
+  O.MaxRequests = MaxRequests;
   if (BytesRangeOpt.getNumOccurrences() || B.Takes == BackendTakes::Selection)
     O.Range = ByteRange{Range.first, Range.second};
   if (B.Takes == BackendTakes::Selection)
@@ -262,7 +264,7 @@ Error run(int argc, char **argv) {
   CO.MergeSteps = MergeStepsOpt;
   CO.Log = &errs();
   const Machine Unknown = unknownMachine();
-  BackendInput In{Mp ? *Mp : Unknown, {}, nullptr};
+  BackendInput In{Mp ? *Mp : Unknown, {}, nullptr, {}};
   std::vector<Schedule> Schedules;
   std::vector<std::optional<std::pair<uint64_t, uint64_t>>> Bands;
   std::optional<Selection> Sel;

@@ -27,7 +27,11 @@ llvm::Expected<RequestSet> expand(RequestOverrides F,
                                   std::optional<ByteRange> Range = {},
                                   uint64_t Max = DefaultMaxRequests) {
   static const Machine M = pcCluster();
-  return expandRequests("", {std::move(F), Range, Max}, M);
+  RequestSetOptions O;
+  O.Fields = std::move(F);
+  O.Range = Range;
+  O.MaxRequests = Max;
+  return expandRequests("", O, M);
 }
 
 RequestOverrides fields(const char *Coll, const char *Ranks,
@@ -161,7 +165,8 @@ TEST_CASE("request set: errors name the combination and are said first") {
 
 TEST_CASE("request set: the output's check runs on every combination") {
   static const Machine M = pcCluster();
-  RequestSetOptions O{fields("bcast,scan,gather", "3", std::nullopt, "8")};
+  RequestSetOptions O;
+  O.Fields = fields("bcast,scan,gather", "3", std::nullopt, "8");
   O.Check = [](const Request &R) -> llvm::Error {
     if (R.Coll == Collective::Scan)
       return error("no scan here");
