@@ -7,7 +7,9 @@
 # For each platform (examples/platforms/NAME.xml), collective and size: the
 # makespan of one call (simulated µs on SimGrid's global clock: every rank
 # starts the call at one moment, the makespan ends with the latest rank's
-# end; osu.h) of
+# end; osu.h; after one call of the same size for collc, whose first call
+# duplicates the communicator, and after one call of one element for SMPI,
+# whose SMP-aware algorithms split the communicator at their first call) of
 #  - collc's `auto` and every collc algorithm that serves the collective and
 #    builds on the platform (`collc --list-algorithms`; schedules built with
 #    `--machine PLATFORM.xml`, so the network evaluator plans them),
@@ -50,7 +52,7 @@ read -ra base_sizes <<< "${ARENA_SIZES:-1 1024 65536 1048576}"
 p=256
 # Bump when the drivers' measure changes: cached results of another measure
 # are not reused.
-measure=makespan-1
+measure=makespan-2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags=(-std=c++17 -O2 -Wall -Wextra -I"$root/runtime")
@@ -170,7 +172,7 @@ for pname in "${platforms[@]}"; do
         fi
         t0=$(date +%s)
         v=$(run "$plat" "$limit" --cfg=smpi/$coll:$a "$drv" --which mpi --measure makespan \
-          --warmup 0 "$b" | awk -v b="$b" '$1 == b {print $3; exit} $1 == "-" || $1 == "x" {print $1}')
+          --warmup 0 --prewarm "$b" | awk -v b="$b" '$1 == b {print $3; exit} $1 == "-" || $1 == "x" {print $1}')
         v=${v:-x}
         T[s:$a,$b]=$v
         mkdir -p "$(dirname "$key")"

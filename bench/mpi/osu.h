@@ -2,7 +2,8 @@
 //------------------------------===//
 //
 // The command line (`[--iters N] [--warmup N] [--which collc|mpi|both]
-// [--measure average|makespan] SIZE...`) and the two measures, in µs:
+// [--measure average|makespan] [--prewarm] SIZE...`) and the two measures,
+// in µs:
 //  - average (OSU's, the default): the average over ranks of each rank's
 //    average time per call, after --warmup calls (2; they also fill collc's
 //    communicator cache);
@@ -10,6 +11,10 @@
 //    agreed moment, from that moment to the latest rank's end. Meaningful
 //    where the clock is global, as under SimGrid's SMPI (run it with
 //    --cfg=smpi/simulate-computation:no); what a physical bound bounds.
+// --prewarm: one checked call of one element before the sizes, so that what
+// a library sets up at its first call (SMPI's SMP-aware algorithms split the
+// communicator then; collc caches a duplicate of it) is not timed, without
+// the simulated cost of a warm-up call at every size.
 // Drivers that give a prepare and a check (timed) check the data of every
 // warm-up call and, for the makespan, of the timed call, outside the timed
 // region.
@@ -37,6 +42,7 @@ struct Options {
   int Warmup = 2;
   std::string Which = "both";      ///< collc, mpi or both
   std::string Measure = "average"; ///< average or makespan
+  bool Prewarm = false;
   std::vector<long> Sizes;
   bool collc() const { return Which != "mpi"; }
   bool mpi() const { return Which != "collc"; }
@@ -71,12 +77,14 @@ inline Options parse(int argc, char **argv) {
       O.Which = argv[++I];
     else if (!std::strcmp(argv[I], "--measure") && I + 1 < argc)
       O.Measure = argv[++I];
+    else if (!std::strcmp(argv[I], "--prewarm"))
+      O.Prewarm = true;
     else {
       char *End = nullptr;
       long V = std::strtol(argv[I], &End, 10);
       if (*End || End == argv[I] || V < 0)
-        Bad("an option (--iters, --warmup, --which, --measure) or a size in "
-            "bytes",
+        Bad("an option (--iters, --warmup, --which, --measure, --prewarm) or "
+            "a size in bytes",
             argv[I]);
       O.Sizes.push_back(V);
     }

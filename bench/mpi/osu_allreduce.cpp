@@ -2,7 +2,8 @@
 //
 //   mpirun -np P osu_allreduce [--iters N] [--warmup N]
 //                              [--which collc|mpi|both]
-//                              [--measure average|makespan] BYTES...
+//                              [--measure average|makespan] [--prewarm]
+//                              BYTES...
 //
 // Prints one row per size: bytes, then the time in µs of the generated
 // allreduce (collc_allreduce_bench: a sum of int32, from `collc --emit mpi
@@ -55,6 +56,17 @@ int main(int argc, char **argv) {
   int Rank = 0, P = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
+  if (O.Prewarm) {
+    osu::Options One = O;
+    One.Measure = "average";
+    One.Warmup = 1;
+    One.Iters = 1;
+    std::vector<int> In(1, Rank + 1), Out(1);
+    if (O.collc())
+      measure(One, true, In, Out, P);
+    if (O.mpi())
+      measure(One, false, In, Out, P);
+  }
   for (long B : O.Sizes) {
     std::vector<int> In(B / 4), Out(B / 4);
     for (size_t I = 0; I < In.size(); ++I)

@@ -2,7 +2,7 @@
 //-----===//
 //
 //   mpirun -np P osu_bcast [--iters N] [--warmup N] [--which collc|mpi|both]
-//                          [--measure average|makespan] BYTES...
+//                          [--measure average|makespan] [--prewarm] BYTES...
 //
 // Prints one row per size: bytes, then the time in µs of the generated
 // broadcast (collc_bcast_bench, from `collc --emit mpi --mpi-name bench`) and
@@ -55,6 +55,17 @@ int main(int argc, char **argv) {
   osu::Options O = osu::parse(argc, argv);
   int Rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  if (O.Prewarm) {
+    osu::Options One = O;
+    One.Measure = "average";
+    One.Warmup = 1;
+    One.Iters = 1;
+    std::vector<char> Buf(1);
+    if (O.collc())
+      measure(One, true, Buf, Rank);
+    if (O.mpi())
+      measure(One, false, Buf, Rank);
+  }
   for (long B : O.Sizes) {
     std::vector<char> Buf(B);
     double C = O.collc() ? measure(O, true, Buf, Rank) : 0;
