@@ -199,7 +199,7 @@ for pname in "${platforms[@]}"; do
     echo "$sep---:|"
     for b in "${sizes[@]}"; do
       line="| $b |"
-      for a in "${collc_cols[@]}"; do line+=" $(fmt "${T[$a,$b]:-x}") |"; done
+      for a in "${collc_cols[@]}"; do line+=" $(fmt "${T[$a,$b]:--}") |"; done
       for a in "${smpi_algs[@]}"; do line+=" $(fmt "${T[s:$a,$b]:--}") |"; done
       echo "$line $(fmt "${T[bound,$b]}") |"
     done
