@@ -1,9 +1,23 @@
 //===- osu.h: what the OSU-style drivers share
 //------------------------------===//
 //
-// The command line (`[--iters N] [--which collc|mpi|both] SIZE...`) and the
-// measure: the average over ranks of each rank's average time per call in
-// µs, after two warm-up calls (which also fill collc's communicator cache).
+// The command line (`[--iters N] [--warmup N] [--which collc|mpi|both]
+// [--measure average|makespan] [--prewarm] SIZE...`) and the two measures,
+// in µs:
+//  - average (OSU's, the default): the average over ranks of each rank's
+//    average time per call, after --warmup calls (2; they also fill collc's
+//    communicator cache);
+//  - makespan: one call after --warmup calls, every rank starting it at one
+//    agreed moment, from that moment to the latest rank's end. Meaningful
+//    where the clock is global, as under SimGrid's SMPI (run it with
+//    --cfg=smpi/simulate-computation:no); what a physical bound bounds.
+// --prewarm: one checked call of one element before the sizes, so that what
+// a library sets up at its first call (SMPI's SMP-aware algorithms split the
+// communicator then; collc caches a duplicate of it) is not timed, without
+// the simulated cost of a warm-up call at every size.
+// Drivers that give a prepare and a check (timed) check the data of every
+// warm-up call and, for the makespan, of the timed call, outside the timed
+// region.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -24,22 +39,60 @@ namespace osu {
 
 struct Options {
   int Iters = 100;
-  std::string Which = "both"; ///< collc, mpi or both
+  int Warmup = 2;
+  std::string Which = "both";      ///< collc, mpi or both
+  std::string Measure = "average"; ///< average or makespan
+  bool Prewarm = false;
   std::vector<long> Sizes;
   bool collc() const { return Which != "mpi"; }
   bool mpi() const { return Which != "collc"; }
+  bool makespan() const { return Measure == "makespan"; }
 };
 
+/// Reads the command line; a bad option or value ends the job with a
+/// message naming what was expected.
 inline Options parse(int argc, char **argv) {
   Options O;
+  auto Bad = [&](const char *What, const char *Got) {
+    int Rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+    if (Rank == 0)
+      std::fprintf(stderr, "%s: error: expected %s, got '%s'\n", argv[0], What,
+                   Got);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  };
+  auto Count = [&](int I, int Min) {
+    char *End = nullptr;
+    long V = std::strtol(argv[I], &End, 10);
+    if (*End || End == argv[I] || V < Min || V > 1000000)
+      Bad(Min ? "a count of at least 1" : "a count of at least 0", argv[I]);
+    return static_cast<int>(V);
+  };
   for (int I = 1; I < argc; ++I) {
     if (!std::strcmp(argv[I], "--iters") && I + 1 < argc)
-      O.Iters = std::atoi(argv[++I]);
+      O.Iters = Count(++I, 1);
+    else if (!std::strcmp(argv[I], "--warmup") && I + 1 < argc)
+      O.Warmup = Count(++I, 0);
     else if (!std::strcmp(argv[I], "--which") && I + 1 < argc)
       O.Which = argv[++I];
-    else
-      O.Sizes.push_back(std::atol(argv[I]));
+    else if (!std::strcmp(argv[I], "--measure") && I + 1 < argc)
+      O.Measure = argv[++I];
+    else if (!std::strcmp(argv[I], "--prewarm"))
+      O.Prewarm = true;
+    else {
+      char *End = nullptr;
+      long V = std::strtol(argv[I], &End, 10);
+      if (*End || End == argv[I] || V < 0)
+        Bad("an option (--iters, --warmup, --which, --measure, --prewarm) or "
+            "a size in bytes",
+            argv[I]);
+      O.Sizes.push_back(V);
+    }
   }
+  if (O.Which != "collc" && O.Which != "mpi" && O.Which != "both")
+    Bad("--which collc, mpi or both", O.Which.c_str());
+  if (O.Measure != "average" && O.Measure != "makespan")
+    Bad("--measure average or makespan", O.Measure.c_str());
   return O;
 }
 
@@ -53,9 +106,9 @@ inline void check(int Rc, const char *Driver, bool Collc, const char *What) {
   MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
-/// Times Call (which checks its own result) Iters times.
-template <class F> double latency(F &&Call, int Iters) {
-  for (int I = 0; I < 2; ++I)
+/// Times Call (which checks its own result) Iters times, after Warmup calls.
+template <class F> double latency(F &&Call, int Iters, int Warmup = 2) {
+  for (int I = 0; I < Warmup; ++I)
     Call();
   MPI_Barrier(MPI_COMM_WORLD);
   double Start = MPI_Wtime();
@@ -67,6 +120,71 @@ template <class F> double latency(F &&Call, int Iters) {
   MPI_Reduce(&Mine, &Sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Barrier(MPI_COMM_WORLD);
   return Sum / P;
+}
+
+/// Aborts the job, saying what was wrong, unless every rank's \p Right.
+inline void checkData(bool Right, const char *Driver, bool Collc,
+                      const std::string &What) {
+  int Wrong = !Right, Any = 0;
+  MPI_Allreduce(&Wrong, &Any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (!Any)
+    return;
+  int Rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  if (Rank == 0)
+    std::fprintf(stderr, "%s: the %s %s delivered wrong data\n", Driver,
+                 Collc ? "collc" : "MPI", What.c_str());
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/// The makespan of one call in µs, after Warmup calls: every rank starts it
+/// at one agreed moment (10 ms after the latest rank's clock when they
+/// agree), and the makespan runs from that moment to the latest rank's end.
+/// (A barrier would not do: ranks leave it at different times.)
+template <class F> double makespan(F &&Call, int Warmup) {
+  for (int I = 0; I < Warmup; ++I)
+    Call();
+  double Now = MPI_Wtime(), Latest = 0;
+  MPI_Allreduce(&Now, &Latest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  const double Start = Latest + 0.01;
+  double Wait = Start - MPI_Wtime();
+  if (Wait > 0) {
+    timespec Ts;
+    Ts.tv_sec = static_cast<time_t>(Wait);
+    Ts.tv_nsec = static_cast<long>((Wait - Ts.tv_sec) * 1e9 + 0.5);
+    nanosleep(&Ts, nullptr);
+  }
+  Call();
+  double End = MPI_Wtime(), Last = 0;
+  MPI_Reduce(&End, &Last, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Barrier(MPI_COMM_WORLD);
+  return (Last - Start) * 1e6;
+}
+
+/// One collective under test, measured by O.Measure. Prepare() sets the
+/// buffers for a call, Call() runs it (checking its return code), Check()
+/// says whether this rank got the right data. Every warm-up call (at least
+/// one for the average) and the makespan's timed call are prepared and
+/// checked outside the timed region; the average's timed calls are not.
+template <class P, class F, class K>
+double timed(const Options &O, P &&Prepare, F &&Call, K &&Check,
+             const char *Driver, bool Collc, const std::string &What) {
+  auto Checked = [&] {
+    Prepare();
+    Call();
+    checkData(Check(), Driver, Collc, What);
+  };
+  if (!O.makespan()) {
+    for (int I = 0; I < (O.Warmup > 0 ? O.Warmup : 1); ++I)
+      Checked();
+    return latency(Call, O.Iters, 0);
+  }
+  for (int I = 0; I < O.Warmup; ++I)
+    Checked();
+  Prepare();
+  double T = makespan(Call, 0);
+  checkData(Check(), Driver, Collc, What);
+  return T;
 }
 
 } // namespace osu

@@ -1,12 +1,15 @@
 //===- osu_bcast: OSU-style latency of collc's broadcast and MPI_Bcast
 //-----===//
 //
-//   mpirun -np P osu_bcast [--iters N] [--which collc|mpi|both] BYTES...
+//   mpirun -np P osu_bcast [--iters N] [--warmup N] [--which collc|mpi|both]
+//                          [--measure average|makespan] [--prewarm] BYTES...
 //
-// Prints one row per size: bytes, then the average latency in µs of the
-// generated broadcast (collc_bcast_bench, from `collc --emit mpi --mpi-name
-// bench`) and of the MPI library's MPI_Bcast (OSU's measure: the average
-// over ranks of each rank's average time per call, after warm-up, root 0).
+// Prints one row per size: bytes, then the time in µs of the generated
+// broadcast (collc_bcast_bench, from `collc --emit mpi --mpi-name bench`) and
+// of the MPI library's MPI_Bcast, root 0, by the measure of osu.h (OSU's
+// average by default). The root sends a pattern and every other rank's
+// buffer is cleared before each checked call and compared with the pattern
+// after it; wrong data aborts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,17 +21,31 @@ extern "C" int collc_bcast_bench(void *, int, MPI_Datatype, int, MPI_Comm);
 
 namespace {
 
-double measure(bool Collc, std::vector<char> &Buf, int Iters) {
+char pattern(size_t Byte) { return static_cast<char>(Byte * 7 + 3); }
+
+double measure(const osu::Options &O, bool Collc, std::vector<char> &Buf,
+               int Rank) {
   int N = static_cast<int>(Buf.size());
-  return osu::latency(
+  const std::string What = "broadcast of " + std::to_string(N) + " bytes";
+  return osu::timed(
+      O,
+      [&] {
+        for (size_t I = 0; I < Buf.size(); ++I)
+          Buf[I] = Rank == 0 ? pattern(I) : 0;
+      },
       [&] {
         int Rc = Collc ? collc_bcast_bench(Buf.data(), N, MPI_BYTE, 0,
                                            MPI_COMM_WORLD)
                        : MPI_Bcast(Buf.data(), N, MPI_BYTE, 0, MPI_COMM_WORLD);
-        osu::check(Rc, "osu_bcast", Collc,
-                   ("broadcast of " + std::to_string(N) + " bytes").c_str());
+        osu::check(Rc, "osu_bcast", Collc, What.c_str());
       },
-      Iters);
+      [&] {
+        for (size_t I = 0; I < Buf.size(); ++I)
+          if (Buf[I] != pattern(I))
+            return false;
+        return true;
+      },
+      "osu_bcast", Collc, What);
 }
 
 } // namespace
@@ -38,10 +55,21 @@ int main(int argc, char **argv) {
   osu::Options O = osu::parse(argc, argv);
   int Rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  if (O.Prewarm) {
+    osu::Options One = O;
+    One.Measure = "average";
+    One.Warmup = 1;
+    One.Iters = 1;
+    std::vector<char> Buf(1);
+    if (O.collc())
+      measure(One, true, Buf, Rank);
+    if (O.mpi())
+      measure(One, false, Buf, Rank);
+  }
   for (long B : O.Sizes) {
-    std::vector<char> Buf(B, 1);
-    double C = O.collc() ? measure(true, Buf, O.Iters) : 0;
-    double M = O.mpi() ? measure(false, Buf, O.Iters) : 0;
+    std::vector<char> Buf(B);
+    double C = O.collc() ? measure(O, true, Buf, Rank) : 0;
+    double M = O.mpi() ? measure(O, false, Buf, Rank) : 0;
     if (Rank == 0)
       std::printf("%ld %.3f %.3f\n", B, C, M);
   }

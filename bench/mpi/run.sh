@@ -3,8 +3,11 @@
 # average µs per call).
 #
 #   bench/mpi/run.sh openmpi [collc]   # P = 2..16 under Open MPI, vs MPI_Bcast
-#   bench/mpi/run.sh smpi [collc]      # 256 ranks on the simulated 16x16 torus,
-#                                      # vs SMPI's built-in broadcasts
+#   bench/mpi/run.sh smpi [collc]      # the arena (bench/mpi/arena.sh): 256
+#                                      # ranks on the simulated 16x16 torus and
+#                                      # fat tree, broadcast and allreduce, every
+#                                      # collc algorithm vs every SMPI built-in,
+#                                      # makespans and the physical bound
 #   bench/mpi/run.sh smpi-alltoall [collc]
 #                                      # 256 ranks on the simulated 16x16 torus:
 #                                      # sem and the torus baselines vs SMPI's
@@ -205,7 +208,6 @@ if [ "$mode" = smpi-alltoall ]; then
   exit 0
 fi
 
-sizes=(1 65536 1048576)
-collc_algs=(auto opt-tree binomial)
-smpi_algs=(default binomial_tree scatter_LR_allgather scatter_rdb_allgather)
-compare "$root/bench/mpi/osu_bcast.cpp"
+# smpi: the arena (bench/mpi/arena.sh: broadcast and allreduce, every collc
+# algorithm against every SMPI built-in, on the torus and the fat tree).
+"$root/bench/mpi/arena.sh" "$collc"

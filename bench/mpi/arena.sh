@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# The arena: collc's broadcasts and allreduces against every algorithm SMPI
+# ships, on simulated platforms of 256 ranks, with the physical bound.
+#
+#   bench/mpi/arena.sh [collc]        (or: bench/mpi/run.sh smpi [collc])
+#
+# For each platform (examples/platforms/NAME.xml), collective and size: the
+# makespan of one call (simulated µs on SimGrid's global clock: every rank
+# starts the call at one moment, the makespan ends with the latest rank's
+# end; osu.h; after one call of the same size for collc, whose first call
+# duplicates the communicator, and after one call of one element for SMPI,
+# whose SMP-aware algorithms split the communicator at their first call) of
+#  - collc's `auto` and every collc algorithm that serves the collective and
+#    builds on the platform (`collc --list-algorithms`; schedules built with
+#    `--machine PLATFORM.xml`, so the network evaluator plans them),
+#  - every SMPI built-in algorithm (`--cfg=smpi/bcast:NAME`,
+#    `--cfg=smpi/allreduce:NAME`: SMPI's own list, asked of smpirun, without
+#    `automatic`, which times every algorithm inside each call), and SMPI's
+#    default,
+#  - the physical bound (build/bin/bench-bound; its assumptions are in
+#    bench/bound_bench.cpp and docs/network.md),
+# then per size: auto against the fastest SMPI built-in, SMPI's default and
+# the bound, and issue 16's targets met or missed. Every run checks its data
+# (the driver aborts on a wrong result: "x" in the table).
+#
+# Environment:
+#   ARENA_PLATFORMS  platforms (default "torus-16x16 fat-tree-256")
+#   ARENA_COLLS      collectives (default "bcast allreduce")
+#   ARENA_SIZES      bytes (default "1 1024 65536 1048576"; allreduce sums
+#                    int32, so its sizes round up to whole elements: 1 -> 4)
+#   ARENA_SMPI_ALGS  only these SMPI algorithms (default: all)
+#   ARENA_COLLC_ALGS only these collc algorithms besides auto (default: all)
+#   SMPI_LIMIT       seconds of wall time per run (default 120); "-" in the
+#                    table for a run that did not finish; after one, larger
+#                    sizes of that algorithm are not tried
+#   ARENA_CACHE      where SMPI built-in results are kept (default
+#                    build/arena-cache), keyed by SimGrid version, platform
+#                    (name and content), collective, algorithm, size and
+#                    measure: a rerun after collc changes reruns only collc's
+#                    columns. A run that did not finish is kept with its
+#                    limit and tried again under a larger one.
+# Progress goes to standard error; the tables (Markdown) to standard output.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+collc=${1:-$root/build/bin/collc}
+bound=${ARENA_BOUND:-$(dirname "$collc")/bench-bound}
+cache=${ARENA_CACHE:-$root/build/arena-cache}
+limit=${SMPI_LIMIT:-120}
+read -ra platforms <<< "${ARENA_PLATFORMS:-torus-16x16 fat-tree-256}"
+read -ra colls <<< "${ARENA_COLLS:-bcast allreduce}"
+read -ra base_sizes <<< "${ARENA_SIZES:-1 1024 65536 1048576}"
+p=256
+# Bump when the drivers' measure changes: cached results of another measure
+# are not reused.
+measure=makespan-2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+flags=(-std=c++17 -O2 -Wall -Wextra -I"$root/runtime")
+sgver=$(smpirun -version 2>&1 | awk '/SimGrid version/ {print $3; exit}')
+[ -n "$sgver" ] || { echo "arena: error: smpirun -version names no SimGrid version" >&2; exit 1; }
+mkdir -p "$cache"
+start_all=$(date +%s)
+for i in $(seq 0 $((p - 1))); do echo "node-$i"; done > "$work/hosts"
+
+say() { echo "arena: $*" >&2; }
+
+# run <platform.xml> <seconds> <args...>: one SMPI launch; prints its output
+# line, or "-" when it ran out of time, or "x" when it failed.
+run() {
+  local plat=$1 secs=$2 rc=0 out
+  shift 2
+  out=$(timeout "$secs" smpirun -np $p -platform "$plat" -hostfile "$work/hosts" \
+    --log=root.thres:critical --cfg=smpi/display-timing:no \
+    --cfg=smpi/simulate-computation:no "$@" 2> "$work/err") || rc=$?
+  if [ $rc -eq 124 ]; then echo -; return; fi
+  if [ $rc -ne 0 ] || [ -z "$out" ]; then
+    say "  failed (exit $rc): $(grep -v '^$' "$work/err" | tail -2 | tr '\n' ' ')"
+    echo x
+    return
+  fi
+  echo "$out"
+}
+
+# smpi_algorithms <coll> <driver>: SMPI's list, from its own message for an
+# unknown name.
+smpi_algorithms() {
+  smpirun -np 2 -platform "$2" -hostfile "$work/hosts" --log=root.thres:critical \
+    --cfg=smpi/$1:arena-no-such-algorithm "$3" 2>&1 |
+    sed -n 's/.*Valid algorithms: \(.*\)\.$/\1/p' | tr -d ',' | head -1
+}
+
+fmt() { # a cell: a time, "-" or "x"
+  case $1 in -|x|n/a) echo "$1" ;; *) printf "%.1f" "$1" ;; esac
+}
+
+for pname in "${platforms[@]}"; do
+  plat=$root/examples/platforms/$pname.xml
+  [ -f "$plat" ] || { echo "arena: error: no platform $plat" >&2; exit 1; }
+  pkey=$pname-$(md5sum < "$plat" | cut -c1-12)
+  for coll in "${colls[@]}"; do
+    start=$(date +%s)
+    sizes=()
+    for b in "${base_sizes[@]}"; do
+      [ "$coll" = allreduce ] && b=$(((b + 3) / 4 * 4))
+      sizes+=("$b")
+    done
+    opts=(--collective "$coll" --ranks $p)
+    [ "$coll" = bcast ] && opts+=(--root 0)
+    [ "$coll" = allreduce ] && opts+=(--op sum --datatype int32)
+    declare -A T=() Chosen=()
+    # collc: auto, then every algorithm of the collective.
+    if [ -n "${ARENA_COLLC_ALGS:-}" ]; then
+      read -ra algs <<< "$ARENA_COLLC_ALGS"
+    else
+      mapfile -t algs < <("$collc" --list-algorithms |
+        awk -v c="$coll" '{n = split($2, cs, ","); for (i = 1; i <= n; i++) if (cs[i] == c) print $1}')
+    fi
+    collc_cols=()
+    for a in auto "${algs[@]}"; do
+      files=()
+      for b in "${sizes[@]}"; do
+        if "$collc" --machine "$plat" "${opts[@]}" --bytes "$b" --algorithm "$a" \
+          --emit json -o "$work/s-$b.json" 2> "$work/err"; then
+          files+=(--schedule "$work/s-$b.json")
+          [ "$a" = auto ] && Chosen[$b]=$("$collc" --schedule "$work/s-$b.json" --emit summary |
+            awk '$1 == "algorithm:" {print $2}')
+        else
+          T[$a,$b]=n/a
+        fi
+      done
+      # Only algorithms that build on the platform get a column.
+      [ ${#files[@]} -gt 0 ] || { say "$pname $coll collc:$a does not build: $(head -1 "$work/err")"; continue; }
+      collc_cols+=("$a")
+      "$collc" "${files[@]}" --emit mpi --mpi-name bench -o "$work/g.cpp"
+      smpicxx "${flags[@]}" "$root/bench/mpi/osu_$coll.cpp" "$work/g.cpp" \
+        -o "$work/osu-$coll-$a" 2> "$work/err" ||
+        { cat "$work/err" >&2; echo "arena: error: the driver did not build" >&2; exit 1; }
+      rm -f "$work"/s-*.json
+      for b in "${sizes[@]}"; do
+        [ -z "${T[$a,$b]:-}" ] || continue
+        t0=$(date +%s)
+        v=$(run "$plat" "$limit" "$work/osu-$coll-$a" --which collc --measure makespan \
+          --warmup 1 "$b" | awk -v b="$b" '$1 == b {print $2; exit} $1 == "-" || $1 == "x" {print $1}')
+        T[$a,$b]=${v:-x}
+        say "$pname $coll collc:$a $b bytes: ${T[$a,$b]} ($(($(date +%s) - t0)) s)"
+        [ "${T[$a,$b]}" != - ] || break
+      done
+    done
+    drv=$work/osu-$coll-auto
+    [ -x "$drv" ] || { echo "arena: error: collc's auto built no $coll on $pname" >&2; exit 1; }
+    # SMPI's built-in algorithms.
+    if [ -n "${ARENA_SMPI_ALGS:-}" ]; then
+      read -ra smpi_algs <<< "$ARENA_SMPI_ALGS"
+    else
+      read -ra smpi_algs <<< "$(smpi_algorithms "$coll" "$plat" "$drv")"
+      [ ${#smpi_algs[@]} -gt 0 ] ||
+        { echo "arena: error: smpirun did not list its $coll algorithms" >&2; exit 1; }
+      smpi_algs=("${smpi_algs[@]/automatic/}")
+    fi
+    ms=()
+    for a in "${smpi_algs[@]}"; do [ -n "$a" ] && ms+=("$a"); done
+    smpi_algs=("${ms[@]}")
+    for a in "${smpi_algs[@]}"; do
+      for b in "${sizes[@]}"; do
+        key=$cache/simgrid-$sgver/$pkey/$coll/$a/$b.$measure
+        if [ -f "$key" ]; then
+          read -r v lim < "$key"
+          if [ "$v" != - ] || [ "$lim" -ge "$limit" ]; then
+            T[s:$a,$b]=$v
+            [ "$v" != - ] && continue || break
+          fi
+        fi
+        t0=$(date +%s)
+        v=$(run "$plat" "$limit" --cfg=smpi/$coll:$a "$drv" --which mpi --measure makespan \
+          --warmup 0 --prewarm "$b" | awk -v b="$b" '$1 == b {print $3; exit} $1 == "-" || $1 == "x" {print $1}')
+        v=${v:-x}
+        T[s:$a,$b]=$v
+        mkdir -p "$(dirname "$key")"
+        echo "$v $limit" > "$key"
+        say "$pname $coll smpi:$a $b bytes: $v ($(($(date +%s) - t0)) s)"
+        [ "$v" != - ] || break
+      done
+    done
+    # The bound.
+    while read -r b v _; do T[bound,$b]=$v; done < <("$bound" --machine "$plat" \
+      --collective "$coll" --ranks $p "${sizes[@]}" | grep -v '^#')
+    "$bound" --machine "$plat" --collective "$coll" --ranks $p "${sizes[@]}" > "$work/bound"
+
+    # The table.
+    echo
+    echo "**$coll on $pname** ($p ranks; makespan of one call, simulated µs; SimGrid $sgver;" \
+      "\"-\": not finished in $limit s, \"x\": failed, n/a: does not build)"
+    echo
+    line="| bytes |"
+    sep="|---:|"
+    for a in "${collc_cols[@]}"; do line+=" collc:$a |"; sep+="---:|"; done
+    for a in "${smpi_algs[@]}"; do line+=" smpi:$a |"; sep+="---:|"; done
+    echo "$line bound |"
+    echo "$sep---:|"
+    for b in "${sizes[@]}"; do
+      line="| $b |"
+      for a in "${collc_cols[@]}"; do line+=" $(fmt "${T[$a,$b]:--}") |"; done
+      for a in "${smpi_algs[@]}"; do line+=" $(fmt "${T[s:$a,$b]:--}") |"; done
+      echo "$line $(fmt "${T[bound,$b]}") |"
+    done
+    echo
+    echo "Bound (bench-bound: bytes bound latency-term bandwidth-term LF BF node):"
+    echo
+    sed 's/^/    /' "$work/bound"
+    echo
+    for b in "${sizes[@]}"; do
+      t=${T[auto,$b]:-x}
+      best= bname=
+      for a in "${smpi_algs[@]}"; do
+        v=${T[s:$a,$b]:--}
+        case $v in -|x) continue ;; esac
+        if [ -z "$best" ] || awk -v v="$v" -v b="$best" 'BEGIN {exit !(v < b)}'; then
+          best=$v bname=$a
+        fi
+      done
+      def=${T[s:default,$b]:--}
+      case $t in -|x|n/a)
+        echo "- $b bytes: auto did not run ($t): targets missed"; continue ;;
+      esac
+      awk -v b="$b" -v t="$t" -v alg="${Chosen[$b]:-?}" -v best="$best" -v bn="$bname" \
+        -v def="$def" -v bound="${T[bound,$b]}" 'BEGIN {
+        s = sprintf("- %d bytes: auto (%s) %.1f", b, alg, t)
+        if (best != "") {
+          s = s sprintf("; fastest SMPI %s %.1f: %.2fx (%s)", bn, best, t / best,
+            t <= best ? "target met" : "target missed")
+        }
+        if (def != "-" && def != "x") {
+          s = s sprintf("; SMPI default %.1f: %.2fx", def, t / def)
+          if (b >= 65536) s = s (t <= def / 2 ? " (target <= 0.5x met)" : " (target <= 0.5x missed)")
+        }
+        s = s sprintf("; bound %.1f: %.2fx", bound, t / bound)
+        if (b == 1048576) s = s (t <= 2 * bound ? " (target <= 2x met)" : " (target <= 2x missed)")
+        print s
+      }'
+    done
+    echo
+    say "$pname $coll done in $(($(date +%s) - start)) s"
+    unset T Chosen
+  done
+done
+say "all done in $(($(date +%s) - start_all)) s"
