@@ -92,7 +92,7 @@ llvm::Expected<Reach> reach(const Machine &M, int64_t P, int64_t RootNode) {
         continue;
       Route.clear();
       if (llvm::Error E = appendRoute(M.Topo, A, B, Route))
-        return std::move(E);
+        return E;
       double Lat = 0;
       for (const Channel &C : Route)
         Lat += N.Links[C.Class].Latency;
