@@ -510,16 +510,22 @@ private:
           RecvAt[Plan.Ranks[R].Ops[I].Transfer] = int32_t(I);
     for (int32_t R = 0; R < P; ++R) {
       std::unordered_map<int32_t, std::vector<int32_t>> From;
+      std::vector<int32_t> All;
+      const size_t RankWin = size_t(RankRecvWindow);
       for (size_t I = 0; I < Plan.Ranks[R].Ops.size(); ++I) {
         PlannedOp &O = Plan.Ranks[R].Ops[I];
         if (!O.isRecv())
           continue;
         std::vector<int32_t> &F = From[O.Peer];
-        if (F.size() >= size_t(RecvWindow)) {
+        if (F.size() >= size_t(RecvWindow))
           O.PostWaits.push_back(F[F.size() - size_t(RecvWindow)]);
-          std::sort(O.PostWaits.begin(), O.PostWaits.end());
-        }
+        if (All.size() >= RankWin)
+          O.PostWaits.push_back(All[All.size() - RankWin]);
+        std::sort(O.PostWaits.begin(), O.PostWaits.end());
+        O.PostWaits.erase(std::unique(O.PostWaits.begin(), O.PostWaits.end()),
+                          O.PostWaits.end());
         F.push_back(int32_t(I));
+        All.push_back(int32_t(I));
       }
     }
     for (int32_t R = 0; R < P; ++R) {

@@ -36,9 +36,11 @@
 ///    every operation of an earlier step that uses its staging area has
 ///    finished (PostWaits);
 ///  - a receive is posted once the receive RecvWindow before it from the same
-///    peer has finished (at most RecvWindow receives from one peer are out:
-///    more would split the link among the sender's queued messages, which
-///    then all arrive late), and once every operation of an earlier step
+///    peer, and the one RankRecvWindow before it from any peer, have
+///    finished (more receives out would split the links among the senders'
+///    queued messages, which then all arrive late, and a simulator's time
+///    grows with the messages in flight), and once every operation of an
+///    earlier step
 ///    that uses memory it writes (its destination, unless it is a
 ///    reduction's, and its staging area) has finished (PostWaits);
 ///  - a reduction receive lands in staging and is applied (folded into the
@@ -53,16 +55,16 @@
 ///
 /// No deadlock. Order a rank's operations by step, then as listed. Every
 /// wait of an operation of step s is for an operation of a step before s,
-/// except three: the receive window waits for an earlier receive from the
-/// same peer, a combine's apply for sends of step s, and the per-peer order
-/// for a posting. Suppose every operation of the steps before s finishes.
-/// Then every send of step s is posted (what it waits for is earlier, or an
-/// earlier posting to the same peer), and so is every receive of step s
-/// (the receive it waits for, from the same peer, is matched by a send that
-/// is posted, so it arrives); so every send of step s meets its receive and
-/// completes, every receive arrives, and then every apply of step s happens
-/// (its sends completed, and the receives before it, of steps up to s, are
-/// applied in order). By induction on s, everything finishes.
+/// except three: the receive windows wait for earlier receives, a combine's
+/// apply for sends of step s, and the per-peer order for a posting. Suppose
+/// every operation of the steps before s finishes. Then every send of step s is
+/// posted (what it waits for is earlier, or an earlier posting to the same
+/// peer), and so is every receive of step s (the receives it waits for, earlier
+/// ones, are matched by sends that are posted, so they arrive, one after the
+/// other); so every send of step s meets its receive and completes, every
+/// receive arrives, and then every apply of step s happens (its sends
+/// completed, and the receives before it, of steps up to s, are applied in
+/// order). By induction on s, everything finishes.
 #ifndef COLLC_PASSES_POSTING_H
 #define COLLC_PASSES_POSTING_H
 
@@ -77,8 +79,9 @@
 
 namespace collc {
 
-/// Receives from one peer a rank has out at once (see the file comment).
-constexpr int64_t RecvWindow = 2;
+/// Receives from one peer, and in all, a rank has out at once (see the file
+/// comment).
+constexpr int64_t RecvWindow = 2, RankRecvWindow = 8;
 
 /// One operation of a rank.
 struct PlannedOp {
