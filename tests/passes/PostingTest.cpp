@@ -3,6 +3,7 @@
 // lifetime on relaying schedules, and the waits that guard reuse.
 #include "passes/Posting.h"
 
+#include "backends/Emit.h"
 #include "compiler/Algorithms.h"
 #include "tests/TestUtil.h"
 
@@ -137,4 +138,32 @@ TEST_CASE("posting: every wait names an earlier step, an earlier receive "
           CHECK(O.Stage >= 0); // a reduction receive is staged
       }
   }
+}
+
+TEST_CASE("posting: the summary reports the peak scratch per rank") {
+  Machine M;
+  M.Name = "torus";
+  M.Topo.Kind = TopologyKind::Torus;
+  M.Topo.Dims = {8, 8};
+  M.Topo.Nodes = 64;
+  M.M.Kind = ModelKind::Wormhole;
+  M.M.Worm = {5, 0.001, 0.0001, 5, 0.001, 1};
+  auto S = findAlgorithm("sem", Collective::Alltoall)
+               ->Build(M, request(Collective::Alltoall, 64, 0, 1024, "sem"));
+  REQUIRE(S);
+  auto Plan = planPosting(*S);
+  REQUIRE(Plan);
+  auto [Rank, Bytes] = peakScratch(*Plan, *S);
+  auto [RankApart, Apart] = peakScratch(*Plan, *S, true);
+  (void)RankApart;
+  CHECK(Bytes > 0);
+  CHECK(Bytes < Apart);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  emitSummary(OS, *S, M);
+  OS.flush();
+  CHECK(Text.find("scratch:    peak ") != std::string::npos);
+  CHECK(Text.find(" per rank (rank " + std::to_string(Rank) + "), ") !=
+        std::string::npos);
+  CHECK(Text.find(" with every block apart\n") != std::string::npos);
 }
