@@ -94,8 +94,8 @@ const Entry &entry(Collective C) {
   llvm_unreachable("every collective has an entry point");
 }
 
-/// Writes \p T as the arrays <Prefix>_rank_ops, <Prefix>_ops and
-/// <Prefix>_segs.
+/// Writes \p T as the arrays <Prefix>_rank_ops, <Prefix>_ops,
+/// <Prefix>_segs and <Prefix>_waits.
 void writeTables(raw_ostream &OS, const std::string &Prefix,
                  const MpiTables &T) {
   OS << "const int64_t " << Prefix << "_rank_ops[] = {";
@@ -115,11 +115,11 @@ void writeTables(raw_ostream &OS, const std::string &Prefix,
   for (const rt::Op &O : T.Ops) {
     Line += " {" + std::to_string(O.Step) + "," + std::to_string(O.Peer) + "," +
             std::to_string(O.Flags) + "," + std::to_string(O.Seg) + "," +
-            std::to_string(O.NumSegs) + "},";
+            std::to_string(O.NumSegs) + "," + std::to_string(O.Wait) + "},";
     Flush(false);
   }
   if (T.Ops.empty())
-    Line = " {0, 0, 0, 0, 0}, /* unused */";
+    Line = " {0, 0, 0, 0, 0, 0}, /* unused */";
   Flush(true);
   OS << "};\n";
   OS << "const collc::rt::Seg " << Prefix << "_segs[] = {";
@@ -132,6 +132,12 @@ void writeTables(raw_ostream &OS, const std::string &Prefix,
   if (T.Segs.empty())
     Line = " {0, 0, 0, 0, 0, 0}, /* unused */";
   Flush(true);
+  OS << "};\n";
+  OS << "const int32_t " << Prefix << "_waits[] = {";
+  for (size_t I = 0; I < T.Waits.size(); ++I) {
+    Line += " " + std::to_string(T.Waits[I]) + ",";
+    Flush(I + 1 == T.Waits.size());
+  }
   OS << "};\n";
 }
 
@@ -356,8 +362,9 @@ Error emitMpi(raw_ostream &OS, ArrayRef<MpiVariant> Variants,
     OS << "// " << collectiveName(S.Coll) << " " << cComment(S.Algorithm)
        << ", " << S.size() << " ranks: " << T->Ops.size()
        << " operations. Per rank {step, peer, flags, segment, "
-          "segments};\n// segments {block, blocks, first chunk, end chunk, "
-          "buffer, mode}.\n";
+          "segments, wait};\n// segments {block, blocks, first chunk, end "
+          "chunk, buffer, mode};\n// waits {staging, posting waits, applying "
+          "waits, operations...}.\n";
     writeTables(OS, VP, *T);
     OS << "\n";
     VariantsOf[entryOf(S.Coll)].push_back(
@@ -367,7 +374,7 @@ Error emitMpi(raw_ostream &OS, ArrayRef<MpiVariant> Variants,
         std::to_string(RV.NumChunks) + ", " +
         (RV.NeedsCommutative ? "true" : "false") + ", " +
         std::to_string(RV.ScratchBlocks) + ", " + VP + "_rank_ops, " + VP +
-        "_ops, " + VP + "_segs},");
+        "_ops, " + VP + "_segs, " + VP + "_waits},");
   }
   for (Collective C : Colls) {
     OS << "const collc::rt::Variant " << Prefix << "_" << collectiveName(C)

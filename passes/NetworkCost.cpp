@@ -1,6 +1,6 @@
 #include "passes/NetworkCost.h"
 
-#include "passes/Dependencies.h"
+#include "passes/Posting.h"
 #include "passes/Routes.h"
 
 #include <algorithm>
@@ -117,8 +117,13 @@ private:
   void postRecv(uint32_t Id, double At);
   void match(uint32_t Id);
   void advanceStepByStep(uint32_t Rank, double Now);
-  void advanceSends(uint32_t Rank, double Now);
   void completed(uint32_t Id, double Now);
+  // AsDataArrives: the posting plan.
+  bool buildPlan();
+  void postOp(uint64_t G, double At);
+  void finishOp(uint64_t G, double At);
+  void applyInOrder(uint32_t Rank, double At);
+  void drain();
 
   // The flows.
   void startData(uint32_t Id, double Now);
@@ -160,11 +165,24 @@ private:
     bool Blocked = false;
   };
   std::vector<RankState> Ranks;
-  // AsDataArrives: per transfer, dependencies not yet arrived, and who waits
-  // for it.
-  std::vector<uint32_t> Pending;
-  std::vector<uint64_t> WaitersBegin;
-  std::vector<uint32_t> Waiters;
+  // AsDataArrives: the operations of passes/Posting.h, rank after rank
+  // (OpBegin), each with its transfer (Ops[G].Id), the waits left before
+  // it is posted and applied, the next one of its rank with the same peer
+  // and direction, and who waits for it (Waiters: 2 x op, + 1 to apply).
+  bool Planned = false;
+  bool ReductionPlan = false;
+  std::vector<uint32_t> PostLeft, ApplyLeft;
+  std::vector<uint64_t> NextSame, SendOp, RecvOp;
+  std::vector<uint64_t> WaitersBegin, Waiters;
+  std::vector<bool> Arrived;
+  std::vector<uint64_t> NextApply; ///< Per rank, as an index into Ops.
+  /// What is to be done: (op, time, finish rather than post).
+  struct Work {
+    uint64_t Op;
+    double At;
+    bool Finish;
+  };
+  std::vector<Work> Todo;
 
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> Queue;
   std::vector<uint32_t> Dirty; ///< Resources whose users changed.
@@ -287,34 +305,8 @@ void Evaluator::buildMessages() {
 void Evaluator::buildPrograms() {
   const uint32_t P = static_cast<uint32_t>(S.size());
   Ranks.assign(P, RankState{});
-  if (Opts.Posting == PostingRule::AsDataArrives) {
-    // Sends only, in schedule order per rank; receives are all posted at 0.
-    OpBegin.assign(static_cast<size_t>(P) + 1, 0);
-    for (const Message &Ms : Msgs)
-      ++OpBegin[Ms.Src + 1];
-    for (uint32_t R = 0; R < P; ++R)
-      OpBegin[R + 1] += OpBegin[R];
-    Ops.resize(Msgs.size());
-    std::vector<uint64_t> Next(OpBegin.begin(), OpBegin.end() - 1);
-    for (uint32_t Id = 0; Id < Msgs.size(); ++Id)
-      Ops[Next[Msgs[Id].Src]++] = {Id, 0, false};
-    TransferDependencies D = transferDependencies(S);
-    Pending.assign(Msgs.size(), 0);
-    WaitersBegin.assign(Msgs.size() + 1, 0);
-    for (uint32_t Id = 0; Id < Msgs.size(); ++Id) {
-      Pending[Id] = static_cast<uint32_t>(D.of(Id).size());
-      for (uint32_t W : D.of(Id))
-        ++WaitersBegin[W + 1];
-    }
-    for (size_t I = 0; I < Msgs.size(); ++I)
-      WaitersBegin[I + 1] += WaitersBegin[I];
-    Waiters.resize(WaitersBegin.back());
-    std::vector<uint64_t> At(WaitersBegin.begin(), WaitersBegin.end() - 1);
-    for (uint32_t Id = 0; Id < Msgs.size(); ++Id)
-      for (uint32_t W : D.of(Id))
-        Waiters[At[W]++] = Id;
+  if (Opts.Posting == PostingRule::AsDataArrives && buildPlan())
     return;
-  }
   // StepByStep: per rank, per step, receives then sends.
   OpBegin.assign(static_cast<size_t>(P) + 1, 0);
   for (const Message &Ms : Msgs) {
@@ -394,28 +386,139 @@ void Evaluator::advanceStepByStep(uint32_t Rank, double Now) {
   }
 }
 
-/// Receives posted ahead: a rank posts its sends in order, each once what it
-/// carries has arrived.
-void Evaluator::advanceSends(uint32_t Rank, double Now) {
-  RankState &RS = Ranks[Rank];
-  RS.Clock = std::max(RS.Clock, Now);
-  const uint64_t End = OpBegin[Rank + 1] - OpBegin[Rank];
-  while (RS.Pos < End && Pending[Ops[OpBegin[Rank] + RS.Pos].Id] == 0) {
-    RS.Clock += Net.SendOverhead;
-    postSend(Ops[OpBegin[Rank] + RS.Pos].Id, RS.Clock);
-    ++RS.Pos;
+/// The runtime's plan (passes/Posting.h), or false when the MPI backend
+/// cannot lower the schedule (then the rank steps through it).
+bool Evaluator::buildPlan() {
+  llvm::Expected<PostingPlan> Plan = planPosting(S);
+  if (!Plan) {
+    llvm::consumeError(Plan.takeError());
+    return false;
+  }
+  Planned = true;
+  ReductionPlan = isReduction(S.Coll);
+  const uint32_t P = static_cast<uint32_t>(S.size());
+  OpBegin.assign(static_cast<size_t>(P) + 1, 0);
+  for (uint32_t R = 0; R < P; ++R)
+    OpBegin[R + 1] = OpBegin[R] + Plan->Ranks[R].Ops.size();
+  const uint64_t N = OpBegin.back();
+  Ops.resize(N);
+  PostLeft.assign(N, 0);
+  ApplyLeft.assign(N, 0);
+  NextSame.assign(N, UINT64_MAX);
+  Arrived.assign(N, false);
+  SendOp.assign(Msgs.size(), 0);
+  RecvOp.assign(Msgs.size(), 0);
+  WaitersBegin.assign(N + 1, 0);
+  NextApply.assign(P, 0);
+  std::vector<uint64_t> Last(2 * static_cast<size_t>(P), UINT64_MAX);
+  for (uint32_t R = 0; R < P; ++R) {
+    std::fill(Last.begin(), Last.end(), UINT64_MAX);
+    NextApply[R] = OpBegin[R];
+    for (size_t I = 0; I < Plan->Ranks[R].Ops.size(); ++I) {
+      const PlannedOp &O = Plan->Ranks[R].Ops[I];
+      const uint64_t G = OpBegin[R] + I;
+      Ops[G] = {O.Transfer, static_cast<uint32_t>(O.Step), O.isRecv()};
+      (O.isRecv() ? RecvOp : SendOp)[O.Transfer] = G;
+      PostLeft[G] = static_cast<uint32_t>(O.PostWaits.size());
+      ApplyLeft[G] = static_cast<uint32_t>(O.ApplyWaits.size());
+      for (int32_t W : O.PostWaits)
+        ++WaitersBegin[OpBegin[R] + W + 1];
+      for (int32_t W : O.ApplyWaits)
+        ++WaitersBegin[OpBegin[R] + W + 1];
+      uint64_t &L = Last[2 * static_cast<size_t>(O.Peer) + O.isRecv()];
+      if (L != UINT64_MAX) {
+        NextSame[L] = G;
+        ++PostLeft[G];
+      }
+      L = G;
+    }
+  }
+  for (uint64_t G = 0; G < N; ++G)
+    WaitersBegin[G + 1] += WaitersBegin[G];
+  Waiters.resize(WaitersBegin.back());
+  std::vector<uint64_t> At(WaitersBegin.begin(), WaitersBegin.end() - 1);
+  for (uint32_t R = 0; R < P; ++R)
+    for (size_t I = 0; I < Plan->Ranks[R].Ops.size(); ++I) {
+      const PlannedOp &O = Plan->Ranks[R].Ops[I];
+      const uint64_t G = OpBegin[R] + I;
+      for (int32_t W : O.PostWaits)
+        Waiters[At[OpBegin[R] + W]++] = 2 * G;
+      for (int32_t W : O.ApplyWaits)
+        Waiters[At[OpBegin[R] + W]++] = 2 * G + 1;
+    }
+  return true;
+}
+
+/// Posts operation \p G at \p At (a send after the rank's send overhead);
+/// an eager send completes as it is posted.
+void Evaluator::postOp(uint64_t G, double At) {
+  const Op &O = Ops[G];
+  const Message &Ms = Msgs[O.Id];
+  if (O.Recv) {
+    postRecv(O.Id, At);
+  } else {
+    RankState &RS = Ranks[Ms.Src];
+    RS.Clock = std::max(RS.Clock, At) + Net.SendOverhead;
+    At = RS.Clock;
+    postSend(O.Id, At);
+    if (!Ms.Rendezvous)
+      Todo.push_back({G, At, true});
+  }
+  if (NextSame[G] != UINT64_MAX && --PostLeft[NextSame[G]] == 0)
+    Todo.push_back({NextSame[G], At, false});
+}
+
+/// Operation \p G finished at \p At: a send completed, a receive applied.
+void Evaluator::finishOp(uint64_t G, double At) {
+  for (uint64_t K = WaitersBegin[G]; K < WaitersBegin[G + 1]; ++K) {
+    const uint64_t W = Waiters[K] / 2;
+    if (Waiters[K] & 1) {
+      if (--ApplyLeft[W] == 0)
+        applyInOrder(Msgs[Ops[W].Id].Dst, At);
+    } else if (--PostLeft[W] == 0) {
+      Todo.push_back({W, At, false});
+    }
+  }
+}
+
+/// A reduction's receives are applied in schedule order, each once it
+/// arrived and the sends reading what it updates completed.
+void Evaluator::applyInOrder(uint32_t Rank, double At) {
+  uint64_t &G = NextApply[Rank];
+  for (; G < OpBegin[Rank + 1]; ++G) {
+    if (!Ops[G].Recv)
+      continue;
+    if (!Arrived[G] || ApplyLeft[G] > 0)
+      return;
+    Todo.push_back({G, At, true});
+  }
+}
+
+void Evaluator::drain() {
+  while (!Todo.empty()) {
+    Work W = Todo.back();
+    Todo.pop_back();
+    if (W.Finish)
+      finishOp(W.Op, W.At);
+    else
+      postOp(W.Op, W.At);
   }
 }
 
 void Evaluator::completed(uint32_t Id, double Now) {
   Message &Ms = Msgs[Id];
   Ms.End = Now;
-  if (Opts.Posting == PostingRule::AsDataArrives) {
-    for (uint64_t I = WaitersBegin[Id]; I < WaitersBegin[Id + 1]; ++I) {
-      uint32_t W = Waiters[I];
-      if (--Pending[W] == 0)
-        advanceSends(Msgs[W].Src, Now);
+  if (Planned) {
+    if (Ms.Rendezvous)
+      Todo.push_back({SendOp[Id], Now, true});
+    const uint64_t G = RecvOp[Id];
+    if (ReductionPlan) {
+      Arrived[G] = true;
+      applyInOrder(Ms.Dst, Now);
+    } else {
+      Todo.push_back({G, Now, true});
     }
+    drain();
     return;
   }
   for (uint32_t R : {Ms.Dst, Ms.Rendezvous ? Ms.Src : None}) {
@@ -608,11 +711,11 @@ NetworkCostStats Evaluator::run() {
   buildMessages();
   buildPrograms();
   const uint32_t P = static_cast<uint32_t>(S.size());
-  if (Opts.Posting == PostingRule::AsDataArrives) {
-    for (uint32_t Id = 0; Id < Msgs.size(); ++Id)
-      postRecv(Id, 0);
-    for (uint32_t R = 0; R < P; ++R)
-      advanceSends(R, 0);
+  if (Planned) {
+    for (uint64_t G = OpBegin.back(); G-- > 0;)
+      if (PostLeft[G] == 0)
+        Todo.push_back({G, 0, false});
+    drain();
   } else {
     for (uint32_t R = 0; R < P; ++R)
       advanceStepByStep(R, 0);

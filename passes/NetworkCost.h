@@ -39,15 +39,22 @@
 /// docs/network.md says where this matches SimGrid and where it
 /// approximates.
 ///
-/// Posting rules. StepByStep is what the runtime does today: a rank takes
-/// its steps in order; a step that sends first waits until every receive
-/// and every send the rank posted before has completed; then it posts the
-/// step's receives, then its sends; a step that only receives posts at
-/// once. Since a rank waits for all it received before it sends, every
-/// dependency (passes/Dependencies.h) holds. AsDataArrives is the runtime
-/// that posts every receive ahead: receives are posted at time 0, and a send
-/// is posted once the transfers it depends on (passes/Dependencies.h) have
-/// arrived, after the rank's earlier sends.
+/// Posting rules. AsDataArrives (the default) is what collc's MPI runtime
+/// does: it follows the posting plan of passes/Posting.h, the one the MPI
+/// backend lowers to tables. A rank posts each operation once what it waits
+/// for has finished and after its operations of the same direction with the
+/// same peer that come before it: receives ahead, as far as the memory they
+/// write is free (scratch slots and staging areas reused by lifetime);
+/// sends once the receives they depend on (passes/Dependencies.h) were
+/// applied, without waiting for the rank's earlier sends. A send finishes
+/// when it completes (an eager one as it is posted, a rendezvous one at its
+/// End); a copy received finishes at its End; a reduction receive is applied
+/// in schedule order once it arrived and the sends reading what it updates
+/// completed. A schedule the MPI backend cannot lower is timed StepByStep.
+/// StepByStep is the runtime as it was, kept for comparison: a rank takes
+/// its steps in order; a step that sends first waits until every receive and
+/// every send the rank posted before has completed; then it posts the
+/// step's receives, then its sends; a step that only receives posts at once.
 ///
 /// Performance: events that fall together (within a relative 1e-9) are
 /// handled as one, and a change re-solves the sharing only among the
@@ -66,12 +73,12 @@ namespace collc {
 
 /// When a rank posts its receives and sends (see the file comment).
 enum class PostingRule {
-  StepByStep,    ///< collc's MPI runtime today.
-  AsDataArrives, ///< Receives posted ahead; sends as their data arrives.
+  StepByStep,    ///< collc's MPI runtime before receives were posted ahead.
+  AsDataArrives, ///< The runtime: receives ahead, sends as data arrives.
 };
 
 struct NetworkCostOptions {
-  PostingRule Posting = PostingRule::StepByStep;
+  PostingRule Posting = PostingRule::AsDataArrives;
 };
 
 /// What one evaluation did (for benchmarks).

@@ -183,17 +183,18 @@ compare() {
 }
 
 if [ "$mode" = smpi-alltoall ]; then
-  # Block sizes (bytes each rank sends each rank): 8 B, 256 B and 1 KiB. The
-  # generated code keeps every relayed block in its own scratch slot and
-  # stages every packed message apart, so at 256 ranks sem needs about
-  # 1.1 GB of host memory per KiB of block (18 GB at 16 KiB). Schedules for
+  # Block sizes (bytes each rank sends each rank): 8 B, 256 B, 1 KiB and
+  # 64 KiB. The generated code reuses scratch slots and staging areas by
+  # lifetime (docs/mpi.md, "Posting and memory"): at 64 KiB sem's busiest
+  # rank holds 76 MiB of scratch (344 MiB with every block apart), and the
+  # 256 ranks' run peaks at 21.5 GB of host memory. Schedules for
   # the linear model of the platform (bench/mpi/torus-16x16.yaml). mmap
   # privatization: SMPI's default copies the program (and its tables) once
   # per rank. Local copies (collc's packing, the built-in algorithms'
   # rotations) cost no simulated time, so the figures do not depend on the
   # host's speed.
   coll=alltoall
-  sizes=(8 256 1024)
+  sizes=(8 256 1024 65536)
   export SMPI_PRIVATIZATION=mmap
   smpi+=(--cfg=smpi/simulate-computation:no)
   collc_algs=(sem torus-row-column torus-direct)

@@ -12,15 +12,18 @@
 /// buffers, a scratch area, the reduction accumulator or the result kept
 /// apart from it.
 ///
-/// Execution on one rank: operations are grouped by step. Before a step that
-/// sends, every receive posted so far completes (what the step forwards has
-/// arrived), and so do the rank's earlier sends (its messages leave one step
-/// after the other, as the model times them); then the step's receives are
-/// posted, then its sends, all non-blocking. Nothing else waits, so a rank
-/// never waits for steps it takes no part in. Contiguous messages go straight
-/// to and from the user's buffers; others are packed in a staging area. A
-/// Combine receive is folded into the accumulator with MPI_Reduce_local once it
-/// arrived and the sends reading the accumulator completed; SegRight marks
+/// Execution on one rank (Executor): every operation is posted, non-blocking,
+/// as soon as what it waits for has finished (its wait record, planned at
+/// compile time by passes/Posting.h): receives ahead, as far as the memory
+/// they write is free; sends as soon as the receives whose data they carry
+/// were applied, without waiting for the rank's earlier sends. Per peer, a
+/// rank posts its sends, and its receives, in schedule order, so MPI's
+/// ordered matching pairs them right. Nothing else waits, so a rank never
+/// waits for steps it takes no part in. Contiguous messages go straight to
+/// and from the user's buffers and the scratch slots; others are packed in a
+/// staging area. A Combine receive is staged and folded into the accumulator
+/// with MPI_Reduce_local in schedule order, once it arrived and the sends
+/// reading what it updates completed; SegRight marks
 /// contributions of higher ranks (acc = acc op in), so non-commutative
 /// operators see their operands in rank order. An exscan keeps its result
 /// apart from the partial it forwards: a segment with SegAlso updates both
@@ -98,11 +101,31 @@ __attribute__((format(printf, 2, 3))) inline int fail(int Code, const char *Fmt,
 
 // ---- the cached communicator ------------------------------------------------
 
+/// The executor's bookkeeping, kept between calls so that a call allocates
+/// nothing once the vectors have grown.
+struct ExecState {
+  /// Per operation: waits left before posting and applying, requests in
+  /// flight, Posted/Arrived/Done bits, the next one with the same peer and
+  /// direction.
+  std::vector<int32_t> PostLeft, ApplyLeft, ReqsLeft, NextSame;
+  std::vector<uint8_t> State;
+  /// Who waits for operation i: Waiters[WaiterBegin[i] ..), each 2 x the
+  /// waiter (+ 1 when it waits to apply).
+  std::vector<int64_t> WaiterBegin, Fill;
+  std::vector<int32_t> Waiters;
+  std::vector<int32_t> Ready, Last;
+  /// Requests in flight and their operations.
+  std::vector<MPI_Request> Reqs;
+  std::vector<int32_t> ReqOp;
+  size_t Active = 0;
+  int32_t Finished = 0;
+};
+
 /// What collc keeps per user communicator.
 struct CommState {
   MPI_Comm Dup = MPI_COMM_NULL;
   std::vector<char> Arena;
-  std::vector<MPI_Request> Reqs;
+  ExecState Exec;
 };
 
 inline int &keyval() { return collc_rt_keyval; }
@@ -248,144 +271,261 @@ inline int postPieces(bool Recv, char *P, uint64_t N, int Peer, MPI_Comm C,
 
 /// Runs the part of \p V that rank \p Rank plays; \p Staging has room for
 /// stagingBytes().
+///
+/// Every operation is posted as soon as what it waits for (its record in
+/// Variant::Waits; passes/Posting.h plans them and argues why they cannot
+/// deadlock) has finished, and after the rank's earlier operations of the
+/// same direction with the same peer, so that MPI's ordered matching pairs
+/// each send with its receive: receives are posted ahead, as far as their
+/// memory is free; sends as soon as the data they carry is there. The rank
+/// then waits for whichever request completes next (MPI_Waitany). A
+/// completed send finishes; a received copy is unpacked if it was staged
+/// and finishes; a reduction receive is applied (folded) in schedule order,
+/// once the sends reading what it updates completed, and then finishes.
 class Executor {
 public:
   Executor(const Variant &V, const Buffers &B, int Rank, CommState &St,
            char *Staging)
-      : V(V), B(B), Rank(Rank), St(St), Staging(Staging) {}
+      : V(V), B(B), Rank(Rank), St(St), Staging(Staging), Base(V.RankOps[Rank]),
+        N(static_cast<int32_t>(V.RankOps[Rank + 1] - V.RankOps[Rank])) {}
 
   int run() {
-    const Op *Begin = V.Ops + V.RankOps[Rank],
-             *End = V.Ops + V.RankOps[Rank + 1];
-    St.Reqs.clear();
-    for (const Op *I = Begin; I != End;) {
-      const Op *J = I;
-      bool Sends = false;
-      while (J != End && J->Step == I->Step) {
-        Sends |= !(J->Flags & OpRecv);
-        ++J;
-      }
-      int Err;
-      // A step that sends waits for what it forwards (the receives so far)
-      // and for this rank's earlier sends: one message at a time leaves a
-      // port, in schedule order, as the model times it.
-      if (Sends && (Err = complete(true)) != MPI_SUCCESS)
-        return Err;
-      for (int Pass = 0; Pass < 2; ++Pass) // receives first, then sends
-        for (const Op *O = I; O != J; ++O)
-          if (((O->Flags & OpRecv) != 0) == (Pass == 0) &&
-              (Err = post(*O)) != MPI_SUCCESS)
+    ExecState &X = St.Exec;
+    setup(X);
+    for (;;) {
+      // Post what is ready and apply what can be, until nothing changes.
+      bool Progress = true;
+      while (Progress) {
+        Progress = false;
+        while (!X.Ready.empty()) {
+          const int32_t I = X.Ready.back();
+          X.Ready.pop_back();
+          if (int Err = post(X, I))
             return Err;
-      I = J;
+          Progress = true;
+        }
+        while (NextApply < N) {
+          const Op &O = op(NextApply);
+          if (!(O.Flags & OpRecv) || !isReduction(V.Collective)) {
+            ++NextApply;
+            continue;
+          }
+          if (!(X.State[NextApply] & Arrived) || X.ApplyLeft[NextApply] > 0)
+            break;
+          if (int Err = unstage(NextApply))
+            return Err;
+          finish(X, NextApply++);
+          Progress = true;
+        }
+      }
+      if (X.Finished == N)
+        break;
+      if (int Err = waitNext(X))
+        return Err;
     }
-    int Err = complete();
-    if (Err == MPI_SUCCESS && !St.Reqs.empty())
-      Err = waitRange(0, St.Reqs.size());
-    St.Reqs.clear();
-    return Err;
+    X.Reqs.clear();
+    X.ReqOp.clear();
+    return MPI_SUCCESS;
+  }
+
+  /// Scratch blocks and staging chunk units rank \p Rank uses.
+  static void needs(const Variant &V, int Rank, int64_t &ScratchBlocks,
+                    int64_t &StageUnits) {
+    ScratchBlocks = StageUnits = 0;
+    for (int64_t I = V.RankOps[Rank]; I < V.RankOps[Rank + 1]; ++I) {
+      const Op &O = V.Ops[I];
+      int64_t Units = 0;
+      for (int32_t J = 0; J < O.NumSegs; ++J) {
+        const Seg &G = V.Segs[O.Seg + J];
+        Units += static_cast<int64_t>(G.ChunkHi - G.ChunkLo) * G.NumBlocks;
+        if (G.Buf == ScratchBuf)
+          ScratchBlocks = std::max(ScratchBlocks, G.Block + G.NumBlocks);
+      }
+      const int32_t Stage = V.Waits[O.Wait];
+      if (Stage >= 0)
+        StageUnits = std::max(StageUnits, Stage + Units);
+    }
+  }
+
+  /// Bytes of a chunk unit: the longest chunk of a block.
+  static uint64_t unitBytes(const Variant &V, const Buffers &B) {
+    return chunkOffset(B, V.NumChunks, 1);
   }
 
   /// Staging bytes rank \p Rank needs for one call.
   static uint64_t stagingBytes(const Variant &V, const Buffers &B, int Rank) {
-    uint64_t N = 0;
-    for (int64_t I = V.RankOps[Rank]; I < V.RankOps[Rank + 1]; ++I) {
-      bool Contig;
-      uint8_t Buf;
-      uint64_t Off;
-      uint64_t Bytes = opBytes(B, V, V.Ops[I], Contig, Buf, Off);
-      if (!Contig || (V.Ops[I].Flags & OpRecv && isReduction(V.Collective)))
-        N += Bytes;
-    }
-    return N;
+    int64_t Scratch = 0, Units = 0;
+    needs(V, Rank, Scratch, Units);
+    return static_cast<uint64_t>(Units) * unitBytes(V, B);
   }
 
 private:
-  struct Pending {
-    const Op *O;
-    char *Stage; ///< Null when received in place.
-    size_t FirstReq, NumReqs;
-  };
+  enum : uint8_t { Posted = 1, Arrived = 2, Done = 4 };
 
-  int post(const Op &O) {
-    bool Recv = O.Flags & OpRecv;
+  const Op &op(int32_t I) const { return V.Ops[Base + I]; }
+  const int32_t *record(int32_t I) const { return V.Waits + op(I).Wait; }
+
+  /// Counts what each operation waits for and lists who waits for whom.
+  void setup(ExecState &X) {
+    X.PostLeft.assign(static_cast<size_t>(N), 0);
+    X.ApplyLeft.assign(static_cast<size_t>(N), 0);
+    X.ReqsLeft.assign(static_cast<size_t>(N), 0);
+    X.State.assign(static_cast<size_t>(N), 0);
+    X.NextSame.assign(static_cast<size_t>(N), -1);
+    X.WaiterBegin.assign(static_cast<size_t>(N) + 1, 0);
+    X.Ready.clear();
+    X.Reqs.clear();
+    X.ReqOp.clear();
+    X.Finished = 0;
+    X.Active = 0;
+    X.Last.assign(2 * static_cast<size_t>(V.Ranks), -1);
+    for (int32_t I = 0; I < N; ++I) {
+      const int32_t *R = record(I);
+      X.PostLeft[I] = R[1];
+      X.ApplyLeft[I] = R[2];
+      for (int32_t J = 0; J < R[1] + R[2]; ++J)
+        ++X.WaiterBegin[R[3 + J] + 1];
+      const Op &O = op(I);
+      int32_t &L = X.Last[2 * static_cast<size_t>(O.Peer) +
+                          ((O.Flags & OpRecv) ? 1 : 0)];
+      if (L >= 0) {
+        X.NextSame[L] = I;
+        ++X.PostLeft[I];
+      }
+      L = I;
+    }
+    for (int32_t I = 0; I < N; ++I)
+      X.WaiterBegin[I + 1] += X.WaiterBegin[I];
+    X.Waiters.resize(static_cast<size_t>(X.WaiterBegin[N]));
+    X.Fill.assign(X.WaiterBegin.begin(), X.WaiterBegin.end() - 1);
+    for (int32_t I = 0; I < N; ++I) {
+      const int32_t *R = record(I);
+      for (int32_t J = 0; J < R[1] + R[2]; ++J)
+        X.Waiters[X.Fill[R[3 + J]]++] = 2 * I + (J >= R[1] ? 1 : 0);
+    }
+    for (int32_t I = N - 1; I >= 0; --I)
+      if (X.PostLeft[I] == 0)
+        X.Ready.push_back(I); // popped from the back: in schedule order
+  }
+
+  /// Operation \p I finished: release what waits for it.
+  void finish(ExecState &X, int32_t I) {
+    X.State[I] |= Done;
+    ++X.Finished;
+    for (int64_t K = X.WaiterBegin[I]; K < X.WaiterBegin[I + 1]; ++K) {
+      const int32_t W = X.Waiters[K] / 2;
+      if (X.Waiters[K] & 1)
+        --X.ApplyLeft[W];
+      else if (--X.PostLeft[W] == 0)
+        X.Ready.push_back(W);
+    }
+  }
+
+  /// Where operation \p I's bytes are staged (null: not staged).
+  char *stageOf(int32_t I) const {
+    const int32_t Stage = record(I)[0];
+    return Stage < 0 ? nullptr
+                     : Staging + static_cast<uint64_t>(Stage) * unitBytes(V, B);
+  }
+
+  int post(ExecState &X, int32_t I) {
+    const Op &O = op(I);
+    const bool Recv = O.Flags & OpRecv;
     bool Contig = true;
     uint8_t Buf = RecvBuf;
-    uint64_t Off = 0, N = 0;
+    uint64_t Off = 0, Bytes = 0;
     if (!(O.Flags & OpSignal))
-      N = opBytes(B, V, O, Contig, Buf, Off);
+      Bytes = opBytes(B, V, O, Contig, Buf, Off);
     char *Where = Staging; // signals: any valid address
-    char *Stage = nullptr;
-    if (!(O.Flags & OpSignal)) {
-      if (!Contig || (Recv && isReduction(V.Collective))) {
-        Stage = Where = Staging;
-        Staging += N;
-        if (!Recv) { // pack
-          char *To = Stage;
-          for (int32_t I = 0; I < O.NumSegs; ++I)
-            forEachRun(B, V.NumChunks, V.Segs[O.Seg + I],
-                       [&](uint8_t Bf, uint64_t At, uint64_t Len, const Seg &) {
-                         std::memcpy(To, bufferBase(B, Bf) + At, Len);
-                         To += Len;
-                       });
-        }
-      } else {
-        Where = bufferBase(B, Buf) + Off;
+    if (char *Stage = stageOf(I)) {
+      Where = Stage;
+      if (!Recv) { // pack
+        char *To = Stage;
+        for (int32_t K = 0; K < O.NumSegs; ++K)
+          forEachRun(B, V.NumChunks, V.Segs[O.Seg + K],
+                     [&](uint8_t Bf, uint64_t At, uint64_t Len, const Seg &) {
+                       std::memcpy(To, bufferBase(B, Bf) + At, Len);
+                       To += Len;
+                     });
       }
+    } else if (!(O.Flags & OpSignal)) {
+      if (!Contig)
+        return fail(MPI_ERR_INTERN,
+                    "collc: operation %d of rank %d is neither contiguous nor "
+                    "staged",
+                    I, Rank);
+      Where = bufferBase(B, Buf) + Off;
     }
-    size_t First = St.Reqs.size();
-    if (int Err = postPieces(Recv, Where, N, O.Peer, St.Dup, St.Reqs))
+    const size_t First = X.Reqs.size();
+    if (int Err = postPieces(Recv, Where, Bytes, O.Peer, St.Dup, X.Reqs))
       return Err;
-    if (Recv)
-      Recvs.push_back({&O, Stage, First, St.Reqs.size() - First});
-    else
-      Sends.push_back({First, St.Reqs.size() - First});
+    X.ReqOp.resize(X.Reqs.size(), I);
+    X.ReqsLeft[I] = static_cast<int32_t>(X.Reqs.size() - First);
+    X.Active += X.ReqsLeft[I];
+    X.State[I] |= Posted;
+    if (X.NextSame[I] >= 0 && --X.PostLeft[X.NextSame[I]] == 0)
+      X.Ready.push_back(X.NextSame[I]);
     return MPI_SUCCESS;
   }
 
-  int waitRange(size_t First, size_t N) {
-    int Err = MPI_Waitall(static_cast<int>(N), St.Reqs.data() + First,
-                          MPI_STATUSES_IGNORE);
-    if (Err != MPI_SUCCESS)
-      return fail(Err, "collc: a transfer of the schedule failed");
-    return MPI_SUCCESS;
-  }
-
-  /// Completes every posted receive (and, with \p AndSends or when receives
-  /// write into the accumulator, every posted send), applying staged data in
-  /// schedule order.
-  int complete(bool AndSends = false) {
-    AndSends |= isReduction(V.Collective);
-    if (Recvs.empty() && (Sends.empty() || !AndSends))
-      return MPI_SUCCESS;
-    int Err;
-    for (const Pending &P : Recvs)
-      if ((Err = waitRange(P.FirstReq, P.NumReqs)) != MPI_SUCCESS)
-        return Err;
-    if (AndSends) {
-      for (const std::pair<size_t, size_t> &S : Sends)
-        if ((Err = waitRange(S.first, S.second)) != MPI_SUCCESS)
+  /// Waits for the next request to complete and handles it. (MPI_Waitany,
+  /// not MPI_Waitsome: SMPI's waitsome tests the requests still pending
+  /// after the first completes, and every failed test costs simulated
+  /// time.)
+  int waitNext(ExecState &X) {
+    if (X.Active == 0)
+      return fail(MPI_ERR_INTERN,
+                  "collc: rank %d waits for operations nothing will finish",
+                  Rank);
+    int Index = MPI_UNDEFINED;
+    int Err = MPI_Waitany(static_cast<int>(X.Reqs.size()), X.Reqs.data(),
+                          &Index, MPI_STATUS_IGNORE);
+    if (Err != MPI_SUCCESS || Index == MPI_UNDEFINED)
+      return fail(Err != MPI_SUCCESS ? Err : MPI_ERR_INTERN,
+                  "collc: a transfer of the schedule failed");
+    --X.Active;
+    const int32_t I = X.ReqOp[static_cast<size_t>(Index)];
+    if (--X.ReqsLeft[I] == 0) {
+      X.State[I] |= Arrived;
+      if (!(op(I).Flags & OpRecv) || !isReduction(V.Collective)) {
+        if ((op(I).Flags & OpRecv) && (Err = unstage(I)) != MPI_SUCCESS)
           return Err;
-      Sends.clear();
-    }
-    for (const Pending &P : Recvs) {
-      if (!P.Stage)
-        continue;
-      char *In = P.Stage;
-      for (int32_t I = 0; I < P.O->NumSegs; ++I) {
-        int E2 = MPI_SUCCESS;
-        forEachRun(B, V.NumChunks, V.Segs[P.O->Seg + I],
-                   [&](uint8_t Bf, uint64_t At, uint64_t Len, const Seg &S) {
-                     if (E2 == MPI_SUCCESS)
-                       E2 = apply(*P.O, S, In, Bf, At, Len);
-                     In += Len;
-                   });
-        if (E2 != MPI_SUCCESS)
-          return E2;
+        finish(X, I);
       }
     }
-    Recvs.clear();
-    if (Sends.empty())
-      St.Reqs.clear(); // nothing refers to the completed requests any more
+    // Completed requests are MPI_REQUEST_NULL: drop them once they are
+    // most of the list.
+    if (2 * X.Active < X.Reqs.size()) {
+      size_t To = 0;
+      for (size_t K = 0; K < X.Reqs.size(); ++K)
+        if (X.Reqs[K] != MPI_REQUEST_NULL) {
+          X.Reqs[To] = X.Reqs[K];
+          X.ReqOp[To++] = X.ReqOp[K];
+        }
+      X.Reqs.resize(To);
+      X.ReqOp.resize(To);
+    }
+    return MPI_SUCCESS;
+  }
+
+  /// Applies received operation \p I from its staging area (nothing to do
+  /// when it was received in place).
+  int unstage(int32_t I) {
+    char *In = stageOf(I);
+    if (!In)
+      return MPI_SUCCESS;
+    const Op &O = op(I);
+    for (int32_t K = 0; K < O.NumSegs; ++K) {
+      int Err = MPI_SUCCESS;
+      forEachRun(B, V.NumChunks, V.Segs[O.Seg + K],
+                 [&](uint8_t Bf, uint64_t At, uint64_t Len, const Seg &S) {
+                   if (Err == MPI_SUCCESS)
+                     Err = apply(O, S, In, Bf, At, Len);
+                   In += Len;
+                 });
+      if (Err != MPI_SUCCESS)
+        return Err;
+    }
     return MPI_SUCCESS;
   }
 
@@ -447,8 +587,9 @@ private:
   int Rank;
   CommState &St;
   char *Staging;
-  std::vector<Pending> Recvs;
-  std::vector<std::pair<size_t, size_t>> Sends;
+  const int64_t Base; ///< The rank's first operation.
+  const int32_t N;    ///< Its operations.
+  int32_t NextApply = 0;
 };
 
 // ---- argument checks and entry points
@@ -698,16 +839,20 @@ inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
       PackBytes[I] = static_cast<uint64_t>(Sd.Blocks) * Blk;
   }
 
-  // Arena: [scratch blocks][accumulator][all-to-all in-place copy]
-  // [packed send][packed receive][staging].
-  uint64_t ScratchBytes = static_cast<uint64_t>(V.ScratchBlocks) * Blk;
+  // Arena: [scratch slots][accumulator][all-to-all in-place copy]
+  // [packed send][packed receive][staging], the slots and staging this
+  // rank's operations use (assigned by lifetime: passes/Posting.h).
+  int64_t ScratchSlots = 0, StageUnits = 0;
+  Executor::needs(V, Rank, ScratchSlots, StageUnits);
+  uint64_t ScratchBytes = static_cast<uint64_t>(ScratchSlots) * Blk;
   // The accumulator lives in the arena on the non-root ranks of a reduce
   // and for exscan, whose receive buffer holds the result kept apart.
   bool OwnAcc =
       (C.Collective == Reduce && Rank != C.Root) || C.Collective == Exscan;
   uint64_t AccBytes = OwnAcc ? Blk : 0;
   uint64_t CopyBytes = C.Collective == Alltoall && SendInPlace ? P * Blk : 0;
-  uint64_t Stage = Executor::stagingBytes(V, B, Rank);
+  uint64_t Stage =
+      static_cast<uint64_t>(StageUnits) * Executor::unitBytes(V, B);
   uint64_t Need = ScratchBytes + AccBytes + CopyBytes + PackBytes[0] +
                   PackBytes[1] + Stage + 1;
   if (St->Arena.size() < Need)

@@ -5,9 +5,10 @@
 /// (backends/Mpi.cpp), which writes the tables.
 ///
 /// For every rank, its operations in schedule order:
-///   Op  {Step, Peer, Flags, Seg, NumSegs}: send to or receive from Peer in
-///       step Step; what travels is the concatenation of segments
-///       Segs[Seg .. Seg+NumSegs).
+///   Op  {Step, Peer, Flags, Seg, NumSegs, Wait}: send to or receive from Peer
+///       in step Step; what travels is the concatenation of segments
+///       Segs[Seg .. Seg+NumSegs); Waits[Wait ..] says where it is staged and
+///       which of the rank's operations it waits for (below).
 ///   Seg {Block, NumBlocks, ChunkLo, ChunkHi, Buf, Mode}: chunks
 ///       [ChunkLo, ChunkHi) of blocks [Block, Block+NumBlocks) of buffer Buf;
 ///       Mode says how a received reduction value is applied (SegRight...).
@@ -19,6 +20,18 @@
 /// gather/scatter/all-to-all, the reduced vector); it is split in NumChunks
 /// near-equal chunks (the first `size % NumChunks` one unit longer; the unit is
 /// a byte, or an element for reductions so that chunks never cut an element).
+///
+/// Waits (passes/Posting.h plans them): the record of an operation is
+///   Waits[Wait] = its staging area's first chunk unit, or -1 when the
+///                 message goes straight to or from its buffer (a chunk unit
+///                 is the bytes of the longest chunk of a block);
+///   Waits[Wait+1] = NP, Waits[Wait+2] = NA;
+///   Waits[Wait+3 .. +3+NP): the rank's operations (indices from its first)
+///                 that must have finished before it is posted;
+///   the next NA: the sends that must have completed before a reduction
+///                 receive is applied.
+/// A send has finished when it completed, a receive when it was applied.
+/// Records are shared; Waits[0..2] = {-1, 0, 0} waits for nothing.
 #ifndef COLLC_RUNTIME_TABLES_H
 #define COLLC_RUNTIME_TABLES_H
 
@@ -113,6 +126,7 @@ struct Op {
   uint8_t Flags;
   int32_t Seg;
   int32_t NumSegs;
+  int32_t Wait; ///< Its record in Variant::Waits.
 };
 
 /// One compiled schedule.
@@ -131,6 +145,7 @@ struct Variant {
   const int64_t *RankOps; ///< Ranks+1 offsets into Ops.
   const Op *Ops;
   const Seg *Segs;
+  const int32_t *Waits; ///< Staging and waits of the operations (above).
 };
 
 } // namespace rt

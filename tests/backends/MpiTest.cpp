@@ -119,8 +119,11 @@ TEST_CASE("mpi: reductions record operand order and whether they need "
   std::string Text = emit({Scan});
   CHECK(Text.find("collc::rt::Scan, 4, 0, 8u, 8u, 1, false,") !=
         std::string::npos);
-  // Receives are combines (flags 3) whose incoming value is the left operand.
-  CHECK(count(Text, ",3,0,1}") == 3);
+  // Receives are combines (flags 3) whose incoming value is the left operand,
+  // staged (wait record 3: staging unit 0, nothing to wait for).
+  CHECK(count(Text, ",3,0,1,3}") == 3);
+  CHECK(Text.find("_waits[] = {\n    -1, 0, 0, 0, 0, 0, -1, 1, 0, 0,};") !=
+        std::string::npos);
   CHECK(Text.find("{0,1,0,1,3,0}") != std::string::npos);
 
   // Rank 0 folds rank 2, then rank 1: out of order, needs commutativity; and
@@ -247,8 +250,9 @@ TEST_CASE("mpi: combines into one value in one step apply in schedule "
   CHECK(verifySchedule(S, M, VO).empty());
   std::string Text = emit({S});
   // Rank 2's operations, the last two: receive from 0 (segment 1, stored
-  // into the result), then from 1 (segment 2, folded from the right).
-  CHECK(Text.find("{0,0,3,1,1}, {0,1,3,2,1},};") != std::string::npos);
+  // into the result), then from 1 (segment 2, folded from the right), each
+  // in its own staging area (wait records 3 and 6).
+  CHECK(Text.find("{0,0,3,1,1,3}, {0,1,3,2,1,6},};") != std::string::npos);
   CHECK(Text.find("{0,1,0,1,4,2}, {0,1,0,1,4,1},};") != std::string::npos);
 }
 

@@ -1,0 +1,631 @@
+#include "passes/Posting.h"
+
+#include "passes/Dependencies.h"
+#include "passes/ReductionFlow.h"
+
+#include <algorithm>
+#include <map>
+#include <queue>
+#include <unordered_map>
+
+using namespace llvm;
+
+namespace collc {
+
+namespace {
+
+/// How a received reduction chunk updates the value it lands in: the Seg
+/// mode bits of value 0 (or of value 1 when only that one is updated).
+uint8_t modeOf(Fold How, bool Combine) {
+  return uint8_t((How == Fold::Right ? rt::SegRight : 0) |
+                 (How == Fold::Store && Combine ? rt::SegStore : 0));
+}
+
+/// Appends \p G, merging it into the previous segment when it continues it.
+void appendSeg(std::vector<rt::Seg> &V, rt::Seg G) {
+  if (!V.empty()) {
+    rt::Seg &L = V.back();
+    if (L.Buf == G.Buf && L.Mode == G.Mode && L.Block == G.Block &&
+        L.NumBlocks == 1 && G.NumBlocks == 1 && L.ChunkHi == G.ChunkLo) {
+      L.ChunkHi = G.ChunkHi; // next chunks of the same block
+      return;
+    }
+    if (L.Buf == G.Buf && L.Mode == G.Mode && L.ChunkLo == G.ChunkLo &&
+        L.ChunkHi == G.ChunkHi && L.Block + L.NumBlocks == G.Block) {
+      L.NumBlocks += G.NumBlocks; // the same chunks of the next block
+      return;
+    }
+  }
+  V.push_back(G);
+}
+
+/// Whether the segments are one contiguous run of one buffer for every
+/// block size (\p K chunks a block): the runtime then moves them in place.
+bool contiguous(const std::vector<rt::Seg> &V, int64_t K) {
+  bool First = true;
+  uint8_t Buf = 0;
+  int64_t EndBlock = 0, EndChunk = 0; // where the run so far ends
+  for (const rt::Seg &G : V) {
+    const bool Whole = G.ChunkLo == 0 && G.ChunkHi == K;
+    if (!Whole && G.NumBlocks > 1)
+      return false;
+    if (!First &&
+        !(G.Buf == Buf &&
+          ((G.Block == EndBlock && G.ChunkLo == EndChunk) ||
+           (G.Block == EndBlock + 1 && EndChunk == K && G.ChunkLo == 0))))
+      return false;
+    First = false;
+    Buf = G.Buf;
+    EndBlock = G.Block + G.NumBlocks - 1;
+    EndChunk = G.ChunkHi;
+  }
+  return true;
+}
+
+/// Chunk units of \p V: what staging holds of it.
+int64_t unitsOf(const std::vector<rt::Seg> &V) {
+  int64_t N = 0;
+  for (const rt::Seg &G : V)
+    N += int64_t(G.ChunkHi - G.ChunkLo) * G.NumBlocks;
+  return N;
+}
+
+constexpr int32_t NoOp = -1;
+
+/// Builds the plan: operations with their segments (scratch blocks named by
+/// a per-rank key until slots are assigned), then memory, then waits.
+class Planner {
+public:
+  explicit Planner(const Schedule &S)
+      : S(S), P(S.size()), C(S.Coll), K(std::max<int64_t>(S.NumChunks, 1)),
+        Plan(), Keys(P), KeyLast(P) {
+    Plan.Ranks.resize(P);
+  }
+
+  Expected<PostingPlan> run() {
+    if (Error E = buildOps())
+      return E;
+    for (int32_t R = 0; R < P; ++R) {
+      assignMemory(R);
+      computeWaits(R);
+    }
+    dataWaits();
+    return std::move(Plan);
+  }
+
+private:
+  Error buildOps() {
+    ScheduleFlow Flow;
+    if (isReduction(C))
+      Flow = reductionFlow(S);
+    uint32_t Id = 0;
+    for (size_t SI = 0; SI < S.Steps.size(); ++SI) {
+      const std::vector<Transfer> &Ts = S.Steps[SI].Transfers;
+      for (size_t TI = 0; TI < Ts.size(); ++TI, ++Id) {
+        const Transfer &T = Ts[TI];
+        if (T.Src < 0 || T.Src >= P || T.Dst < 0 || T.Dst >= P ||
+            T.Src == T.Dst)
+          return createStringError(
+              inconvertibleErrorCode(),
+              "transfer %d -> %d of step %zu is not between two ranks", T.Src,
+              T.Dst, SI);
+        uint8_t Kind = T.Kind == TransferKind::Signal    ? rt::OpSignal
+                       : T.Kind == TransferKind::Combine ? rt::OpCombine
+                                                         : 0;
+        PlannedOp Send, Recv;
+        Send.Transfer = Recv.Transfer = Id;
+        Send.Step = Recv.Step = int32_t(SI);
+        Send.Peer = T.Dst;
+        Recv.Peer = T.Src;
+        Send.Flags = Kind;
+        Recv.Flags = uint8_t(Kind | rt::OpRecv);
+        if (T.Kind != TransferKind::Signal) {
+          // Reductions keep two values per rank (Transfer::From/Into); only
+          // exscan's result lives apart, in the receive buffer.
+          if ((T.From != 0 || T.Into != 1) &&
+              (!traits(C).ResultApart || T.From > 1 || T.Into < 1 ||
+               T.Into > 3))
+            return createStringError(
+                inconvertibleErrorCode(),
+                "transfer %d -> %d of step %zu keeps a result apart (from %u, "
+                "into %u): the MPI backend keeps one apart for exscan only",
+                T.Src, T.Dst, SI, unsigned(T.From), unsigned(T.Into));
+          if (isReduction(C)) {
+            if (Error E = reductionSegs(SI, T, Flow.Steps[SI][TI], Send.Segs,
+                                        Recv.Segs))
+              return E;
+          } else {
+            dataSegs(T, Send.Segs, Recv.Segs);
+          }
+        }
+        Plan.Ranks[T.Src].Ops.push_back(std::move(Send));
+        Plan.Ranks[T.Dst].Ops.push_back(std::move(Recv));
+      }
+    }
+    Plan.NeedsCommutative = Flow.NeedsCommutative;
+    return Error::success();
+  }
+
+  /// A reduction transfer's chunks: the sender's value From, and the
+  /// receiver's values Into updated as the flow says.
+  Error reductionSegs(size_t SI, const Transfer &T, const TransferFlow &F,
+                      std::vector<rt::Seg> &SendSegs,
+                      std::vector<rt::Seg> &RecvSegs) {
+    const bool Combine = T.Kind == TransferKind::Combine;
+    for (const ChunkRun &Run : F.Runs) {
+      const Fold How0 = Run.Into[0], How1 = Run.Into[1];
+      for (Fold H : {How0, How1})
+        if (H == Fold::Twice || H == Fold::Unordered)
+          return createStringError(
+              inconvertibleErrorCode(),
+              "transfer %d -> %d of step %zu combines a contribution twice "
+              "or out of rank order: the schedule does not verify",
+              T.Src, T.Dst, SI);
+      uint8_t Mode = 0, Buf = rt::AccBuf;
+      if (T.Into & 1)
+        Mode = modeOf(How0, Combine);
+      if (T.Into & 2) {
+        if (T.Into & 1) {
+          if (How0 == Fold::Right && How1 == Fold::Right)
+            return createStringError(
+                inconvertibleErrorCode(),
+                "transfer %d -> %d of step %zu combines higher ranks into both "
+                "values of rank %d: the MPI backend does not execute that",
+                T.Src, T.Dst, SI, T.Dst);
+          Mode |= uint8_t(rt::SegAlso |
+                          (How1 == Fold::Right ? rt::SegAlsoRight : 0) |
+                          (How1 == Fold::Store ? rt::SegAlsoStore : 0));
+        } else {
+          Buf = rt::ResultBuf;
+          Mode = modeOf(How1, Combine);
+        }
+      }
+      const int32_t Lo = int32_t(Run.Chunks.Lo), Hi = int32_t(Run.Chunks.Hi);
+      appendSeg(SendSegs, {0, 1, Lo, Hi,
+                           uint8_t(T.From ? rt::ResultBuf : rt::AccBuf), 0});
+      appendSeg(RecvSegs, {0, 1, Lo, Hi, Buf, Mode});
+    }
+    return Error::success();
+  }
+
+  /// A copy of replicated or personalized data: the blocks of its pieces,
+  /// where sender and receiver keep them (scratch blocks by key, one
+  /// segment each until slots are assigned).
+  void dataSegs(const Transfer &T, std::vector<rt::Seg> &SendSegs,
+                std::vector<rt::Seg> &RecvSegs) {
+    std::vector<Piece> Pieces = T.Pieces;
+    if (Pieces.empty())
+      Pieces.push_back(S.wholeMessage());
+    for (const Piece &Pc : Pieces)
+      for (int64_t O = Pc.Origins.Lo; O < Pc.Origins.Hi; ++O)
+        for (int64_t D = Pc.Dests.Lo; D < Pc.Dests.Hi; ++D) {
+          if (!isPersonalized(C) && D != Pc.Dests.Lo)
+            break; // replicated data: the dest axis does not split it
+          auto Src = locate(T.Src, O, D);
+          auto Dst = locate(T.Dst, O, D);
+          const int32_t Lo = int32_t(Pc.Chunks.Lo), Hi = int32_t(Pc.Chunks.Hi);
+          SendSegs.push_back({Src.second, 1, Lo, Hi, Src.first, 0});
+          RecvSegs.push_back({Dst.second, 1, Lo, Hi, Dst.first, 0});
+        }
+  }
+
+  /// Where rank \p R keeps block (origin \p O, dest \p D): a user buffer and
+  /// block index, or a scratch block, by key.
+  std::pair<uint8_t, int64_t> locate(int32_t R, int64_t O, int64_t D) {
+    switch (C) {
+    case Collective::Bcast:
+    case Collective::Multicast:
+      return {rt::RecvBuf, 0};
+    case Collective::Allgather:
+      return {rt::RecvBuf, O};
+    case Collective::Scatter:
+      if (R == S.Root)
+        return {rt::SendBuf, D};
+      if (D == R)
+        return {rt::RecvBuf, 0};
+      break;
+    case Collective::Gather:
+      if (R == S.Root)
+        return {rt::RecvBuf, O};
+      if (O == R)
+        return {rt::SendBuf, 0};
+      break;
+    case Collective::Alltoall:
+      if (O == R)
+        return {rt::SendBuf, D};
+      if (D == R)
+        return {rt::RecvBuf, O};
+      break;
+    default:
+      break;
+    }
+    // The verifier guarantees a rank sends only what it holds: a block is
+    // first seen on the receiving side.
+    uint64_t Key = static_cast<uint64_t>(O) * P + D;
+    auto [It, New] = Keys[R].try_emplace(Key, int64_t(Keys[R].size()));
+    return {rt::ScratchBuf, It->second};
+  }
+
+  /// Colours rank \p R's scratch blocks with \p Lookahead; returns the slots
+  /// used and fills \p Slot per key.
+  int64_t colourScratch(int32_t R, int64_t Lookahead, bool Runs,
+                        std::vector<int64_t> &Slot) {
+    RankPlan &RP = Plan.Ranks[R];
+    const int64_t NumKeys = int64_t(Keys[R].size());
+    std::vector<SlotRequest> Reqs;
+    std::vector<int64_t> ReqKeys, ReqBegin; // keys of each request, in order
+    std::vector<bool> Seen(size_t(NumKeys), false);
+    for (const PlannedOp &O : RP.Ops) {
+      SlotRequest Q{std::max<int64_t>(0, O.Step - Lookahead), O.Step, 0};
+      const size_t Begin = ReqKeys.size();
+      for (const rt::Seg &G : O.Segs)
+        if (G.Buf == rt::ScratchBuf && !Seen[size_t(G.Block)]) {
+          Seen[size_t(G.Block)] = true;
+          ReqKeys.push_back(G.Block);
+          Q.Last = std::max(Q.Last, KeyLast[R][size_t(G.Block)]);
+          ++Q.Size;
+          if (!Runs) { // every block on its own
+            ReqBegin.push_back(int64_t(ReqKeys.size() - 1));
+            Reqs.push_back(Q);
+            Q = {Q.First, O.Step, 0};
+          }
+        }
+      if (Q.Size) {
+        ReqBegin.push_back(int64_t(Begin));
+        Reqs.push_back(Q);
+      }
+    }
+    std::vector<int64_t> First;
+    const int64_t Used = assignSlots(Reqs, First);
+    Slot.assign(size_t(NumKeys), 0);
+    for (size_t I = 0; I < Reqs.size(); ++I)
+      for (int64_t J = 0; J < Reqs[I].Size; ++J)
+        Slot[size_t(ReqKeys[size_t(ReqBegin[I] + J)])] = First[I] + J;
+    return Used;
+  }
+
+  /// The lookahead for rank \p R: the largest (doubling from 1, up to all
+  /// steps) whose \p Peak stays within \p Budget given the peak at 0.
+  template <typename F>
+  int64_t chooseLookahead(int64_t Peak0, int64_t Budget, F &&Peak) {
+    const int64_t Steps = int64_t(S.Steps.size());
+    int64_t Best = 0;
+    for (int64_t L = 1;; L = std::min(2 * L, Steps)) {
+      if (Peak(L) > std::max(Budget, Peak0))
+        break;
+      Best = L;
+      if (L >= Steps)
+        break;
+    }
+    return Best;
+  }
+
+  /// Scratch and staging of rank \p R: blocks kept in runs (one receive's
+  /// new blocks consecutive, so that it lands in place) or each on its own
+  /// (fewer slots when they die apart, more staging), whichever needs less.
+  void assignMemory(int32_t R) {
+    RankPlan &RP = Plan.Ranks[R];
+    if (Keys[R].empty()) {
+      assignScratch(R, true);
+      assignStaging(R);
+      return;
+    }
+    const RankPlan Raw = RP;
+    RankPlan Best;
+    int64_t Apart = 0;
+    for (bool Runs : {true, false}) {
+      RP = Raw;
+      assignScratch(R, Runs);
+      assignStaging(R);
+      if (Runs) {
+        Apart = RP.StagingUnitsApart; // in runs, as the runtime did before
+      }
+      if (Runs || RP.ScratchSlots * K + RP.StagingUnits <
+                      Best.ScratchSlots * K + Best.StagingUnits)
+        Best = std::move(RP);
+    }
+    RP = std::move(Best);
+    RP.StagingUnitsApart = Apart;
+  }
+
+  void assignScratch(int32_t R, bool Runs) {
+    RankPlan &RP = Plan.Ranks[R];
+    const size_t NumKeys = Keys[R].size();
+    KeyLast[R].assign(NumKeys, 0);
+    for (const PlannedOp &O : RP.Ops)
+      for (const rt::Seg &G : O.Segs)
+        if (G.Buf == rt::ScratchBuf)
+          KeyLast[R][size_t(G.Block)] =
+              std::max<int64_t>(KeyLast[R][size_t(G.Block)], O.Step);
+    RP.ScratchBlocksApart = int64_t(NumKeys);
+    std::vector<int64_t> Slot;
+    int64_t L = 0;
+    if (NumKeys) {
+      const int64_t Peak0 = colourScratch(R, 0, Runs, Slot);
+      L = chooseLookahead(Peak0, Peak0 + Peak0 / 4, [&](int64_t La) {
+        return colourScratch(R, La, Runs, Slot);
+      });
+      RP.ScratchSlots = colourScratch(R, L, Runs, Slot);
+    }
+    RP.Lookahead = L;
+    // The segments in slots, merged where they continue each other. A slot
+    // that changes hands: the new block's first operation waits for every
+    // use of the previous one (all in earlier steps, by the colouring).
+    std::vector<int64_t> Holder(size_t(RP.ScratchSlots), -1);
+    std::vector<std::vector<int32_t>> Users(size_t(RP.ScratchSlots));
+    for (size_t I = 0; I < RP.Ops.size(); ++I) {
+      PlannedOp &O = RP.Ops[I];
+      std::vector<rt::Seg> Raw;
+      Raw.swap(O.Segs);
+      for (rt::Seg G : Raw) {
+        if (G.Buf == rt::ScratchBuf) {
+          const int64_t Key = G.Block;
+          G.Block = Slot[size_t(Key)];
+          std::vector<int32_t> &U = Users[size_t(G.Block)];
+          if (Holder[size_t(G.Block)] != Key) {
+            Holder[size_t(G.Block)] = Key;
+            for (int32_t J : U)
+              if (RP.Ops[size_t(J)].Step < O.Step)
+                O.PostWaits.push_back(J);
+            U.clear();
+          }
+          if (U.empty() || U.back() != int32_t(I))
+            U.push_back(int32_t(I));
+        }
+        appendSeg(O.Segs, G);
+      }
+    }
+  }
+
+  /// Staging areas: reduction receives and messages not in one run.
+  void assignStaging(int32_t R) {
+    RankPlan &RP = Plan.Ranks[R];
+    std::vector<size_t> Staged;
+    for (size_t I = 0; I < RP.Ops.size(); ++I) {
+      PlannedOp &O = RP.Ops[I];
+      if (O.Flags & rt::OpSignal)
+        continue;
+      if ((O.isRecv() && isReduction(C)) || !contiguous(O.Segs, K)) {
+        O.StageUnits = unitsOf(O.Segs);
+        if (O.StageUnits == 0)
+          continue;
+        Staged.push_back(I);
+        RP.StagingUnitsApart += O.StageUnits;
+      }
+    }
+    if (Staged.empty())
+      return;
+    std::vector<int64_t> First;
+    auto Colour = [&](int64_t La) {
+      std::vector<SlotRequest> Reqs;
+      for (size_t I : Staged) {
+        const PlannedOp &O = RP.Ops[I];
+        Reqs.push_back(
+            {std::max<int64_t>(0, O.Step - La), O.Step, O.StageUnits});
+      }
+      return assignSlots(Reqs, First);
+    };
+    const int64_t Peak0 = Colour(0);
+    const int64_t L =
+        chooseLookahead(Peak0, std::max(Peak0 + Peak0 / 4, K), Colour);
+    RP.StagingUnits = Colour(L);
+    for (size_t J = 0; J < Staged.size(); ++J)
+      RP.Ops[Staged[J]].Stage = First[J];
+  }
+
+  /// Memory waits of rank \p R: receives after the earlier users of what
+  /// they write (scratch slots and staging), staged sends after the earlier
+  /// users of their staging, reduction receives' applies after the sends
+  /// reading what they update.
+  void computeWaits(int32_t R) {
+    RankPlan &RP = Plan.Ranks[R];
+    // Staging: the latest user of each stretch of units (Lo -> (Hi, op)).
+    std::map<int64_t, std::pair<int64_t, int32_t>> Stage;
+    // Reductions: per value (acc, result) and chunk, the sends reading it
+    // since its last update.
+    std::vector<std::vector<int32_t>> Readers[2];
+    if (isReduction(C))
+      for (auto &V : Readers)
+        V.resize(size_t(K));
+    std::vector<int32_t> W;
+    auto AddWait = [&](PlannedOp &O, int32_t J) {
+      if (J != NoOp && RP.Ops[size_t(J)].Step < O.Step)
+        O.PostWaits.push_back(J);
+    };
+    for (size_t Begin = 0; Begin < RP.Ops.size();) {
+      size_t End = Begin;
+      while (End < RP.Ops.size() && RP.Ops[End].Step == RP.Ops[Begin].Step)
+        ++End;
+      // The step's sends read the values before the step's updates.
+      if (isReduction(C))
+        for (size_t I = Begin; I < End; ++I)
+          if (!RP.Ops[I].isRecv())
+            for (const rt::Seg &G : RP.Ops[I].Segs)
+              for (int32_t Ch = G.ChunkLo; Ch < G.ChunkHi; ++Ch)
+                Readers[G.Buf == rt::ResultBuf][size_t(Ch)].push_back(
+                    int32_t(I));
+      for (size_t I = Begin; I < End; ++I) {
+        PlannedOp &O = RP.Ops[I];
+        if (O.Stage >= 0) {
+          const int64_t Lo = O.Stage, Hi = O.Stage + O.StageUnits;
+          auto It = Stage.upper_bound(Lo);
+          if (It != Stage.begin() && std::prev(It)->second.first > Lo)
+            --It;
+          std::vector<std::pair<int64_t, std::pair<int64_t, int32_t>>> Keep;
+          while (It != Stage.end() && It->first < Hi) {
+            AddWait(O, It->second.second);
+            if (It->first < Lo)
+              Keep.push_back({It->first, {Lo, It->second.second}});
+            if (It->second.first > Hi)
+              Keep.push_back({Hi, It->second});
+            It = Stage.erase(It);
+          }
+          for (auto &E : Keep)
+            Stage.insert(E);
+          Stage[Lo] = {Hi, int32_t(I)};
+        }
+        if (isReduction(C)) {
+          if (!O.isRecv())
+            continue;
+          W.clear();
+          for (const rt::Seg &G : O.Segs)
+            for (int32_t Ch = G.ChunkLo; Ch < G.ChunkHi; ++Ch)
+              for (int V = 0; V < 2; ++V) {
+                const bool Writes =
+                    V == 0 ? G.Buf == rt::AccBuf
+                           : (G.Buf == rt::ResultBuf || (G.Mode & rt::SegAlso));
+                if (!Writes)
+                  continue;
+                std::vector<int32_t> &Rd = Readers[V][size_t(Ch)];
+                W.insert(W.end(), Rd.begin(), Rd.end());
+                Rd.clear();
+              }
+          std::sort(W.begin(), W.end());
+          W.erase(std::unique(W.begin(), W.end()), W.end());
+          O.ApplyWaits = W;
+          continue;
+        }
+      }
+      Begin = End;
+    }
+    for (PlannedOp &O : RP.Ops) {
+      std::sort(O.PostWaits.begin(), O.PostWaits.end());
+      O.PostWaits.erase(std::unique(O.PostWaits.begin(), O.PostWaits.end()),
+                        O.PostWaits.end());
+    }
+  }
+
+  /// Data waits: every send after the receives it depends on
+  /// (passes/Dependencies.h), as indices of its rank's operations (a
+  /// reduction's receives are applied in order, so the latest suffices),
+  /// and after the sends of the rank's latest earlier step that sends; every
+  /// receive after the one RecvWindow before it from the same peer.
+  void dataWaits() {
+    TransferDependencies D = transferDependencies(S);
+    // Where each transfer's receive is in its receiver's program.
+    std::vector<int32_t> RecvAt(D.Ids.size(), NoOp);
+    for (int32_t R = 0; R < P; ++R)
+      for (size_t I = 0; I < Plan.Ranks[R].Ops.size(); ++I)
+        if (Plan.Ranks[R].Ops[I].isRecv())
+          RecvAt[Plan.Ranks[R].Ops[I].Transfer] = int32_t(I);
+    for (int32_t R = 0; R < P; ++R) {
+      std::unordered_map<int32_t, std::vector<int32_t>> From;
+      std::vector<int32_t> All;
+      const size_t RankWin = size_t(RankRecvWindow);
+      for (size_t I = 0; I < Plan.Ranks[R].Ops.size(); ++I) {
+        PlannedOp &O = Plan.Ranks[R].Ops[I];
+        if (!O.isRecv())
+          continue;
+        std::vector<int32_t> &F = From[O.Peer];
+        if (F.size() >= size_t(RecvWindow))
+          O.PostWaits.push_back(F[F.size() - size_t(RecvWindow)]);
+        if (All.size() >= RankWin)
+          O.PostWaits.push_back(All[All.size() - RankWin]);
+        std::sort(O.PostWaits.begin(), O.PostWaits.end());
+        O.PostWaits.erase(std::unique(O.PostWaits.begin(), O.PostWaits.end()),
+                          O.PostWaits.end());
+        F.push_back(int32_t(I));
+        All.push_back(int32_t(I));
+      }
+    }
+    for (int32_t R = 0; R < P; ++R) {
+      // The sends of the latest earlier step in which the rank sends.
+      std::vector<int32_t> Prev, Cur;
+      int32_t CurStep = -1;
+      for (size_t I = 0; I < Plan.Ranks[R].Ops.size(); ++I) {
+        PlannedOp &O = Plan.Ranks[R].Ops[I];
+        if (O.isRecv())
+          continue;
+        if (O.Step != CurStep) {
+          if (!Cur.empty())
+            Prev.swap(Cur);
+          Cur.clear();
+          CurStep = O.Step;
+        }
+        Cur.push_back(int32_t(I));
+        std::vector<int32_t> W;
+        for (uint32_t Dep : D.of(O.Transfer))
+          W.push_back(RecvAt[Dep]);
+        if (isReduction(C) && !W.empty())
+          W = {*std::max_element(W.begin(), W.end())};
+        W.insert(W.end(), Prev.begin(), Prev.end());
+        W.insert(W.end(), O.PostWaits.begin(), O.PostWaits.end());
+        std::sort(W.begin(), W.end());
+        W.erase(std::unique(W.begin(), W.end()), W.end());
+        O.PostWaits = std::move(W);
+      }
+    }
+  }
+
+  const Schedule &S;
+  const int32_t P;
+  const Collective C;
+  const int64_t K;
+  PostingPlan Plan;
+  std::vector<std::unordered_map<uint64_t, int64_t>> Keys;
+  std::vector<std::vector<int64_t>> KeyLast;
+};
+
+} // namespace
+
+int64_t assignSlots(ArrayRef<SlotRequest> Requests,
+                    std::vector<int64_t> &Slots) {
+  std::vector<size_t> Order(Requests.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return Requests[A].First < Requests[B].First;
+  });
+  Slots.assign(Requests.size(), 0);
+  // Busy stretches: first slot -> (end slot, last step); expiry by step.
+  std::map<int64_t, std::pair<int64_t, int64_t>> Busy;
+  using Expiry = std::pair<int64_t, int64_t>; // (last step, first slot)
+  std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> Ends;
+  int64_t Used = 0;
+  for (size_t I : Order) {
+    const SlotRequest &Q = Requests[I];
+    while (!Ends.empty() && Ends.top().first < Q.First) {
+      Busy.erase(Ends.top().second);
+      Ends.pop();
+    }
+    if (Q.Size <= 0) {
+      Slots[I] = 0;
+      continue;
+    }
+    int64_t At = 0;
+    for (const auto &[Lo, HiLast] : Busy) {
+      if (Lo - At >= Q.Size)
+        break;
+      At = std::max(At, HiLast.first);
+    }
+    Slots[I] = At;
+    Busy[At] = {At + Q.Size, Q.Last};
+    Ends.push({Q.Last, At});
+    Used = std::max(Used, At + Q.Size);
+  }
+  return Used;
+}
+
+uint64_t scratchBytes(const RankPlan &R, uint64_t BlockBytes,
+                      uint64_t UnitBytes, bool Apart) {
+  return uint64_t(Apart ? R.ScratchBlocksApart : R.ScratchSlots) * BlockBytes +
+         uint64_t(Apart ? R.StagingUnitsApart : R.StagingUnits) * UnitBytes;
+}
+
+std::pair<int32_t, uint64_t> peakScratch(const PostingPlan &Plan,
+                                         const Schedule &S, bool Apart) {
+  const uint64_t Unit = S.chunkBytes({0, 1});
+  std::pair<int32_t, uint64_t> Peak{0, 0};
+  for (size_t R = 0; R < Plan.Ranks.size(); ++R) {
+    const uint64_t B = scratchBytes(Plan.Ranks[R], S.Bytes, Unit, Apart);
+    if (B > Peak.second)
+      Peak = {int32_t(R), B};
+  }
+  return Peak;
+}
+
+Expected<PostingPlan> planPosting(const Schedule &S) {
+  return Planner(S).run();
+}
+
+} // namespace collc

@@ -1,0 +1,154 @@
+/// \file
+/// The posting plan: every rank's operations as collc's MPI runtime
+/// (runtime/collc/runtime.h) executes them, where each keeps its data, and
+/// what each waits for. The MPI backend lowers it to tables
+/// (backends/MpiTables.h); the network evaluator (passes/NetworkCost.h) times
+/// the same plan, so that it times what the runtime runs.
+///
+/// Operations. Every transfer is a send of its sender and a receive of its
+/// receiver; a rank's operations are in schedule order (by step, then as
+/// listed). What travels is a list of segments (runtime/collc/tables.h):
+/// chunks of blocks of the user's send or receive buffer, of scratch slots
+/// (blocks a rank relays but does not keep), of the reduction accumulator or
+/// of the result kept apart. A message whose segments are not one contiguous
+/// run, and every reduction receive, is staged: packed into (or received
+/// into) a staging area of the arena, measured in chunk units (the longest
+/// chunk of a block: at most the bytes of ceil(units / NumChunks) units).
+///
+/// Memory by lifetime. A scratch block of a rank is live from the step of
+/// its first receive to the step of its last use, a staging area from its
+/// operation's step to that same step; both start Lookahead steps earlier,
+/// so that receives can be posted that far ahead. Slots (scratch: whole
+/// blocks, the blocks one receive brings first kept consecutive; staging:
+/// chunk units) are assigned by first fit in order of the start
+/// (assignSlots()), so two areas share memory only when the first is dead in
+/// a step strictly before the second is live. The Lookahead of each rank is
+/// the largest (doubling from 1, up to all steps) that keeps its scratch
+/// slots within twice what it needs at Lookahead 0 and its staging within
+/// twice that or one block, whichever is more.
+///
+/// The waits (indices of the rank's own operations):
+///  - a send is posted once the receives it depends on (passes/Dependencies.h:
+///    the data it forwards or combines, and signals) have been applied, once
+///    the sends of the rank's latest earlier step that sends have completed
+///    (one message at a time leaves a rank, as the schedules' one-port
+///    models time them; an eager send completes as it is posted), and once
+///    every operation of an earlier step that uses its staging area has
+///    finished (PostWaits);
+///  - a receive is posted once the receive RecvWindow before it from the same
+///    peer, and the one RankRecvWindow before it from any peer, have
+///    finished (more receives out would split the links among the senders'
+///    queued messages, which then all arrive late, and a simulator's time
+///    grows with the messages in flight), and once every operation of an
+///    earlier step
+///    that uses memory it writes (its destination, unless it is a
+///    reduction's, and its staging area) has finished (PostWaits);
+///  - a reduction receive lands in staging and is applied (folded into the
+///    accumulator or result) in schedule order, once it arrived, the rank's
+///    earlier receives were applied, and the sends of its step or earlier
+///    that read the chunks it updates completed (ApplyWaits);
+///  - besides, a rank posts its sends to one peer in schedule order, and its
+///    receives from one peer too, so MPI's ordered matching pairs every send
+///    with the receive of its transfer.
+/// "Finished": a send completed (its buffer may be reused), a receive
+/// applied (a copy: arrived, and unpacked when staged).
+///
+/// No deadlock. Order a rank's operations by step, then as listed. Every
+/// wait of an operation of step s is for an operation of a step before s,
+/// except three: the receive windows wait for earlier receives, a combine's
+/// apply for sends of step s, and the per-peer order for a posting. Suppose
+/// every operation of the steps before s finishes. Then every send of step s is
+/// posted (what it waits for is earlier, or an earlier posting to the same
+/// peer), and so is every receive of step s (the receives it waits for, earlier
+/// ones, are matched by sends that are posted, so they arrive, one after the
+/// other); so every send of step s meets its receive and completes, every
+/// receive arrives, and then every apply of step s happens (its sends
+/// completed, and the receives before it, of steps up to s, are applied in
+/// order). By induction on s, everything finishes.
+#ifndef COLLC_PASSES_POSTING_H
+#define COLLC_PASSES_POSTING_H
+
+#include "ir/Schedule.h"
+#include "runtime/collc/tables.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace collc {
+
+/// Receives from one peer, and in all, a rank has out at once (see the file
+/// comment).
+constexpr int64_t RecvWindow = 2, RankRecvWindow = 8;
+
+/// One operation of a rank.
+struct PlannedOp {
+  uint32_t Transfer = 0; ///< Its id (passes/Dependencies.h: TransferIds).
+  int32_t Step = 0;
+  int32_t Peer = 0;
+  uint8_t Flags = 0; ///< rt::OpRecv, rt::OpCombine, rt::OpSignal.
+  std::vector<rt::Seg> Segs;
+  /// Staging: first chunk unit and length (Stage < 0: none, the message
+  /// goes straight to or from its buffer).
+  int64_t Stage = -1, StageUnits = 0;
+  /// Indices of the rank's operations it waits for before it is posted, and
+  /// (reduction receives) before it is applied.
+  std::vector<int32_t> PostWaits, ApplyWaits;
+
+  bool isRecv() const { return Flags & rt::OpRecv; }
+};
+
+/// One rank's program and what memory it needs.
+struct RankPlan {
+  std::vector<PlannedOp> Ops;
+  /// Scratch blocks and staging chunk units it uses at most.
+  int64_t ScratchSlots = 0, StagingUnits = 0;
+  /// What it would need with every relayed block in its own slot and every
+  /// staged message in its own area (the runtime before lifetimes).
+  int64_t ScratchBlocksApart = 0, StagingUnitsApart = 0;
+  /// How many steps ahead its receives may be posted.
+  int64_t Lookahead = 0;
+};
+
+struct PostingPlan {
+  std::vector<RankPlan> Ranks;
+  /// A reduction whose fold order is rank order only for a commutative
+  /// operator.
+  bool NeedsCommutative = false;
+};
+
+/// Plans the verified schedule \p S. Fails for what the runtime does not
+/// execute: a transfer that is not between two ranks, a result kept apart
+/// (Transfer::From/Into) by anything but an exscan, or a transfer folding
+/// higher ranks into both of a rank's values.
+llvm::Expected<PostingPlan> planPosting(const Schedule &S);
+
+/// A request for memory: Size consecutive slots live in steps
+/// [First, Last].
+struct SlotRequest {
+  int64_t First = 0, Last = 0, Size = 1;
+};
+
+/// Interval colouring by first fit in order of First (ties: as given): the
+/// first slot of each request, such that two requests live in a common step
+/// never share a slot. Returns the slots used (one past the highest). With
+/// unit sizes that is the most requests live in one step.
+int64_t assignSlots(llvm::ArrayRef<SlotRequest> Requests,
+                    std::vector<int64_t> &Slots);
+
+/// Bytes of the scratch (slots and staging) \p R needs when a block has
+/// \p BlockBytes bytes and a chunk unit (the longest chunk) \p UnitBytes;
+/// \p Apart: every block and staged message apart, as before lifetimes.
+uint64_t scratchBytes(const RankPlan &R, uint64_t BlockBytes,
+                      uint64_t UnitBytes, bool Apart = false);
+
+/// The rank whose scratch is largest for schedule \p S's message size (the
+/// lowest such rank), and its bytes; \p Apart as above.
+std::pair<int32_t, uint64_t> peakScratch(const PostingPlan &Plan,
+                                         const Schedule &S, bool Apart = false);
+
+} // namespace collc
+
+#endif

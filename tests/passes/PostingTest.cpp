@@ -1,0 +1,169 @@
+// The posting plan: interval colouring (no two live requests share a slot;
+// with unit sizes the peak is the largest live set), scratch reused by
+// lifetime on relaying schedules, and the waits that guard reuse.
+#include "passes/Posting.h"
+
+#include "backends/Emit.h"
+#include "compiler/Algorithms.h"
+#include "tests/TestUtil.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+
+using namespace collc;
+using namespace collc::test;
+
+namespace {
+
+/// Whether two requests of \p Q placed at \p Slots overlap in time and slots.
+bool clash(const std::vector<SlotRequest> &Q, const std::vector<int64_t> &Slots,
+           size_t A, size_t B) {
+  const bool Time = Q[A].First <= Q[B].Last && Q[B].First <= Q[A].Last;
+  const bool Space =
+      Slots[A] < Slots[B] + Q[B].Size && Slots[B] < Slots[A] + Q[A].Size;
+  return Time && Space && Q[A].Size > 0 && Q[B].Size > 0;
+}
+
+} // namespace
+
+TEST_CASE("posting: unit requests get as many slots as are live at once") {
+  std::mt19937 Rng(7);
+  for (int Round = 0; Round < 200; ++Round) {
+    const int N = 1 + static_cast<int>(Rng() % 60);
+    const int64_t Steps = 1 + Rng() % 40;
+    std::vector<SlotRequest> Q(static_cast<size_t>(N));
+    for (SlotRequest &R : Q) {
+      R.First = static_cast<int64_t>(Rng() % Steps);
+      R.Last = R.First + static_cast<int64_t>(Rng() % 8);
+      R.Size = 1;
+    }
+    std::vector<int64_t> Slots;
+    const int64_t Used = assignSlots(Q, Slots);
+    int64_t MaxLive = 0;
+    for (int64_t T = 0; T < Steps + 8; ++T) {
+      int64_t Live = 0;
+      for (const SlotRequest &R : Q)
+        Live += R.First <= T && T <= R.Last;
+      MaxLive = std::max(MaxLive, Live);
+    }
+    CHECK(Used == MaxLive);
+    for (size_t A = 0; A < Q.size(); ++A) {
+      CHECK(Slots[A] >= 0);
+      CHECK(Slots[A] + Q[A].Size <= Used);
+      for (size_t B = A + 1; B < Q.size(); ++B)
+        CHECK_FALSE(clash(Q, Slots, A, B));
+    }
+  }
+}
+
+TEST_CASE("posting: runs of slots never overlap while live") {
+  std::mt19937 Rng(11);
+  for (int Round = 0; Round < 200; ++Round) {
+    const int N = 1 + static_cast<int>(Rng() % 40);
+    std::vector<SlotRequest> Q(static_cast<size_t>(N));
+    int64_t LiveSum = 0;
+    for (SlotRequest &R : Q) {
+      R.First = static_cast<int64_t>(Rng() % 30);
+      R.Last = R.First + static_cast<int64_t>(Rng() % 6);
+      R.Size = static_cast<int64_t>(Rng() % 5);
+    }
+    for (int64_t T = 0; T < 40; ++T) {
+      int64_t Live = 0;
+      for (const SlotRequest &R : Q)
+        Live += (R.First <= T && T <= R.Last) ? R.Size : 0;
+      LiveSum = std::max(LiveSum, Live);
+    }
+    std::vector<int64_t> Slots;
+    const int64_t Used = assignSlots(Q, Slots);
+    CHECK(Used >= LiveSum);
+    for (size_t A = 0; A < Q.size(); ++A)
+      for (size_t B = A + 1; B < Q.size(); ++B)
+        CHECK_FALSE(clash(Q, Slots, A, B));
+  }
+}
+
+TEST_CASE("posting: relayed blocks share scratch slots by lifetime") {
+  // SEM on an 8x8 torus relays blocks through scratch.
+  Machine M;
+  M.Name = "torus";
+  M.Topo.Kind = TopologyKind::Torus;
+  M.Topo.Dims = {8, 8};
+  M.Topo.Nodes = 64;
+  M.M.Kind = ModelKind::Wormhole;
+  M.M.Worm = {5, 0.001, 0.0001, 5, 0.001, 1};
+  Request R = request(Collective::Alltoall, 64, 0, 1024, "sem");
+  auto S = findAlgorithm("sem", Collective::Alltoall)->Build(M, R);
+  REQUIRE(S);
+  auto Plan = planPosting(*S);
+  REQUIRE(Plan);
+  bool Reused = false;
+  for (const RankPlan &RP : Plan->Ranks) {
+    CHECK(RP.ScratchSlots <= RP.ScratchBlocksApart);
+    Reused |= RP.ScratchSlots < RP.ScratchBlocksApart;
+    // Waits name operations of earlier steps, or an earlier receive from
+    // the same peer.
+    for (size_t I = 0; I < RP.Ops.size(); ++I)
+      for (int32_t J : RP.Ops[I].PostWaits)
+        CHECK((RP.Ops[size_t(J)].Step < RP.Ops[I].Step ||
+               (RP.Ops[I].isRecv() &&
+                RP.Ops[size_t(J)].Peer == RP.Ops[I].Peer && size_t(J) < I)));
+  }
+  CHECK(Reused);
+}
+
+TEST_CASE("posting: every wait names an earlier step, an earlier receive "
+          "from the same peer, or the same step for a reduction's apply") {
+  Machine M = parameterized(1, 1);
+  for (const char *Alg : {"binomial", "reduce-scatter-allgather"}) {
+    Request R = request(Collective::Allreduce, 9, 0, 4000, Alg);
+    auto S = findAlgorithm(Alg, Collective::Allreduce)->Build(M, R);
+    REQUIRE(S);
+    auto Plan = planPosting(*S);
+    REQUIRE(Plan);
+    for (const RankPlan &RP : Plan->Ranks)
+      for (const PlannedOp &O : RP.Ops) {
+        for (int32_t J : O.PostWaits) {
+          const PlannedOp &W = RP.Ops[size_t(J)];
+          // An earlier step, or the receive window: an earlier receive from
+          // the same peer.
+          CHECK((W.Step < O.Step || (O.isRecv() && W.isRecv() &&
+                                     W.Peer == O.Peer && J < &O - &RP.Ops[0])));
+        }
+        for (int32_t J : O.ApplyWaits) {
+          CHECK(RP.Ops[size_t(J)].Step <= O.Step);
+          CHECK_FALSE(RP.Ops[size_t(J)].isRecv());
+        }
+        if (O.isRecv())
+          CHECK(O.Stage >= 0); // a reduction receive is staged
+      }
+  }
+}
+
+TEST_CASE("posting: the summary reports the peak scratch per rank") {
+  Machine M;
+  M.Name = "torus";
+  M.Topo.Kind = TopologyKind::Torus;
+  M.Topo.Dims = {8, 8};
+  M.Topo.Nodes = 64;
+  M.M.Kind = ModelKind::Wormhole;
+  M.M.Worm = {5, 0.001, 0.0001, 5, 0.001, 1};
+  auto S = findAlgorithm("sem", Collective::Alltoall)
+               ->Build(M, request(Collective::Alltoall, 64, 0, 1024, "sem"));
+  REQUIRE(S);
+  auto Plan = planPosting(*S);
+  REQUIRE(Plan);
+  auto [Rank, Bytes] = peakScratch(*Plan, *S);
+  auto [RankApart, Apart] = peakScratch(*Plan, *S, true);
+  (void)RankApart;
+  CHECK(Bytes > 0);
+  CHECK(Bytes < Apart);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  emitSummary(OS, *S, M);
+  OS.flush();
+  CHECK(Text.find("scratch:    peak ") != std::string::npos);
+  CHECK(Text.find(" per rank (rank " + std::to_string(Rank) + "), ") !=
+        std::string::npos);
+  CHECK(Text.find(" with every block apart\n") != std::string::npos);
+}
