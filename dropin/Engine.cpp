@@ -138,6 +138,23 @@ bool wellFormed(const MpiTables &T, int64_t Ranks) {
     if (G.Buf > rt::ResultBuf || G.Block < 0 || G.NumBlocks < 0 ||
         G.ChunkLo < 0 || G.ChunkHi < G.ChunkLo)
       return false;
+  // Every operation's record of staging and waits (runtime/collc/tables.h)
+  // lies within Waits and names operations of its own rank.
+  const int64_t NW = static_cast<int64_t>(T.Waits.size());
+  for (int64_t R = 0; R < Ranks; ++R) {
+    const int64_t NumOps = T.RankOps[R + 1] - T.RankOps[R];
+    for (int64_t I = T.RankOps[R]; I < T.RankOps[R + 1]; ++I) {
+      const int64_t W = T.Ops[I].Wait;
+      if (W < 0 || W + 3 > NW || T.Waits[W] < -1 || T.Waits[W + 1] < 0 ||
+          T.Waits[W + 2] < 0 ||
+          W + 3 + int64_t(T.Waits[W + 1]) + T.Waits[W + 2] > NW)
+        return false;
+      for (int64_t J = W + 3; J < W + 3 + T.Waits[W + 1] + T.Waits[W + 2];
+           ++J)
+        if (T.Waits[J] < 0 || T.Waits[J] >= NumOps)
+          return false;
+    }
+  }
   return true;
 }
 
@@ -350,6 +367,7 @@ Engine::readCache(const std::string &Path, const Key &K,
   E->Tables.RankOps = R.getArray<int64_t>();
   E->Tables.Ops = R.getArray<rt::Op>();
   E->Tables.Segs = R.getArray<rt::Seg>();
+  E->Tables.Waits = R.getArray<int32_t>();
   if (!R.Ok || R.At != Body.size() || V.NumChunks < 1 ||
       !wellFormed(E->Tables, V.Ranks) || (!K.Commutative && V.NeedsCommutative))
     return nullptr;
@@ -357,6 +375,7 @@ Engine::readCache(const std::string &Path, const Key &K,
   V.RankOps = E->Tables.RankOps.data();
   V.Ops = E->Tables.Ops.data();
   V.Segs = E->Tables.Segs.data();
+  V.Waits = E->Tables.Waits.data();
   E->FromFile = true;
   E->BuildSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
@@ -380,6 +399,7 @@ void Engine::writeCache(const std::string &Path, const Key &K,
   W.putArray(E.Tables.RankOps);
   W.putArray(E.Tables.Ops);
   W.putArray(E.Tables.Segs);
+  W.putArray(E.Tables.Waits);
   W.put(fnv(W.Bytes.data(), W.Bytes.size()));
   // A cache that cannot be written is no cache: the schedule still serves.
   int FD = -1;
@@ -467,7 +487,8 @@ uint64_t Engine::memoryBytes() const {
     N += sizeof(K) + sizeof(*E) + E->Error.capacity() +
          E->Algorithm.capacity() + T.RankOps.capacity() * sizeof(int64_t) +
          T.Ops.capacity() * sizeof(rt::Op) +
-         T.Segs.capacity() * sizeof(rt::Seg);
+         T.Segs.capacity() * sizeof(rt::Seg) +
+         T.Waits.capacity() * sizeof(int32_t);
   }
   return N;
 }

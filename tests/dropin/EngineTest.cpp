@@ -246,6 +246,9 @@ TEST_CASE("dropin: the cache file gives a later process the same tables") {
   CHECK(Read.Tables.RankOps == Built.Tables.RankOps);
   CHECK(Read.Tables.Ops.size() == Built.Tables.Ops.size());
   CHECK(Read.Tables.Segs.size() == Built.Tables.Segs.size());
+  // The posting plan's waits travel too: the runtime reads them for every
+  // operation.
+  CHECK(Read.Tables.Waits == Built.Tables.Waits);
   const rt::Variant &A = Built.Variant, &B = Read.Variant;
   CHECK((A.Collective == B.Collective && A.Ranks == B.Ranks &&
          A.Root == B.Root && A.MinBytes == B.MinBytes &&
@@ -253,6 +256,7 @@ TEST_CASE("dropin: the cache file gives a later process the same tables") {
          A.NeedsCommutative == B.NeedsCommutative &&
          A.ScratchBlocks == B.ScratchBlocks));
   CHECK(B.Ops == Read.Tables.Ops.data());
+  CHECK(B.Waits == Read.Tables.Waits.data());
 
   // Another machine (digest) or another kind: not that file.
   Engine Other(pcCluster(), C, 43);
