@@ -149,8 +149,7 @@ bool wellFormed(const MpiTables &T, int64_t Ranks) {
           T.Waits[W + 2] < 0 ||
           W + 3 + int64_t(T.Waits[W + 1]) + T.Waits[W + 2] > NW)
         return false;
-      for (int64_t J = W + 3; J < W + 3 + T.Waits[W + 1] + T.Waits[W + 2];
-           ++J)
+      for (int64_t J = W + 3; J < W + 3 + T.Waits[W + 1] + T.Waits[W + 2]; ++J)
         if (T.Waits[J] < 0 || T.Waits[J] >= NumOps)
           return false;
     }

@@ -2,8 +2,8 @@
 // --ranks, --root and --bytes, their expansion into one checked request per
 // combination, and compileSet's size bands (compiler/Driver.h), which must be
 // exactly the auto policy's.
-#include "compiler/Driver.h"
 #include "compiler/RequestSet.h"
+#include "compiler/Driver.h"
 #include "compiler/Select.h"
 #include "compiler/Spec.h"
 #include "ir/Diagnostic.h"
@@ -64,8 +64,8 @@ TEST_CASE("request set: --ranks takes numbers, inclusive ranges and lists") {
   CHECK(*K == std::vector<int64_t>{1, 2, 3, 4, 16, 6});
   const std::string Form = "--ranks: expected a group size in [1, 64] or a "
                            "range LO:HI of them with LO <= HI, got '";
-  for (const char *Bad : {"0", "8:1", "0:3", "a:4", "4:b", "1:65", "65", "-1",
-                          "1:2:3"})
+  for (const char *Bad :
+       {"0", "8:1", "0:3", "a:4", "4:b", "1:65", "65", "-1", "1:2:3"})
     CHECK(message(parseRankList(Bad, 64).takeError()) == Form + Bad + "'");
   CHECK(message(parseRankList("1:4,3", 64).takeError()) ==
         "--ranks: 3 appears twice in '1:4,3'");
@@ -78,25 +78,24 @@ TEST_CASE("request set: one request per combination, in order") {
   for (const PlannedRequest &P : S->Requests)
     Labels.push_back(P.Label);
   // bcast: every root of each group; allreduce: no root.
-  CHECK(Labels == std::vector<std::string>{
-                      "bcast on 2 ranks, root 0, 8 bytes",
-                      "bcast on 2 ranks, root 0, 64 bytes",
-                      "bcast on 2 ranks, root 1, 8 bytes",
-                      "bcast on 2 ranks, root 1, 64 bytes",
-                      "bcast on 3 ranks, root 0, 8 bytes",
-                      "bcast on 3 ranks, root 0, 64 bytes",
-                      "bcast on 3 ranks, root 1, 8 bytes",
-                      "bcast on 3 ranks, root 1, 64 bytes",
-                      "bcast on 3 ranks, root 2, 8 bytes",
-                      "bcast on 3 ranks, root 2, 64 bytes",
-                      "allreduce on 2 ranks, 8 bytes",
-                      "allreduce on 2 ranks, 64 bytes",
-                      "allreduce on 3 ranks, 8 bytes",
-                      "allreduce on 3 ranks, 64 bytes"});
+  CHECK(Labels == std::vector<std::string>{"bcast on 2 ranks, root 0, 8 bytes",
+                                           "bcast on 2 ranks, root 0, 64 bytes",
+                                           "bcast on 2 ranks, root 1, 8 bytes",
+                                           "bcast on 2 ranks, root 1, 64 bytes",
+                                           "bcast on 3 ranks, root 0, 8 bytes",
+                                           "bcast on 3 ranks, root 0, 64 bytes",
+                                           "bcast on 3 ranks, root 1, 8 bytes",
+                                           "bcast on 3 ranks, root 1, 64 bytes",
+                                           "bcast on 3 ranks, root 2, 8 bytes",
+                                           "bcast on 3 ranks, root 2, 64 bytes",
+                                           "allreduce on 2 ranks, 8 bytes",
+                                           "allreduce on 2 ranks, 64 bytes",
+                                           "allreduce on 3 ranks, 8 bytes",
+                                           "allreduce on 3 ranks, 64 bytes"});
   for (const PlannedRequest &P : S->Requests) {
     CHECK(P.R.Root < P.R.size());
-    CHECK(P.R.Bytes == (P.Label.find("64 bytes") != std::string::npos ? 64
-                                                                        : 8));
+    CHECK(P.R.Bytes ==
+          (P.Label.find("64 bytes") != std::string::npos ? 64 : 8));
   }
   CHECK(S->Requests[3].R.Root == 1);
   CHECK(S->Notes.empty());
@@ -139,17 +138,19 @@ TEST_CASE("request set: one value of each reads as a single request did") {
 }
 
 TEST_CASE("request set: errors name the combination and are said first") {
-  CHECK(message(expand(fields("bcast", "1:17", std::nullopt, "8"))
-                    .takeError()) == "bcast on 17 ranks, 8 bytes: --ranks: "
-                                     "expected an integer in [1, 16] for "
-                                     "'ranks', got '17'");
+  CHECK(
+      message(expand(fields("bcast", "1:17", std::nullopt, "8")).takeError()) ==
+      "bcast on 17 ranks, 8 bytes: --ranks: "
+      "expected an integer in [1, 16] for "
+      "'ranks', got '17'");
   CHECK(message(expand(fields("bcast,allreduce", "2", std::nullopt, "6"))
                     .takeError()) ==
         "allreduce on 2 ranks, 6 bytes: --bytes: expected 'bytes' to be a "
         "multiple of 4 (the size of int32), got 6");
-  CHECK(message(expand(fields("bcast,bcast", "2", std::nullopt, "8"))
-                    .takeError()) ==
-        "--collective: 'bcast' appears twice in 'bcast,bcast'");
+  CHECK(
+      message(
+          expand(fields("bcast,bcast", "2", std::nullopt, "8")).takeError()) ==
+      "--collective: 'bcast' appears twice in 'bcast,bcast'");
   CHECK(message(expand(fields("bcast", "2", "all", "8,8")).takeError()) ==
         "--bytes: '8' appears twice in '8,8'");
   CHECK(message(expand(fields("bcast", "2", "all", "8"), ByteRange{0, 9})
@@ -206,9 +207,9 @@ TEST_CASE("request set: a band's schedule is built inside the band") {
 
 TEST_CASE("request set: banded schedules are auto's bands, no more") {
   const Machine M = pcCluster();
-  auto S = expand(fields("bcast,allreduce,alltoall,barrier", "4,7", "all",
-                         std::nullopt),
-                  ByteRange{3, 1 << 20});
+  auto S = expand(
+      fields("bcast,allreduce,alltoall,barrier", "4,7", "all", std::nullopt),
+      ByteRange{3, 1 << 20});
   REQUIRE(static_cast<bool>(S));
   auto Built = compileSet(M, *S);
   REQUIRE(static_cast<bool>(Built));
