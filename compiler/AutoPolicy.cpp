@@ -10,12 +10,17 @@
 
 namespace collc {
 
-CostJudge modelJudge() {
+CostJudge modelJudge(bool ContentionFirst) {
   CostJudge J;
-  J.Description = "the lowest makespan: under the network evaluator on a "
-                  "machine with a network, else under the model with "
-                  "contention-free schedules first where channels are shared";
-  J.Judge = [](Schedule &S, const Machine &M, Pipeline &P) {
+  J.Description =
+      ContentionFirst
+          ? "contention-free schedules first where channels are shared, "
+            "then the lowest makespan (under the network evaluator on a "
+            "machine with a network)"
+          : "the lowest makespan: under the network evaluator on a "
+            "machine with a network, else under the model with "
+            "contention-free schedules first where channels are shared";
+  J.Judge = [ContentionFirst](Schedule &S, const Machine &M, Pipeline &P) {
     const llvm::StringRef Name = S.Algorithm;
     P.run("cost " + Name, [&] {
       estimateCost(S, M);
@@ -24,8 +29,9 @@ CostJudge modelJudge() {
     Score Sc;
     Sc.Time = S.Makespan;
     // A network's evaluator already prices shared links: its makespan alone
-    // decides.
-    if (!M.Net && isRouted(M.Topo) && M.Topo.Kind != TopologyKind::Full)
+    // decides, unless contention-free schedules are required.
+    if ((!M.Net || ContentionFirst) && isRouted(M.Topo) &&
+        M.Topo.Kind != TopologyKind::Full)
       Sc.Contention = P.run("contention " + Name, [&] {
         ContentionOptions CO;
         CO.StopAtFirst = true;

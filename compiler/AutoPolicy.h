@@ -56,8 +56,10 @@ struct CostJudge {
 
 /// The machine model's judge: the cost pass's times (passes/Cost); on a
 /// routed topology with shared channels, contention (passes/Contention)
-/// first.
-CostJudge modelJudge();
+/// first. A machine with a network prices shared links in its times, so
+/// there contention comes first only when \p ContentionFirst asks (`--verify`
+/// does: it requires a contention-free schedule, so auto prefers one).
+CostJudge modelJudge(bool ContentionFirst = false);
 
 struct ChooseOptions {
   /// Only candidates this accepts (nullptr: all), e.g. the algorithms Open

@@ -76,7 +76,7 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
   std::optional<Schedule> S;
   bool Verified = false; // S as it stands has passed the verifier
   if (R.Algorithm == "auto") {
-    const CostJudge Model = modelJudge();
+    const CostJudge Model = modelJudge(Opts.ContentionFree);
     auto Chosen = chooseSchedule(M, R, Opts.Judge ? *Opts.Judge : Model, P);
     if (!Chosen)
       return Chosen.takeError();
@@ -142,7 +142,7 @@ compileSet(const Machine &M, const RequestSet &Set, const CompileOptions &Opts,
            const SetProgress &Progress) {
   using Clock = std::chrono::steady_clock;
   const bool Name = Set.Requests.size() > 1 || Set.Range;
-  const CostJudge Model = modelJudge();
+  const CostJudge Model = modelJudge(Opts.ContentionFree);
   const CostJudge &Judge = Opts.Judge ? *Opts.Judge : Model;
   auto Last = Clock::now();
   std::vector<SetSchedule> Out;

@@ -103,8 +103,9 @@ cl::opt<bool> MergeStepsOpt =
 cl::opt<bool> VerifyOpt =
     flag("verify", "Also check the routes for contention and make it the "
                    "exit status: 2, and nothing written, when two transfers "
-                   "share a channel (the verifier of data flow, ports and "
-                   "timing runs on every schedule anyway)");
+                   "share a channel; auto then prefers contention-free "
+                   "candidates (the verifier of data flow, ports and timing "
+                   "runs on every schedule anyway)");
 cl::opt<bool> ListAlgorithms = flag(
     "list-algorithms", "List the algorithms and the collectives they serve");
 cl::opt<bool> PrintAfterAll =
@@ -286,8 +287,8 @@ Error run(int argc, char **argv) {
       };
       Choose.FilterText = B.CanExpressText;
     }
-    auto Bands =
-        selectBands(*Mp, R, Range.first, Range.second, modelJudge(), Choose);
+    auto Bands = selectBands(*Mp, R, Range.first, Range.second,
+                             modelJudge(VerifyOpt), Choose);
     if (!Bands)
       return Bands.takeError();
     Sel = std::move(*Bands);

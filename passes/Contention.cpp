@@ -22,8 +22,9 @@ struct Use {
 
 struct Flat {
   TransferRef Ref;
-  /// The sending rank (ranks on one node send independently).
-  int32_t Src;
+  /// The sending rank (ranks on one node send independently) and the
+  /// receiving rank.
+  int32_t Src, Dst;
   double Start, End, Hold;
 };
 
@@ -68,6 +69,7 @@ ContentionReport checkContention(const Schedule &S, const Machine &M,
   // header); the other models only bound a transfer by [Start, End).
   const bool Worm = R.Timed && M.M.Kind == ModelKind::Wormhole;
   R.PerChannel = Worm;
+  const bool Stream = R.Timed && !Worm && M.Net.has_value();
 
   std::vector<Flat> Ts;
   Ts.reserve(S.numTransfers());
@@ -80,7 +82,7 @@ ContentionReport checkContention(const Schedule &S, const Machine &M,
       int64_t A = S.Participants[T.Src].Node, B = S.Participants[T.Dst].Node;
       double Start = R.Timed ? T.Start : SI, End = R.Timed ? T.End : SI + 1;
       uint32_t Idx = static_cast<uint32_t>(Ts.size());
-      Ts.push_back({{SI, TI}, T.Src, Start, End, M.M.tHold(T.Bytes)});
+      Ts.push_back({{SI, TI}, T.Src, T.Dst, Start, End, M.M.tHold(T.Bytes)});
       Route.clear();
       // isRouted() said yes, so routing cannot fail.
       llvm::cantFail(appendRoute(Topo, A, B, Route, T.TieDown));
@@ -139,6 +141,12 @@ ContentionReport checkContention(const Schedule &S, const Machine &M,
         // the later worm reaches the channel after the earlier one's tail.
         if (R.Timed && !Worm && FA.Src == FU.Src &&
             U.Start - A->Start >= FA.Hold * (1 - 1e-12))
+          continue;
+        // One stream, on a network: messages of one rank to one rank take
+        // one route and MPI delivers them in order, so a pipeline's
+        // segments posted before the previous one arrived share that
+        // route's links with each other only.
+        if (Stream && FA.Src == FU.Src && FA.Dst == FU.Dst)
           continue;
         double From = std::max(A->Start, U.Start), To = std::min(A->End, U.End);
         if (!(From < To))

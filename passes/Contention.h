@@ -14,6 +14,12 @@
 /// That is the paper's assumption about its machine; these models cannot
 /// check it.
 ///
+/// On a machine with a network (M.Net: the network evaluator's times, with
+/// sends posted as data arrives) one rank's messages to one rank are one
+/// stream: they take one route and MPI delivers them in order, so a
+/// pipeline's segments in flight together on their route share its links
+/// with each other only, and are not reported.
+///
 /// With a wormhole model (s_s, s_d, c_d, r_s, r_d) the checker knows when a
 /// worm holds each channel, as sim/Wormhole.h defines it: a message
 /// of m flits (L = max(1, m) in the network) sent at Start enters the network

@@ -86,6 +86,29 @@ TEST_CASE("contention: two sends of one node t_hold apart are not "
             .NumConflicts == 1);
 }
 
+TEST_CASE("contention: on a network, one rank's messages to one rank in "
+          "flight together are one stream, not contention; to another rank "
+          "they are") {
+  // A pipeline posts its next segment before the previous one arrived: both
+  // are on the route 0 -> 2 at once, and on no other channel. Without a
+  // network (several ports) they contend.
+  Machine M = lineMesh(4);
+  M.Ports = 2;
+  CHECK(checkContention(sched(4, {{xfer(0, 2, 0, 55)}, {xfer(0, 2, 5, 60)}}), M)
+            .NumConflicts == 1);
+  M.Net = Network();
+  M.Net->Links = {{"link", 1, 12500, true}};
+  CHECK(checkContention(sched(4, {{xfer(0, 2, 0, 55)}, {xfer(0, 2, 5, 60)}}), M)
+            .clean());
+  // The same overlap towards rank 3 shares (0,0)->(0,1) and (0,1)->(0,2)
+  // with traffic that is not the stream's own.
+  CHECK(checkContention(sched(4, {{xfer(0, 2, 0, 55)}, {xfer(0, 3, 5, 60)}}), M)
+            .NumConflicts == 1);
+  // Another rank sending to the same destination is another stream.
+  CHECK(checkContention(sched(4, {{xfer(0, 2, 0, 55)}, {xfer(1, 2, 5, 60)}}), M)
+            .NumConflicts == 1);
+}
+
 TEST_CASE("contention: on a wormhole model each channel use has the worm's "
           "own window, and sends t_hold apart contend when the later header "
           "catches the earlier tail") {
