@@ -9,7 +9,8 @@
 set -euo pipefail
 plats=(torus-16x16 cluster-256 fat-tree-256)
 bcast=(opt-tree binomial sequential chain opt-mesh u-mesh greedy edge-disjoint
-       k-segment pipeline two-path-pipeline scatter-allgather)
+       k-segment pipeline two-path-pipeline scatter-allgather ring-pipeline
+       spanning-trees scatter-ring scatter-trees kary-pipeline)
 if [ "${1:-full}" = quick ]; then
   printf "%s\n" \
     torus-16x16:bcast:binomial:1 torus-16x16:bcast:binomial:1048576 \
@@ -25,10 +26,10 @@ fi
 for pl in "${plats[@]}"; do
   for b in 1 1024 65536 1048576; do
     for a in "${bcast[@]}"; do echo "$pl:bcast:$a:$b"; done
-    for a in binomial reduce-scatter-allgather; do
+    for a in binomial reduce-scatter-allgather nearest-halving nearest-doubling dimension-rings; do
       echo "$pl:allreduce:$a:$([ "$b" = 1 ] && echo 4 || echo "$b")"
     done
-    for a in ring bruck; do echo "$pl:allgather:$a:$b"; done
+    for a in ring bruck dimension-rings; do echo "$pl:allgather:$a:$b"; done
     if [ "$b" -le 1024 ]; then
       for a in pairwise bruck sem torus-direct torus-row-column; do echo "$pl:alltoall:$a:$b"; done
     fi
