@@ -4,6 +4,7 @@
 #include "compiler/algorithms/SegmentedBcast.h"
 #include "ir/Diagnostic.h"
 #include "passes/Cost.h"
+#include "passes/Posting.h"
 
 #include <algorithm>
 #include <cmath>
@@ -93,9 +94,14 @@ std::vector<int64_t> depths(const ParentArray &Parent) {
 }
 
 /// Steps of a broadcast in which tree t carries chunks [Lo, Hi) of \p Trees
-/// down its edges, each chunk on its own. A rank sends in the order its data
-/// arrives in a pipeline one hop per segment: chunk Lo + i of a tree leaves
-/// a rank of depth h at "time" i + h (trees interleaved on a tie).
+/// down its edges, each chunk on its own, listed in the order the data
+/// arrives when every link has RecvWindow segments in flight (the posting
+/// rule's window, passes/Posting.h): a hop then takes as long as RecvWindow
+/// segments following each other on a link, so chunk Lo + i of a tree leaves
+/// a rank of depth h at "time" i + RecvWindow x h (trees interleaved on a
+/// tie). A rank posts its receives in that order, at most RankRecvWindow at
+/// once: a receive listed before data that comes sooner would hold the
+/// window (the trees of a forest reach a rank at different depths).
 std::vector<Step> forestSteps(const Schedule &S,
                               const std::vector<TreeShare> &Trees) {
   struct Send {
@@ -110,8 +116,8 @@ std::vector<Step> forestSteps(const Schedule &S,
     for (int32_t V = 0; V < S.size(); ++V)
       if (Tr.Parent[V] >= 0)
         for (int64_t C = Tr.Lo; C < Tr.Hi; ++C)
-          Sends.push_back(
-              {C - Tr.Lo + D[Tr.Parent[V]], static_cast<int32_t>(T), V, C});
+          Sends.push_back({C - Tr.Lo + RecvWindow * D[Tr.Parent[V]],
+                           static_cast<int32_t>(T), V, C});
   }
   std::sort(Sends.begin(), Sends.end(), [](const Send &A, const Send &B) {
     return std::tie(A.Key, A.Tree, A.Dst) < std::tie(B.Key, B.Tree, B.Dst);
@@ -431,6 +437,57 @@ std::vector<ParentArray> spanningTreesOf(const Topology &T, int64_t Root,
   return Trees;
 }
 
+std::vector<ParentArray> halfSpaceTreesOf(const Topology &T, int64_t Root) {
+  const std::vector<size_t> Act = activeDims(T);
+  const size_t D = Act.size();
+  if (D == 0 || T.Kind != TopologyKind::Torus ||
+      std::any_of(Act.begin(), Act.end(),
+                  [&](size_t J) { return T.Dims[J] < 3; }))
+    return {};
+  const std::vector<int64_t> RootC = T.coordOf(Root);
+  // Offsets of every node from the root per active dimension, in
+  // (-ceil(n/2), floor(n/2)].
+  std::vector<std::vector<int64_t>> Off(T.Nodes, std::vector<int64_t>(D));
+  for (int64_t V = 0; V < T.Nodes; ++V) {
+    const std::vector<int64_t> C = T.coordOf(V);
+    for (size_t I = 0; I < D; ++I) {
+      const int64_t Ext = T.Dims[Act[I]];
+      int64_t O = floorMod(C[Act[I]] - RootC[Act[I]], Ext);
+      Off[V][I] = O > Ext / 2 ? O - Ext : O;
+    }
+  }
+  std::vector<ParentArray> Trees;
+  for (int64_t Sign : {1, -1})
+    for (size_t K = 0; K < D; ++K) {
+      ParentArray Parent(T.Nodes, -1);
+      for (int64_t V = 0; V < T.Nodes; ++V) {
+        if (V == Root)
+          continue;
+        const std::vector<int64_t> &O = Off[V];
+        const std::vector<int64_t> C = T.coordOf(V);
+        // The previous dimension before K (cyclically) with a non-zero
+        // offset; K itself when no other has one.
+        size_t J = K;
+        for (size_t I = 1; I < D && J == K; ++I)
+          if (O[(K + D - I) % D] != 0)
+            J = (K + D - I) % D;
+        if (O[K] == 0)
+          // The hyperplane of offset 0: from the neighbour at offset Sign.
+          Parent[V] = neighbour(T, C, Act[K], Sign);
+        else if (O[K] * Sign < 0 || J == K)
+          // The other half, the long way round, or the root's line of K:
+          // one step of Sign along K.
+          Parent[V] = neighbour(T, C, Act[K], -Sign);
+        else
+          // This tree's half, off the line: toward the root in J (each
+          // dimension's inner in-link serves the tree of the next one).
+          Parent[V] = neighbour(T, C, Act[J], O[J] > 0 ? -1 : 1);
+      }
+      Trees.push_back(std::move(Parent));
+    }
+  return Trees;
+}
+
 llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R) {
   llvm::Expected<GridStart> G = gridStart(M, R, "ring-pipeline");
   if (!G || G->S.size() < 2)
@@ -451,9 +508,13 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M,
   const Layout *L = &G->L;
   const int32_t P = Skel.size();
   std::vector<llvm::Expected<Schedule>> Families;
-  for (bool Uni : {true, false}) {
+  const std::vector<std::vector<ParentArray>> NodeFamilies{
+      spanningTreesOf(M.Topo, L->RootNode, true),
+      spanningTreesOf(M.Topo, L->RootNode, false),
+      halfSpaceTreesOf(M.Topo, L->RootNode)};
+  for (const std::vector<ParentArray> &Family : NodeFamilies) {
     std::vector<ParentArray> Trees;
-    for (const ParentArray &T : spanningTreesOf(M.Topo, L->RootNode, Uni))
+    for (const ParentArray &T : Family)
       Trees.push_back(rankTree(*L, T, P));
     if (Trees.empty())
       continue;
@@ -461,17 +522,18 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M,
     const int64_t Ways =
         std::min<int64_t>(Trees.size(), std::max<uint64_t>(1, R.Bytes));
     Trees.resize(Ways);
-    Families.push_back(
-        searchSegments(M, R, 0, maxSegmentsPerTree(R, Ways),
-                       [&](int64_t K) -> llvm::Expected<Schedule> {
-                         Schedule S = Skel;
-                         S.NumChunks = Ways * K;
-                         std::vector<TreeShare> Shares;
-                         for (int64_t T = 0; T < Ways; ++T)
-                           Shares.push_back({Trees[T], T * K, (T + 1) * K});
-                         S.Steps = forestSteps(S, Shares);
-                         return S;
-                       }));
+    Families.push_back(searchSegments(
+        M, R, 0, maxSegmentsPerTree(R, Ways),
+        [&](int64_t K) -> llvm::Expected<Schedule> {
+          Schedule S = Skel;
+          S.NumChunks = Ways * K;
+          std::vector<TreeShare> Shares;
+          for (int64_t T = 0; T < Ways; ++T)
+            Shares.push_back({Trees[T], T * K, (T + 1) * K});
+          S.Steps = forestSteps(S, Shares);
+          return S;
+        },
+        Ways));
   }
   return fastest(M, std::move(Families));
 }
