@@ -182,6 +182,10 @@ constexpr int64_t MaxSearchTransfers = int64_t(1) << 15;
 /// kary-pipeline searches within a smaller budget.
 constexpr int64_t MaxKarySearchTransfers = int64_t(1) << 13;
 
+/// Transfers of a schedule spanning-trees tries behind a lead beyond its
+/// search's budget (two or three such schedules at most).
+constexpr int64_t MaxLeadTransfers = int64_t(1) << 17;
+
 /// At most one segment per byte, within what a schedule over P ranks may
 /// have and a search affords, shared by \p Ways trees.
 int64_t maxSegmentsPerTree(const Request &R, int64_t Ways,
@@ -541,8 +545,9 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M,
     return S;
   };
   std::vector<llvm::Expected<Schedule>> Families;
+  // The one-direction trees are not searched: the half-space trees apply
+  // where they do, with as many trees, and are never deeper.
   const std::vector<std::vector<ParentArray>> NodeFamilies{
-      spanningTreesOf(M.Topo, L->RootNode, true),
       spanningTreesOf(M.Topo, L->RootNode, false),
       halfSpaceTreesOf(M.Topo, L->RootNode)};
   for (const std::vector<ParentArray> &Family : NodeFamilies) {
@@ -575,15 +580,35 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M,
     const std::vector<ParentArray> &Trees = RankFamilies[Best];
     const int64_t Ways = static_cast<int64_t>(Trees.size());
     // The count found, and the nearest count below it whose segments fill
-    // a protocol band (counts near-equal without a lead are not with one).
+    // a protocol band (counts near-equal without a lead are not with one);
+    // when the search stopped at its budget, also the count above whose
+    // segments fill the band of the best bandwidth factor, if better than
+    // the found segments' band, within a larger budget (one more count, not
+    // a search).
     const int64_t Found = Families[Best]->NumChunks / Ways;
+    const bool Capped = Found == maxSegmentsPerTree(R, Ways);
     std::vector<int64_t> Counts{Found};
-    int64_t Edge = 0;
-    for (int64_t K : bandEdgeCounts(M, R.Bytes, Ways))
+    auto FactorAt = [&](int64_t K) {
+      const uint64_t Longest =
+          (R.Bytes + Ways * K - 1) / (Ways * K) + M.Net->EnvelopeBytes;
+      return M.Net->band(Longest).BandwidthFactor;
+    };
+    int64_t Below = 0, Above = 0;
+    double AboveFactor = FactorAt(Found);
+    for (int64_t K : bandEdgeCounts(M, R.Bytes, Ways)) {
       if (K < Found)
-        Edge = K;
-    if (Edge >= 2 && R.Segments <= 0)
-      Counts.push_back(Edge);
+        Below = K;
+      const double Factor = FactorAt(K);
+      if (K > Found && Factor > AboveFactor &&
+          K <= maxSegmentsPerTree(R, Ways, MaxLeadTransfers))
+        Above = K, AboveFactor = Factor;
+    }
+    if (R.Segments <= 0) {
+      if (Below >= 2)
+        Counts.push_back(Below);
+      if (Above && Capped)
+        Counts.push_back(Above);
+    }
     for (int64_t K : Counts)
       for (int64_t Group : LeadGroups)
         if (K >= 2 && Ways * K * Group <= maxSegmentsFor(P) &&
