@@ -142,8 +142,11 @@ searchSegments(const Machine &M, const Request &R, double Hint, int64_t Max,
     Try(std::llround(std::min(Hint, 1e9)));
   Try(Power * 3 / 4);
   Try(Power * 3 / 2);
+  // Band edges near the best power only (the makespan falls and then rises
+  // with k; one far from the best power does not win, and each costs a
+  // schedule).
   for (int64_t K : bandEdgeCounts(M, R.Bytes, Ways))
-    if (K <= Max)
+    if (K <= Max && K >= Power / 2 && K <= Power * 2)
       Try(K);
   if (!Best)
     return Last; // moved implicitly (C++20)

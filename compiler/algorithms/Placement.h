@@ -70,9 +70,10 @@ int64_t pickSegments(const Request &R, double Optimum, int64_t Max);
 /// candidates are 1, 2, 4, ... up to \p Max (stopping two powers past the
 /// best so far, as the makespan of a segmented schedule falls and then rises
 /// with k), \p Hint rounded, and 3/4 and 3/2 of the best power. On a machine
-/// with a network, also every count whose segments are the largest of a
-/// protocol band (bandEdgeCounts): the factors change at those sizes, and a
-/// power of two one byte past a band's top pays the next band's factors.
+/// with a network, also every count within a factor 2 of the best power
+/// whose segments are the largest of a protocol band (bandEdgeCounts): the
+/// factors change at those sizes, and a count one short of such a count pays
+/// the next band's factors.
 /// Every candidate is at most min(Max, maxSegmentsFor(R.size())). A candidate
 /// that fails to build is skipped; when none builds, the last error.
 /// \p Ways: the schedule has Ways x k chunks (k per tree of a forest).
