@@ -79,9 +79,32 @@ int64_t pickSegments(const Request &R, double Optimum, int64_t Max) {
       {Max, MaxDerivedSegments, std::llround(std::min(Optimum, 1e9))});
 }
 
+std::vector<int64_t> bandEdgeCounts(const Machine &M, uint64_t Bytes,
+                                    int64_t Ways) {
+  std::vector<int64_t> Out;
+  if (!M.Net || Bytes == 0)
+    return Out;
+  const std::vector<ProtocolBand> &Bands = M.Net->Bands;
+  const uint64_t Env = M.Net->EnvelopeBytes;
+  const uint64_t Per = static_cast<uint64_t>(std::max<int64_t>(1, Ways));
+  for (size_t I = 1; I < Bands.size(); ++I) {
+    // The largest message of band I - 1, envelope included.
+    const uint64_t Top = Bands[I].MinBytes - 1;
+    if (Top <= Env)
+      continue;
+    const uint64_t Payload = Top - Env;
+    const uint64_t K = (Bytes + Per * Payload - 1) / (Per * Payload);
+    Out.push_back(static_cast<int64_t>(std::max<uint64_t>(1, K)));
+  }
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
 llvm::Expected<Schedule>
 searchSegments(const Machine &M, const Request &R, double Hint, int64_t Max,
-               llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build) {
+               llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build,
+               int64_t Ways) {
   Max = std::max<int64_t>(1, std::min(Max, maxSegmentsFor(R.size())));
   if (R.Segments > 0)
     return Build(std::min(R.Segments, Max));
@@ -119,6 +142,12 @@ searchSegments(const Machine &M, const Request &R, double Hint, int64_t Max,
     Try(std::llround(std::min(Hint, 1e9)));
   Try(Power * 3 / 4);
   Try(Power * 3 / 2);
+  // Band edges near the best power only (the makespan falls and then rises
+  // with k; one far from the best power does not win, and each costs a
+  // schedule).
+  for (int64_t K : bandEdgeCounts(M, R.Bytes, Ways))
+    if (K <= Max && K >= Power / 2 && K <= Power * 2)
+      Try(K);
   if (!Best)
     return Last; // moved implicitly (C++20)
   llvm::consumeError(std::move(Last));

@@ -69,12 +69,25 @@ int64_t pickSegments(const Request &R, double Optimum, int64_t Max);
 /// `segments`, when given, is the only candidate (capped at \p Max). Else the
 /// candidates are 1, 2, 4, ... up to \p Max (stopping two powers past the
 /// best so far, as the makespan of a segmented schedule falls and then rises
-/// with k), \p Hint rounded, and 3/4 and 3/2 of the best power. Every
-/// candidate is at most min(Max, maxSegmentsFor(R.size())). A candidate that
-/// fails to build is skipped; when none builds, the last error.
+/// with k), \p Hint rounded, and 3/4 and 3/2 of the best power. On a machine
+/// with a network, also every count within a factor 2 of the best power
+/// whose segments are the largest of a protocol band (bandEdgeCounts): the
+/// factors change at those sizes, and a count one short of such a count pays
+/// the next band's factors.
+/// Every candidate is at most min(Max, maxSegmentsFor(R.size())). A candidate
+/// that fails to build is skipped; when none builds, the last error.
+/// \p Ways: the schedule has Ways x k chunks (k per tree of a forest).
 llvm::Expected<Schedule>
 searchSegments(const Machine &M, const Request &R, double Hint, int64_t Max,
-               llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build);
+               llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build,
+               int64_t Ways = 1);
+
+/// The counts k, in rising order, for which \p Bytes cut in Ways x k chunks
+/// gives segments that, with the network's envelope, fill a protocol band of
+/// \p M's network up to its top: the least k whose longest chunk fits below
+/// each band boundary. Empty without a network or bands.
+std::vector<int64_t> bandEdgeCounts(const Machine &M, uint64_t Bytes,
+                                    int64_t Ways);
 
 /// For broadcasts that leave some rank without some chunk (a spanning tree
 /// cut by a process count that is not a power of two), appends steps in

@@ -4,6 +4,7 @@
 #include "compiler/algorithms/SegmentedBcast.h"
 #include "ir/Diagnostic.h"
 #include "passes/Cost.h"
+#include "passes/Posting.h"
 
 #include <algorithm>
 #include <cmath>
@@ -70,7 +71,20 @@ ParentArray rankTree(const Layout &L, const ParentArray &NodeParent,
 struct TreeShare {
   ParentArray Parent;
   int64_t Lo = 0, Hi = 0;
+  /// Segments of Group chunks each, the first of one chunk (Group 1: every
+  /// chunk its own segment).
+  int64_t Group = 1;
 };
+
+/// Lead groups spanning-trees tries on a machine with a network: segments of
+/// G chunks behind a first segment of one. Under the posting rule a rank
+/// posts RecvWindow receives per peer at once (passes/Posting.h), so a
+/// link's first two equal segments start together, share the link and end
+/// together, and so do the next two: every hop takes latency + twice the
+/// transmission. A short first segment ends sooner, and the segments behind
+/// it stay offset on every link of the tree, each alone on the link while it
+/// transmits (16x16 SMPI torus, 1 MiB: 130.8 us with G = 1, 106.4 with 6).
+constexpr int64_t LeadGroups[] = {3, 6};
 
 /// Depth of every rank in \p Parent (the root 0).
 std::vector<int64_t> depths(const ParentArray &Parent) {
@@ -93,25 +107,36 @@ std::vector<int64_t> depths(const ParentArray &Parent) {
 }
 
 /// Steps of a broadcast in which tree t carries chunks [Lo, Hi) of \p Trees
-/// down its edges, each chunk on its own. A rank sends in the order its data
-/// arrives in a pipeline one hop per segment: chunk Lo + i of a tree leaves
-/// a rank of depth h at "time" i + h (trees interleaved on a tie).
+/// down its edges in segments (TreeShare::Group), listed in the order the data
+/// arrives when every link has RecvWindow segments in flight (the posting
+/// rule's window, passes/Posting.h): a hop then takes as long as RecvWindow
+/// segments following each other on a link, so segment i of a tree leaves
+/// a rank of depth h at "time" i + RecvWindow x h (trees interleaved on a
+/// tie). A rank posts its receives in that order, at most RankRecvWindow at
+/// once: a receive listed before data that comes sooner would hold the
+/// window (the trees of a forest reach a rank at different depths).
 std::vector<Step> forestSteps(const Schedule &S,
                               const std::vector<TreeShare> &Trees) {
   struct Send {
     int64_t Key;
     int32_t Tree, Dst;
-    int64_t Chunk;
+    Interval Chunks;
   };
   std::vector<Send> Sends;
   for (size_t T = 0; T < Trees.size(); ++T) {
     const TreeShare &Tr = Trees[T];
+    std::vector<Interval> Segs;
+    for (int64_t C = Tr.Lo; C < Tr.Hi; C = Segs.back().Hi)
+      Segs.push_back(
+          {C, std::min(Tr.Hi,
+                       C + (C == Tr.Lo ? 1 : std::max<int64_t>(1, Tr.Group)))});
     std::vector<int64_t> D = depths(Tr.Parent);
     for (int32_t V = 0; V < S.size(); ++V)
       if (Tr.Parent[V] >= 0)
-        for (int64_t C = Tr.Lo; C < Tr.Hi; ++C)
+        for (size_t I = 0; I < Segs.size(); ++I)
           Sends.push_back(
-              {C - Tr.Lo + D[Tr.Parent[V]], static_cast<int32_t>(T), V, C});
+              {static_cast<int64_t>(I) + RecvWindow * D[Tr.Parent[V]],
+               static_cast<int32_t>(T), V, Segs[I]});
   }
   std::sort(Sends.begin(), Sends.end(), [](const Send &A, const Send &B) {
     return std::tie(A.Key, A.Tree, A.Dst) < std::tie(B.Key, B.Tree, B.Dst);
@@ -121,7 +146,7 @@ std::vector<Step> forestSteps(const Schedule &S,
   for (const Send &X : Sends)
     Ts.push_back(copyChunks(S,
                             static_cast<int32_t>(Trees[X.Tree].Parent[X.Dst]),
-                            X.Dst, {{X.Chunk, X.Chunk + 1}}));
+                            X.Dst, {X.Chunks}));
   return orderedRounds(Ts, S.size());
 }
 
@@ -156,6 +181,10 @@ constexpr int64_t MaxSearchTransfers = int64_t(1) << 15;
 /// all the others share, and timing a candidate costs the evaluator more:
 /// kary-pipeline searches within a smaller budget.
 constexpr int64_t MaxKarySearchTransfers = int64_t(1) << 13;
+
+/// Transfers of a schedule spanning-trees tries behind a lead beyond its
+/// search's budget (two or three such schedules at most).
+constexpr int64_t MaxLeadTransfers = int64_t(1) << 17;
 
 /// At most one segment per byte, within what a schedule over P ranks may
 /// have and a search affords, shared by \p Ways trees.
@@ -431,6 +460,57 @@ std::vector<ParentArray> spanningTreesOf(const Topology &T, int64_t Root,
   return Trees;
 }
 
+std::vector<ParentArray> halfSpaceTreesOf(const Topology &T, int64_t Root) {
+  const std::vector<size_t> Act = activeDims(T);
+  const size_t D = Act.size();
+  if (D == 0 || T.Kind != TopologyKind::Torus ||
+      std::any_of(Act.begin(), Act.end(),
+                  [&](size_t J) { return T.Dims[J] < 3; }))
+    return {};
+  const std::vector<int64_t> RootC = T.coordOf(Root);
+  // Offsets of every node from the root per active dimension, in
+  // (-ceil(n/2), floor(n/2)].
+  std::vector<std::vector<int64_t>> Off(T.Nodes, std::vector<int64_t>(D));
+  for (int64_t V = 0; V < T.Nodes; ++V) {
+    const std::vector<int64_t> C = T.coordOf(V);
+    for (size_t I = 0; I < D; ++I) {
+      const int64_t Ext = T.Dims[Act[I]];
+      int64_t O = floorMod(C[Act[I]] - RootC[Act[I]], Ext);
+      Off[V][I] = O > Ext / 2 ? O - Ext : O;
+    }
+  }
+  std::vector<ParentArray> Trees;
+  for (int64_t Sign : {1, -1})
+    for (size_t K = 0; K < D; ++K) {
+      ParentArray Parent(T.Nodes, -1);
+      for (int64_t V = 0; V < T.Nodes; ++V) {
+        if (V == Root)
+          continue;
+        const std::vector<int64_t> &O = Off[V];
+        const std::vector<int64_t> C = T.coordOf(V);
+        // The previous dimension before K (cyclically) with a non-zero
+        // offset; K itself when no other has one.
+        size_t J = K;
+        for (size_t I = 1; I < D && J == K; ++I)
+          if (O[(K + D - I) % D] != 0)
+            J = (K + D - I) % D;
+        if (O[K] == 0)
+          // The hyperplane of offset 0: from the neighbour at offset Sign.
+          Parent[V] = neighbour(T, C, Act[K], Sign);
+        else if (O[K] * Sign < 0 || J == K)
+          // The other half, the long way round, or the root's line of K:
+          // one step of Sign along K.
+          Parent[V] = neighbour(T, C, Act[K], -Sign);
+        else
+          // This tree's half, off the line: toward the root in J (each
+          // dimension's inner in-link serves the tree of the next one).
+          Parent[V] = neighbour(T, C, Act[J], O[J] > 0 ? -1 : 1);
+      }
+      Trees.push_back(std::move(Parent));
+    }
+  return Trees;
+}
+
 llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R) {
   llvm::Expected<GridStart> G = gridStart(M, R, "ring-pipeline");
   if (!G || G->S.size() < 2)
@@ -450,10 +530,29 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M,
   const Schedule &Skel = G->S;
   const Layout *L = &G->L;
   const int32_t P = Skel.size();
+  // Each family's trees over ranks, and the schedule of K segments per tree,
+  // each of \p Group chunks behind a first of one.
+  std::vector<std::vector<ParentArray>> RankFamilies;
+  auto Forest = [&](const std::vector<ParentArray> &Trees, int64_t K,
+                    int64_t Group) {
+    const int64_t Ways = static_cast<int64_t>(Trees.size());
+    Schedule S = Skel;
+    S.NumChunks = Ways * K * Group;
+    std::vector<TreeShare> Shares;
+    for (int64_t T = 0; T < Ways; ++T)
+      Shares.push_back({Trees[T], T * K * Group, (T + 1) * K * Group, Group});
+    S.Steps = forestSteps(S, Shares);
+    return S;
+  };
   std::vector<llvm::Expected<Schedule>> Families;
-  for (bool Uni : {true, false}) {
+  // The one-direction trees are not searched: the half-space trees apply
+  // where they do, with as many trees, and are never deeper.
+  const std::vector<std::vector<ParentArray>> NodeFamilies{
+      spanningTreesOf(M.Topo, L->RootNode, false),
+      halfSpaceTreesOf(M.Topo, L->RootNode)};
+  for (const std::vector<ParentArray> &Family : NodeFamilies) {
     std::vector<ParentArray> Trees;
-    for (const ParentArray &T : spanningTreesOf(M.Topo, L->RootNode, Uni))
+    for (const ParentArray &T : Family)
       Trees.push_back(rankTree(*L, T, P));
     if (Trees.empty())
       continue;
@@ -461,17 +560,60 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M,
     const int64_t Ways =
         std::min<int64_t>(Trees.size(), std::max<uint64_t>(1, R.Bytes));
     Trees.resize(Ways);
-    Families.push_back(
-        searchSegments(M, R, 0, maxSegmentsPerTree(R, Ways),
-                       [&](int64_t K) -> llvm::Expected<Schedule> {
-                         Schedule S = Skel;
-                         S.NumChunks = Ways * K;
-                         std::vector<TreeShare> Shares;
-                         for (int64_t T = 0; T < Ways; ++T)
-                           Shares.push_back({Trees[T], T * K, (T + 1) * K});
-                         S.Steps = forestSteps(S, Shares);
-                         return S;
-                       }));
+    Families.push_back(searchSegments(
+        M, R, 0, maxSegmentsPerTree(R, Ways),
+        [&](int64_t K) -> llvm::Expected<Schedule> {
+          return Forest(Trees, K, 1);
+        },
+        Ways));
+    RankFamilies.push_back(std::move(Trees));
+  }
+  // The fastest family's segments behind a short lead (network machines:
+  // the posting window is what a lead works around), if its chunks stay
+  // within what a schedule over P ranks may have.
+  size_t Best = 0;
+  for (size_t F = 1; F < Families.size(); ++F)
+    if (Families[F] &&
+        (!Families[Best] || Families[F]->Makespan < Families[Best]->Makespan))
+      Best = F;
+  if (M.Net && !Families.empty() && Families[Best]) {
+    const std::vector<ParentArray> &Trees = RankFamilies[Best];
+    const int64_t Ways = static_cast<int64_t>(Trees.size());
+    // The count found, and the nearest count below it whose segments fill
+    // a protocol band (counts near-equal without a lead are not with one);
+    // when the search stopped at its budget, also the count above whose
+    // segments fill the band of the best bandwidth factor, if better than
+    // the found segments' band, within a larger budget (one more count, not
+    // a search).
+    const int64_t Found = Families[Best]->NumChunks / Ways;
+    const bool Capped = Found == maxSegmentsPerTree(R, Ways);
+    std::vector<int64_t> Counts{Found};
+    auto FactorAt = [&](int64_t K) {
+      const uint64_t Longest =
+          (R.Bytes + Ways * K - 1) / (Ways * K) + M.Net->EnvelopeBytes;
+      return M.Net->band(Longest).BandwidthFactor;
+    };
+    int64_t Below = 0, Above = 0;
+    double AboveFactor = FactorAt(Found);
+    for (int64_t K : bandEdgeCounts(M, R.Bytes, Ways)) {
+      if (K < Found)
+        Below = K;
+      const double Factor = FactorAt(K);
+      if (K > Found && Factor > AboveFactor &&
+          K <= maxSegmentsPerTree(R, Ways, MaxLeadTransfers))
+        Above = K, AboveFactor = Factor;
+    }
+    if (R.Segments <= 0) {
+      if (Below >= 2)
+        Counts.push_back(Below);
+      if (Above && Capped)
+        Counts.push_back(Above);
+    }
+    for (int64_t K : Counts)
+      for (int64_t Group : LeadGroups)
+        if (K >= 2 && Ways * K * Group <= maxSegmentsFor(P) &&
+            static_cast<uint64_t>(Ways * K * Group) <= R.Bytes)
+          Families.push_back(Forest(Trees, K, Group));
   }
   return fastest(M, std::move(Families));
 }

@@ -46,16 +46,21 @@ llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R);
 /// Edge-disjoint spanning trees rooted at the root, each carrying an equal
 /// share of the segments, pipelined. Two families, the search keeps the
 /// faster (with the segment count):
-///  - on a torus whose extents are all at least 3, 2d trees of one direction
-///    each (tree (k, +) reaches a node along + links, the dimensions taken in
-///    the order k, k+1, ..., a node whose k-th offset is 0 through the
-///    wrap-around link of dimension k); depth at most sum(extent - 1) + 1;
 ///  - on any mesh or torus, d shortest-path trees (tree k resolves the
 ///    dimensions in the order k, k+1, ..., each the shorter way round; a node
 ///    whose k-th offset is 0 enters through a neighbour one step off in
-///    dimension k); depth at most the root's eccentricity + 2.
+///    dimension k); depth at most the root's eccentricity + 2;
+///  - on a torus whose extents are all at least 3, the 2d half-space trees
+///    of halfSpaceTreesOf (each node's in-links all used, one per tree).
 /// In both, every non-root node takes its in-link of each tree from a
 /// different (dimension, direction), so no directed link carries two trees.
+/// (The 2d one-direction trees of spanningTreesOf apply where the half-space
+/// trees do and are deeper: not searched.)
+/// On a machine with a network, the faster family's segments are then also
+/// tried behind a lead, a first segment of 1/G of the others (G in {3, 6}):
+/// under the posting rule's window two equal segments posted together
+/// share a link all the way down a tree; a short first one keeps the
+/// segments behind it offset, each alone on a link as it transmits.
 llvm::Expected<Schedule> buildSpanningTrees(const Machine &M, const Request &R);
 
 /// Scatter, then allgather, both along the rings (tori) or lines (meshes) of
@@ -100,13 +105,30 @@ bool topologyBcastInAuto(const Machine &M, const Request &R, std::string &Why);
 /// node (or rank) v receives from, -1 at the root.
 using ParentArray = std::vector<int64_t>;
 
-/// The node-level spanning trees of spanning-trees on the mesh or torus of
-/// \p T rooted at node \p Root: \p Unidirectional selects the 2d
-/// one-direction trees (torus only, all active extents >= 3), else the d
-/// shortest-path trees. Dimensions of extent 1 are skipped. Empty when the
+/// Node-level link-disjoint spanning trees on the mesh or torus of \p T
+/// rooted at node \p Root: \p Unidirectional selects the 2d one-direction
+/// trees (torus only, all active extents >= 3: tree (k, +) reaches a node
+/// along + links, the dimensions taken in the order k, k+1, ..., a node whose
+/// k-th offset is 0 through the wrap-around link of dimension k; depth at
+/// most sum(extent - 1) + 1), else the d shortest-path trees of
+/// spanning-trees. Dimensions of extent 1 are skipped. Empty when the
 /// family does not apply.
 std::vector<ParentArray> spanningTreesOf(const Topology &T, int64_t Root,
                                          bool Unidirectional);
+
+/// The 2d half-space trees of spanning-trees on the torus of \p T rooted at
+/// node \p Root (all active extents >= 3; empty otherwise), link-disjoint
+/// like the families above but of smaller depth than the one-direction
+/// trees. With offsets from the root taken in (-ceil(n/2), floor(n/2)],
+/// tree (k, s) reaches the half-space where the k-th offset has sign s along
+/// shortest paths (toward the root's line of dimension k in another
+/// dimension whose offset is non-zero, the previous such one cyclically;
+/// along dimension k on that line), the other half the long way round
+/// dimension k (one step of s at a time), and the hyperplane of offset 0 in
+/// dimension k from its neighbour at offset s. Depth at most
+/// max_k (n_k - 1 + sum_{j != k} floor(n_j / 2)), 23 on 16x16 (the
+/// one-direction trees: 31).
+std::vector<ParentArray> halfSpaceTreesOf(const Topology &T, int64_t Root);
 
 } // namespace collc
 

@@ -4,9 +4,11 @@
 #include "compiler/algorithms/SegmentedBcast.h"
 #include "passes/Cost.h"
 #include "tests/TestUtil.h"
+#include "tests/network/Platforms.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 
 using namespace collc;
@@ -93,4 +95,31 @@ TEST_CASE("searchSegments skips candidates that fail, and reports when all "
       });
   REQUIRE(!None);
   CHECK(llvm::toString(None.takeError()).find("no count") == 0);
+}
+
+TEST_CASE("bandEdgeCounts: the least counts whose segments fit each protocol "
+          "band") {
+  CHECK(bandEdgeCounts(linear(10, 0.01), 1 << 20, 4).empty());
+  const Machine M = test::smpiTorus16x16();
+  const uint64_t Bytes = 1 << 20;
+  const uint64_t Env = M.Net->EnvelopeBytes;
+  for (int64_t Ways : {1, 4}) {
+    std::vector<int64_t> Counts = bandEdgeCounts(M, Bytes, Ways);
+    REQUIRE(!Counts.empty());
+    CHECK(std::is_sorted(Counts.begin(), Counts.end()));
+    // Each count's longest segment, envelope included, ends a band: one
+    // count fewer crosses into the next band.
+    for (int64_t K : Counts) {
+      auto Longest = [&](int64_t C) {
+        return (Bytes + Ways * C - 1) / (Ways * C) + Env;
+      };
+      const ProtocolBand &In = M.Net->band(Longest(K));
+      if (K > 1)
+        CHECK(&M.Net->band(Longest(K - 1)) != &In);
+    }
+  }
+  // 1 MiB over 4 trees: 28 segments of 9363 bytes pass the band that ends
+  // at 9376 with the 16-byte envelope; 29 fit.
+  std::vector<int64_t> Four = bandEdgeCounts(M, Bytes, 4);
+  CHECK(std::find(Four.begin(), Four.end(), 29) != Four.end());
 }
