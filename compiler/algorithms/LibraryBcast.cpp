@@ -5,7 +5,6 @@
 #include "passes/Cost.h"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 #include <optional>
 #include <tuple>
@@ -13,11 +12,6 @@
 namespace collc {
 
 namespace {
-
-/// Transfers of one candidate of the k-nomial search at most: auto builds
-/// and times every candidate, and on a fat tree the evaluator takes longer
-/// per transfer (a candidate of 2^13 transfers costs it about 0.1 s).
-constexpr int64_t MaxKnomialSearchTransfers = int64_t(1) << 13;
 
 /// The radices searched for P ranks: 2..8, then 16, 32, ... below P.
 std::vector<int64_t> radicesFor(int64_t P) {
@@ -117,34 +111,20 @@ llvm::Expected<Schedule> buildKnomial(const Machine &M, const Request &R) {
   const int64_t P = R.size();
   if (P < 2)
     return buildKnomialRadix(M, R, 2, 1);
-  // The radix with the request's segment count (one segment by default).
+  // The radix, with the request's segment count (one segment by default:
+  // a searched count would change the schedule at every few bytes, and the
+  // segmented broadcasts that win from a few KiB on are other builders).
   const int64_t Seg = R.Segments > 0 ? R.Segments : 1;
   std::optional<Schedule> Best;
-  int64_t BestK = 2;
   for (int64_t K : radicesFor(P)) {
     llvm::Expected<Schedule> S = buildKnomialRadix(M, R, K, Seg);
     if (!S)
       return S.takeError();
     estimateCost(*S, M);
-    if (!Best || S->Makespan < Best->Makespan) {
+    if (!Best || S->Makespan < Best->Makespan)
       Best = std::move(*S);
-      BestK = K;
-    }
   }
-  if (R.Segments > 0)
-    return std::move(*Best);
-  // Then the segment count for that radix.
-  const int64_t Max = std::max<int64_t>(
-      1, std::min<int64_t>(static_cast<int64_t>(R.Bytes),
-                           MaxKnomialSearchTransfers / (P - 1)));
-  if (Max < 2)
-    return std::move(*Best);
-  llvm::Expected<Schedule> Seg2 = searchSegments(M, R, 0, Max, [&](int64_t N) {
-    return buildKnomialRadix(M, R, BestK, N);
-  });
-  if (!Seg2)
-    return Seg2.takeError();
-  return Seg2->Makespan < Best->Makespan ? std::move(*Seg2) : std::move(*Best);
+  return std::move(*Best);
 }
 
 llvm::Expected<Schedule> buildScatterRdbAllgather(const Machine &M,

@@ -43,10 +43,9 @@ std::vector<int64_t> knomialChildren(int64_t I, int64_t K, int64_t P);
 /// A k-nomial tree broadcast over the ranks in node order from the root:
 /// every rank forwards the message to its children as soon as it has it,
 /// the largest subtrees first. The radix K (2..8, 16, 32, ... below P) is
-/// searched with the machine's cost pass, then the segment count for the
-/// best radix (each segment down the same tree, a rank sending segment c to
-/// all its children before segment c + 1); a request's `segments` fixes the
-/// count.
+/// searched with the machine's cost pass. One message by default; a
+/// request's `segments` sends that many segments down the same tree, a rank
+/// sending segment c to all its children before segment c + 1.
 llvm::Expected<Schedule> buildKnomial(const Machine &M, const Request &R);
 
 /// The k-nomial broadcast of radix \p K with \p Segments segments (what
