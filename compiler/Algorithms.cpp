@@ -200,7 +200,7 @@ const std::vector<AlgorithmInfo> &algorithms() {
       // the cost pass (compiler/algorithms/LibraryBcast.h).
       {"knomial",
        "k-nomial tree over the ranks in node order, largest subtrees first; "
-       "radix and segments searched",
+       "radix searched",
        {Collective::Bcast},
        buildKnomial,
        nullptr,
