@@ -4,6 +4,7 @@
 
 #include "compiler/algorithms/Barriers.h"
 #include "compiler/algorithms/Greedy.h"
+#include "compiler/algorithms/LibraryBcast.h"
 #include "compiler/algorithms/MacroStar.h"
 #include "compiler/algorithms/Mesh.h"
 #include "compiler/algorithms/Personalized.h"
@@ -195,6 +196,26 @@ const std::vector<AlgorithmInfo> &algorithms() {
        // Not in auto: timing its candidates on a fat tree takes the
        // evaluator seconds, and it does not beat edge-disjoint there.
        /*InAuto=*/false},
+      // The MPI libraries' broadcasts for switched networks, searched with
+      // the cost pass (compiler/algorithms/LibraryBcast.h).
+      {"knomial",
+       "k-nomial tree over the ranks in node order, largest subtrees first; "
+       "radix searched",
+       {Collective::Bcast},
+       buildKnomial,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"scatter-rdb-allgather",
+       "binomial scatter of P blocks, then recursive-doubling allgather "
+       "(MPICH's long-message broadcast, any P)",
+       {Collective::Bcast},
+       buildScatterRdbAllgather,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
       {"binomial",
        "binomial tree reduce (allreduce: then a binomial broadcast)",
        {Collective::Reduce, Collective::Allreduce},

@@ -25,6 +25,9 @@
 #
 # Environment:
 #   ARENA_PLATFORMS  platforms (default "torus-16x16 fat-tree-256")
+#   ARENA_PLATFORM_DIR  where the platforms' NAME.xml are (default
+#                    examples/platforms)
+#   ARENA_RANKS      ranks, one per host node-0.. (default 256)
 #   ARENA_COLLS      collectives (default "bcast allreduce")
 #   ARENA_SIZES      bytes (default "1 1024 65536 1048576"; allreduce sums
 #                    int32, so its sizes round up to whole elements: 1 -> 4)
@@ -49,7 +52,7 @@ limit=${SMPI_LIMIT:-120}
 read -ra platforms <<< "${ARENA_PLATFORMS:-torus-16x16 fat-tree-256}"
 read -ra colls <<< "${ARENA_COLLS:-bcast allreduce}"
 read -ra base_sizes <<< "${ARENA_SIZES:-1 1024 65536 1048576}"
-p=256
+p=${ARENA_RANKS:-256}
 # Bump when the drivers' measure changes: cached results of another measure
 # are not reused.
 measure=makespan-2
@@ -94,7 +97,7 @@ fmt() { # a cell: a time, "-" or "x"
 }
 
 for pname in "${platforms[@]}"; do
-  plat=$root/examples/platforms/$pname.xml
+  plat=${ARENA_PLATFORM_DIR:-$root/examples/platforms}/$pname.xml
   [ -f "$plat" ] || { echo "arena: error: no platform $plat" >&2; exit 1; }
   pkey=$pname-$(md5sum < "$plat" | cut -c1-12)
   for coll in "${colls[@]}"; do

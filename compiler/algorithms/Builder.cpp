@@ -30,4 +30,15 @@ Transfer wholeMessageCall(const Schedule &S, int64_t From, int64_t To) {
   return T;
 }
 
+Transfer rootChunksCall(const Schedule &S, int64_t From, int64_t To,
+                        Interval Chunks) {
+  Transfer T;
+  T.Src = static_cast<int32_t>(From);
+  T.Dst = static_cast<int32_t>(To);
+  T.Bytes = S.chunkBytes(Chunks);
+  T.Kind = TransferKind::Copy;
+  T.Pieces.push_back({{S.Root, S.Root + 1}, {0, S.size()}, Chunks});
+  return T;
+}
+
 } // namespace collc

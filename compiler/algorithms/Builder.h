@@ -31,6 +31,11 @@ Schedule scheduleSkeleton(const Machine &M, const Request &R,
 /// A copy of the whole message of \p S from rank \p From to rank \p To.
 Transfer wholeMessageCall(const Schedule &S, int64_t From, int64_t To);
 
+/// A copy of the root's chunks [\p Chunks.Lo, \p Chunks.Hi) of a broadcast
+/// (every rank's destination) from rank \p From to rank \p To.
+Transfer rootChunksCall(const Schedule &S, int64_t From, int64_t To,
+                        Interval Chunks);
+
 } // namespace collc
 
 #endif

@@ -80,6 +80,8 @@ COLLC_BCAST(spanning_trees)
 COLLC_BCAST(scatter_ring)
 COLLC_BCAST(scatter_trees)
 COLLC_BCAST(kary_pipeline)
+COLLC_BCAST(knomial)
+COLLC_BCAST(scatter_rdb_allgather)
 COLLC_REDUCE(binomial)
 COLLC_REDUCE(reduce_scatter_allgather)
 COLLC_REDUCE(binomial_nc)
@@ -833,6 +835,8 @@ int main(int argc, char **argv) {
       {"two-path-pipeline", collc_bcast_two_path_pipeline},
       {"scatter-allgather", collc_bcast_scatter_allgather},
       {"kary-pipeline", collc_bcast_kary_pipeline},
+      {"knomial", collc_bcast_knomial},
+      {"scatter-rdb-allgather", collc_bcast_scatter_rdb_allgather},
   };
   // The broadcasts laid onto a torus (built on a torus of P nodes) up to
   // MaxTopologyRanks: their thousands of small messages per call make SMPI's

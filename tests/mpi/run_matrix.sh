@@ -13,7 +13,7 @@
 # sizes):
 #   bcast (opt-tree, binomial, sequential, chain, greedy, edge-disjoint,
 #     k-segment, pipeline, two-path-pipeline, scatter-allgather,
-#     kary-pipeline; and ring-pipeline, spanning-trees, scatter-ring,
+#     kary-pipeline, knomial, scatter-rdb-allgather; and ring-pipeline, spanning-trees, scatter-ring,
 #     scatter-trees on a torus of P nodes, <gendir>/torus-P.yaml, up to 64
 #     ranks),
 #     gather/scatter (linear, binomial), alltoall (pairwise, bruck),
@@ -44,7 +44,7 @@ roots() { # distinct roots {0, 1, P-1} of P ranks
 # The algorithm files (generate writes them, the other modes compile them).
 algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
   two_path_pipeline scatter_allgather ring_pipeline spanning_trees scatter_ring scatter_trees
-  kary_pipeline reduce_scatter_allgather linear pipelined
+  kary_pipeline knomial scatter_rdb_allgather reduce_scatter_allgather linear pipelined
   brent_kung rootp pairwise bruck ring binomial_nc nearest_halving nearest_doubling
   dimension_rings)
 
@@ -96,7 +96,7 @@ if [ "$mode" = generate ]; then
       for b in 0 1 1000 1048579; do
         if [ "$b" -le "$cap" ]; then
           for alg in opt-tree binomial sequential chain greedy edge-disjoint k-segment pipeline \
-            two-path-pipeline scatter-allgather kary-pipeline; do
+            two-path-pipeline scatter-allgather kary-pipeline knomial scatter-rdb-allgather; do
             job "${alg//-/_}" bcast "$p" "$r" "$b" --algorithm "$alg"
           done
           # (Up to 64 ranks: check.cpp skips them beyond.)
