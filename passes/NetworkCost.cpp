@@ -38,16 +38,32 @@ double level(const Resource &R) {
 /// One resource a message uses, with the weight it loads it with.
 struct Element {
   uint32_t Res = 0;
-  double Weight = 1;
   uint32_t Pos = 0; ///< Its index in Resource::Users while in use.
+  double Weight = 1;
+  double Share = 0; ///< Weight / the message's penalty.
 };
 
-/// A transfer as the network sees it.
+/// A resource's fill level, or a message's bound level, with its id.
+using Level = std::pair<double, uint32_t>;
+
+/// The heap order of levels: lowest first, then lowest id. The order is
+/// total (levels are never NaN), so the order in which the fill meets the
+/// resources does not depend on how the heap is kept.
+struct HigherLevel {
+  bool operator()(const Level &A, const Level &B) const {
+    return A.first > B.first || (A.first == B.first && A.second > B.second);
+  }
+};
+
+/// A transfer as the network sees it (what the sharing solve reads first).
 struct Message {
-  uint32_t Src = 0, Dst = 0;
   uint32_t ElemBegin = 0, ElemEnd = 0;
+  uint32_t Epoch = 0;
+  bool Frozen = false;
   /// The sharing weight is 1 / Penalty; Bound caps the share.
   double Penalty = 1, Bound = Inf;
+  double Value = 0, NewValue = 0;
+  uint32_t Src = 0, Dst = 0;
   double Latency = 0; ///< Route latency x the band's latency factor.
   double Factor = 1;  ///< The band's bandwidth factor.
   double Bytes = 0;   ///< Payload and envelope.
@@ -57,10 +73,9 @@ struct Message {
   bool Rendezvous = false;
   // State.
   double SendPost = NAN, RecvPost = NAN, Start = NAN, End = NAN;
-  double Value = 0, Remaining = 0, LastUpdate = 0;
-  uint32_t Version = 0, Epoch = 0;
-  bool Active = false, Frozen = false;
-  double NewValue = 0;
+  double Remaining = 0, LastUpdate = 0;
+  uint32_t Version = 0;
+  bool Active = false;
 };
 
 enum class EventKind : uint8_t { DataStart, Finish };
@@ -188,6 +203,7 @@ private:
   std::vector<uint32_t> Dirty; ///< Resources whose users changed.
   uint32_t Epoch = 0;
   std::vector<uint32_t> CompMsgs, CompRes;
+  std::vector<Level> Heap, Bounded;
 };
 
 uint32_t Evaluator::linkResource(const Channel &C) {
@@ -220,7 +236,7 @@ const RouteInfo &Evaluator::routeInfo(int64_t A, int64_t B, uint8_t TieDown) {
     if (Net.WeightS > 0)
       RI.WeightTerm += Net.WeightS / LC.Bandwidth;
     RI.MinBandwidth = std::min(RI.MinBandwidth, LC.Bandwidth);
-    Templates.push_back({linkResource(C), 1.0, 0});
+    Templates.push_back({linkResource(C), 0, 1.0});
   }
   // The acknowledgements load the reverse route (a link both routes cross,
   // half duplex, carries the sum).
@@ -234,13 +250,13 @@ const RouteInfo &Evaluator::routeInfo(int64_t A, int64_t B, uint8_t TieDown) {
       if (Same != Templates.end())
         Same->Weight += Net.CrossTraffic;
       else
-        Templates.push_back({R, Net.CrossTraffic, 0});
+        Templates.push_back({R, 0, Net.CrossTraffic});
     }
   }
   if (Inject[A] != None)
-    Templates.push_back({Inject[A], 1.0, 0});
+    Templates.push_back({Inject[A], 0, 1.0});
   if (Eject[B] != None)
-    Templates.push_back({Eject[B], 1.0, 0});
+    Templates.push_back({Eject[B], 0, 1.0});
   RI.End = static_cast<uint32_t>(Templates.size());
   return RI;
 }
@@ -299,6 +315,8 @@ void Evaluator::buildMessages() {
       Elements.insert(Elements.end(), Templates.begin() + RI.Begin,
                       Templates.begin() + RI.End);
       Ms.ElemEnd = static_cast<uint32_t>(Elements.size());
+      for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E)
+        Elements[E].Share = Elements[E].Weight / Ms.Penalty;
     }
 }
 
@@ -578,7 +596,7 @@ void Evaluator::freeze(uint32_t Id, double Value) {
     const Element &El = Elements[E];
     Resource &R = Res[El.Res];
     R.Rem -= El.Weight * Value;
-    R.Usage -= El.Weight / Ms.Penalty;
+    R.Usage -= El.Share;
     --R.Unfrozen;
   }
 }
@@ -626,40 +644,55 @@ void Evaluator::solve(double Now) {
     Ms.Frozen = false;
     for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
       Resource &R = Res[Elements[E].Res];
-      R.Usage += Elements[E].Weight / Ms.Penalty;
+      R.Usage += Elements[E].Share;
       ++R.Unfrozen;
     }
   }
-  // Resources by the level at which they fill (lazy: an entry is current
-  // when its level is the resource's level now).
-  std::vector<std::pair<double, uint32_t>> Heap;
-  Heap.reserve(CompRes.size());
-  for (uint32_t R : CompRes)
-    if (Res[R].Unfrozen > 0)
-      Heap.push_back({level(Res[R]), R});
-  std::make_heap(Heap.begin(), Heap.end(), std::greater<>());
   // Messages by the level at which their bound stops them.
-  std::vector<std::pair<double, uint32_t>> Bounded;
+  Bounded.clear();
   for (uint32_t Id : CompMsgs)
     if (Msgs[Id].Bound < Inf)
       Bounded.push_back({Msgs[Id].Bound * Msgs[Id].Penalty, Id});
   std::sort(Bounded.begin(), Bounded.end());
-  size_t NextBound = 0;
+  size_t NextBound = 0, LastBound = Bounded.size();
+  // When every message has a bound, a resource whose level reaches the
+  // highest bound level of the messages still rising never fills first
+  // (a bound wins a tie), and levels only rise: it stays out of the heap.
+  const bool AllBounded = Bounded.size() == CompMsgs.size();
+  auto Ceiling = [&] {
+    if (!AllBounded)
+      return Inf;
+    while (LastBound > NextBound && Msgs[Bounded[LastBound - 1].second].Frozen)
+      --LastBound;
+    return LastBound > NextBound ? Bounded[LastBound - 1].first : Inf;
+  };
+  // Resources by the level at which they fill (lazy: an entry is current
+  // when its level is the resource's level now).
+  Heap.clear();
+  const double Ceiling0 = Ceiling();
+  for (uint32_t R : CompRes)
+    if (Res[R].Unfrozen > 0) {
+      const double L = level(Res[R]);
+      if (L < Ceiling0)
+        Heap.push_back({L, R});
+    }
+  std::make_heap(Heap.begin(), Heap.end(), HigherLevel());
   size_t Left = CompMsgs.size();
 
   while (Left > 0) {
     // Levels only rise as messages freeze: an entry below its resource's
     // level now goes back in at that level (a lazy increase-key), an entry
-    // of a resource without rising users goes.
+    // of a resource without rising users, or above the ceiling, goes.
+    const double Ceil = Ceiling();
     while (!Heap.empty()) {
       const Resource &Top = Res[Heap.front().second];
       double Level = Top.Unfrozen > 0 ? level(Top) : Inf;
       if (Level <= Heap.front().first)
         break;
-      std::pop_heap(Heap.begin(), Heap.end(), std::greater<>());
-      if (Level < Inf) {
+      std::pop_heap(Heap.begin(), Heap.end(), HigherLevel());
+      if (Level < Ceil) {
         Heap.back().first = Level;
-        std::push_heap(Heap.begin(), Heap.end(), std::greater<>());
+        std::push_heap(Heap.begin(), Heap.end(), HigherLevel());
       } else {
         Heap.pop_back();
       }
@@ -679,7 +712,7 @@ void Evaluator::solve(double Now) {
       continue;
     }
     const uint32_t R = Heap.front().second;
-    std::pop_heap(Heap.begin(), Heap.end(), std::greater<>());
+    std::pop_heap(Heap.begin(), Heap.end(), HigherLevel());
     Heap.pop_back();
     // Every message still rising on R stops at this level. Freezing one
     // reorders R's users only when they finish, not here.
