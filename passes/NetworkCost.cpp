@@ -26,6 +26,8 @@ struct Resource {
   std::vector<std::pair<uint32_t, uint32_t>> Users;
   // Scratch of one solve.
   double Rem = 0, Usage = 0;
+  /// The highest bound level of its users (Inf: one has no bound).
+  double Ceiling = 0;
   uint32_t Unfrozen = 0, Epoch = 0;
 };
 
@@ -46,13 +48,56 @@ struct Element {
 /// A resource's fill level, or a message's bound level, with its id.
 using Level = std::pair<double, uint32_t>;
 
-/// The heap order of levels: lowest first, then lowest id. The order is
-/// total (levels are never NaN), so the order in which the fill meets the
-/// resources does not depend on how the heap is kept.
-struct HigherLevel {
-  bool operator()(const Level &A, const Level &B) const {
-    return A.first > B.first || (A.first == B.first && A.second > B.second);
+/// A min-heap of levels (4-ary: shallow, its children side by side), lowest
+/// level first, then lowest id. The order is total (levels are never NaN),
+/// so which entry is on top does not depend on how the heap is kept.
+class LevelHeap {
+public:
+  void clear() { H.clear(); }
+  bool empty() const { return H.empty(); }
+  const Level &top() const { return H.front(); }
+  /// Adds \p L without ordering; heapify() orders what was added.
+  void add(Level L) { H.push_back(L); }
+  void heapify() {
+    for (size_t I = H.size() / 4 + 1; I-- > 0;)
+      down(I);
   }
+  void pop() {
+    H.front() = H.back();
+    H.pop_back();
+    down(0);
+  }
+  /// Raises the top's level to \p L.
+  void raiseTop(double L) {
+    H.front().first = L;
+    down(0);
+  }
+
+private:
+  static bool lower(const Level &A, const Level &B) {
+    return A.first < B.first || (A.first == B.first && A.second < B.second);
+  }
+  void down(size_t I) {
+    const size_t N = H.size();
+    if (I >= N)
+      return;
+    const Level X = H[I];
+    for (;;) {
+      const size_t C = 4 * I + 1;
+      if (C >= N)
+        break;
+      size_t Best = C;
+      for (size_t J = C + 1, E = std::min(C + 4, N); J < E; ++J)
+        if (lower(H[J], H[Best]))
+          Best = J;
+      if (!lower(H[Best], X))
+        break;
+      H[I] = H[Best];
+      I = Best;
+    }
+    H[I] = X;
+  }
+  std::vector<Level> H;
 };
 
 /// A transfer as the network sees it (what the sharing solve reads first).
@@ -203,7 +248,7 @@ private:
   std::vector<uint32_t> Dirty; ///< Resources whose users changed.
   uint32_t Epoch = 0;
   std::vector<uint32_t> CompMsgs, CompRes;
-  std::vector<Level> Heap, Bounded;
+  LevelHeap Heap, Bounded;
 };
 
 uint32_t Evaluator::linkResource(const Channel &C) {
@@ -638,82 +683,80 @@ void Evaluator::solve(double Now) {
     Rs.Rem = Rs.Capacity;
     Rs.Usage = 0;
     Rs.Unfrozen = 0;
+    Rs.Ceiling = 0;
   }
   for (uint32_t Id : CompMsgs) {
     Message &Ms = Msgs[Id];
     Ms.Frozen = false;
+    const double BoundLevel = Ms.Bound * Ms.Penalty;
     for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
       Resource &R = Res[Elements[E].Res];
       R.Usage += Elements[E].Share;
       ++R.Unfrozen;
+      R.Ceiling = std::max(R.Ceiling, BoundLevel);
     }
   }
   // Messages by the level at which their bound stops them.
   Bounded.clear();
+  double Ceiling = 0;
+  size_t NumBounded = 0;
   for (uint32_t Id : CompMsgs)
-    if (Msgs[Id].Bound < Inf)
-      Bounded.push_back({Msgs[Id].Bound * Msgs[Id].Penalty, Id});
-  std::sort(Bounded.begin(), Bounded.end());
-  size_t NextBound = 0, LastBound = Bounded.size();
-  // When every message has a bound, a resource whose level reaches the
-  // highest bound level of the messages still rising never fills first
-  // (a bound wins a tie), and levels only rise: it stays out of the heap.
-  const bool AllBounded = Bounded.size() == CompMsgs.size();
-  auto Ceiling = [&] {
-    if (!AllBounded)
-      return Inf;
-    while (LastBound > NextBound && Msgs[Bounded[LastBound - 1].second].Frozen)
-      --LastBound;
-    return LastBound > NextBound ? Bounded[LastBound - 1].first : Inf;
-  };
+    if (Msgs[Id].Bound < Inf) {
+      const double L = Msgs[Id].Bound * Msgs[Id].Penalty;
+      Bounded.add({L, Id});
+      Ceiling = std::max(Ceiling, L);
+      ++NumBounded;
+    }
+  Bounded.heapify();
+  // A resource whose level reaches the highest bound level of its users
+  // never fills first: a user of it still rising has a bound at or below
+  // that level, and so has the lowest bound still pending, which wins a tie;
+  // levels only rise. Neither does one above every message's bound level,
+  // when all have one. Such a resource stays out of the heap.
+  if (NumBounded < CompMsgs.size())
+    Ceiling = Inf;
   // Resources by the level at which they fill (lazy: an entry is current
   // when its level is the resource's level now).
   Heap.clear();
-  const double Ceiling0 = Ceiling();
   for (uint32_t R : CompRes)
     if (Res[R].Unfrozen > 0) {
       const double L = level(Res[R]);
-      if (L < Ceiling0)
-        Heap.push_back({L, R});
+      if (L < std::min(Ceiling, Res[R].Ceiling))
+        Heap.add({L, R});
     }
-  std::make_heap(Heap.begin(), Heap.end(), HigherLevel());
+  Heap.heapify();
   size_t Left = CompMsgs.size();
 
   while (Left > 0) {
     // Levels only rise as messages freeze: an entry below its resource's
     // level now goes back in at that level (a lazy increase-key), an entry
     // of a resource without rising users, or above the ceiling, goes.
-    const double Ceil = Ceiling();
     while (!Heap.empty()) {
-      const Resource &Top = Res[Heap.front().second];
+      const Resource &Top = Res[Heap.top().second];
       double Level = Top.Unfrozen > 0 ? level(Top) : Inf;
-      if (Level <= Heap.front().first)
+      if (Level <= Heap.top().first)
         break;
-      std::pop_heap(Heap.begin(), Heap.end(), HigherLevel());
-      if (Level < Ceil) {
-        Heap.back().first = Level;
-        std::push_heap(Heap.begin(), Heap.end(), HigherLevel());
-      } else {
-        Heap.pop_back();
-      }
+      if (Level < std::min(Ceiling, Top.Ceiling))
+        Heap.raiseTop(Level);
+      else
+        Heap.pop();
     }
-    while (NextBound < Bounded.size() && Msgs[Bounded[NextBound].second].Frozen)
-      ++NextBound;
-    double LevelRes = Heap.empty() ? Inf : Heap.front().first;
-    double LevelBound =
-        NextBound < Bounded.size() ? Bounded[NextBound].first : Inf;
+    while (!Bounded.empty() && Msgs[Bounded.top().second].Frozen)
+      Bounded.pop();
+    double LevelRes = Heap.empty() ? Inf : Heap.top().first;
+    double LevelBound = Bounded.empty() ? Inf : Bounded.top().first;
     if (LevelBound <= LevelRes) {
       if (LevelBound == Inf)
         break; // nothing limits what is left (cannot happen: every message
                // crosses a link)
-      uint32_t Id = Bounded[NextBound++].second;
+      uint32_t Id = Bounded.top().second;
+      Bounded.pop();
       freeze(Id, Msgs[Id].Bound);
       --Left;
       continue;
     }
-    const uint32_t R = Heap.front().second;
-    std::pop_heap(Heap.begin(), Heap.end(), HigherLevel());
-    Heap.pop_back();
+    const uint32_t R = Heap.top().second;
+    Heap.pop();
     // Every message still rising on R stops at this level. Freezing one
     // reorders R's users only when they finish, not here.
     for (size_t U = 0; U < Res[R].Users.size(); ++U) {
