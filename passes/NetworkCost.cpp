@@ -103,8 +103,6 @@ private:
 /// A transfer as the network sees it (what the sharing solve reads first).
 struct Message {
   uint32_t ElemBegin = 0, ElemEnd = 0;
-  uint32_t Epoch = 0;
-  bool Frozen = false;
   /// The sharing weight is 1 / Penalty; Bound caps the share.
   double Penalty = 1, Bound = Inf;
   double Value = 0, NewValue = 0;
@@ -249,6 +247,10 @@ private:
   uint32_t Epoch = 0;
   std::vector<uint32_t> CompMsgs, CompRes;
   LevelHeap Heap, Bounded;
+  /// Per message, apart from Msgs so that the solve's scans stay in cache:
+  /// the last solve that reached it, and whether its share is fixed.
+  std::vector<uint32_t> MsgEpoch;
+  std::vector<uint8_t> Frozen;
 };
 
 uint32_t Evaluator::linkResource(const Channel &C) {
@@ -328,6 +330,8 @@ void Evaluator::buildMessages() {
         }
 
   Msgs.resize(S.numTransfers());
+  MsgEpoch.assign(Msgs.size(), 0);
+  Frozen.assign(Msgs.size(), 0);
   uint32_t Id = 0;
   for (const Step &St : S.Steps)
     for (const Transfer &T : St.Transfers) {
@@ -635,7 +639,7 @@ void Evaluator::finish(uint32_t Id, double Now) {
 
 void Evaluator::freeze(uint32_t Id, double Value) {
   Message &Ms = Msgs[Id];
-  Ms.Frozen = true;
+  Frozen[Id] = 1;
   Ms.NewValue = Value;
   for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
     const Element &El = Elements[E];
@@ -662,10 +666,10 @@ void Evaluator::solve(double Now) {
   for (size_t I = 0; I < CompRes.size(); ++I)
     for (auto [Id, E] : Res[CompRes[I]].Users) {
       (void)E;
-      Message &Ms = Msgs[Id];
-      if (Ms.Epoch == Epoch)
+      if (MsgEpoch[Id] == Epoch)
         continue;
-      Ms.Epoch = Epoch;
+      MsgEpoch[Id] = Epoch;
+      const Message &Ms = Msgs[Id];
       CompMsgs.push_back(Id);
       for (uint32_t X = Ms.ElemBegin; X < Ms.ElemEnd; ++X) {
         uint32_t R = Elements[X].Res;
@@ -687,7 +691,7 @@ void Evaluator::solve(double Now) {
   }
   for (uint32_t Id : CompMsgs) {
     Message &Ms = Msgs[Id];
-    Ms.Frozen = false;
+    Frozen[Id] = 0;
     const double BoundLevel = Ms.Bound * Ms.Penalty;
     for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
       Resource &R = Res[Elements[E].Res];
@@ -741,7 +745,7 @@ void Evaluator::solve(double Now) {
       else
         Heap.pop();
     }
-    while (!Bounded.empty() && Msgs[Bounded.top().second].Frozen)
+    while (!Bounded.empty() && Frozen[Bounded.top().second])
       Bounded.pop();
     double LevelRes = Heap.empty() ? Inf : Heap.top().first;
     double LevelBound = Bounded.empty() ? Inf : Bounded.top().first;
@@ -761,7 +765,7 @@ void Evaluator::solve(double Now) {
     // reorders R's users only when they finish, not here.
     for (size_t U = 0; U < Res[R].Users.size(); ++U) {
       uint32_t Id = Res[R].Users[U].first;
-      if (Msgs[Id].Frozen)
+      if (Frozen[Id])
         continue;
       freeze(Id, LevelRes / Msgs[Id].Penalty);
       --Left;
