@@ -3,6 +3,8 @@
 #include "passes/Posting.h"
 #include "passes/Routes.h"
 
+#include "llvm/ADT/bit.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -74,8 +76,13 @@ public:
   }
 
 private:
+  /// A.first < B.first, or equal and A.second < B.second, without branches:
+  /// levels are >= 0 (or -0, which equals 0), whose bits order as the
+  /// values do.
   static bool lower(const Level &A, const Level &B) {
-    return A.first < B.first || (A.first == B.first && A.second < B.second);
+    const uint64_t X = llvm::bit_cast<uint64_t>(A.first + 0.0),
+                   Y = llvm::bit_cast<uint64_t>(B.first + 0.0);
+    return (X < Y) | ((X == Y) & (A.second < B.second));
   }
   void down(size_t I) {
     const size_t N = H.size();
@@ -88,8 +95,7 @@ private:
         break;
       size_t Best = C;
       for (size_t J = C + 1, E = std::min(C + 4, N); J < E; ++J)
-        if (lower(H[J], H[Best]))
-          Best = J;
+        Best = lower(H[J], H[Best]) ? J : Best;
       if (!lower(H[Best], X))
         break;
       H[I] = H[Best];
