@@ -3,6 +3,8 @@
 #include "passes/Posting.h"
 #include "passes/Routes.h"
 
+#include "llvm/ADT/bit.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -26,6 +28,8 @@ struct Resource {
   std::vector<std::pair<uint32_t, uint32_t>> Users;
   // Scratch of one solve.
   double Rem = 0, Usage = 0;
+  /// The highest bound level of its users (Inf: one has no bound).
+  double Ceiling = 0;
   uint32_t Unfrozen = 0, Epoch = 0;
 };
 
@@ -38,16 +42,77 @@ double level(const Resource &R) {
 /// One resource a message uses, with the weight it loads it with.
 struct Element {
   uint32_t Res = 0;
-  double Weight = 1;
   uint32_t Pos = 0; ///< Its index in Resource::Users while in use.
+  double Weight = 1;
+  double Share = 0; ///< Weight / the message's penalty.
 };
 
-/// A transfer as the network sees it.
+/// A resource's fill level, or a message's bound level, with its id.
+using Level = std::pair<double, uint32_t>;
+
+/// A min-heap of levels (4-ary: shallow, its children side by side), lowest
+/// level first, then lowest id. The order is total (levels are never NaN),
+/// so which entry is on top does not depend on how the heap is kept.
+class LevelHeap {
+public:
+  void clear() { H.clear(); }
+  bool empty() const { return H.empty(); }
+  const Level &top() const { return H.front(); }
+  /// Adds \p L without ordering; heapify() orders what was added.
+  void add(Level L) { H.push_back(L); }
+  void heapify() {
+    for (size_t I = H.size() / 4 + 1; I-- > 0;)
+      down(I);
+  }
+  void pop() {
+    H.front() = H.back();
+    H.pop_back();
+    down(0);
+  }
+  /// Raises the top's level to \p L.
+  void raiseTop(double L) {
+    H.front().first = L;
+    down(0);
+  }
+
+private:
+  /// A.first < B.first, or equal and A.second < B.second, without branches:
+  /// levels are >= 0 (or -0, which equals 0), whose bits order as the
+  /// values do.
+  static bool lower(const Level &A, const Level &B) {
+    const uint64_t X = llvm::bit_cast<uint64_t>(A.first + 0.0),
+                   Y = llvm::bit_cast<uint64_t>(B.first + 0.0);
+    return (X < Y) | ((X == Y) & (A.second < B.second));
+  }
+  void down(size_t I) {
+    const size_t N = H.size();
+    if (I >= N)
+      return;
+    const Level X = H[I];
+    for (;;) {
+      const size_t C = 4 * I + 1;
+      if (C >= N)
+        break;
+      size_t Best = C;
+      for (size_t J = C + 1, E = std::min(C + 4, N); J < E; ++J)
+        Best = lower(H[J], H[Best]) ? J : Best;
+      if (!lower(H[Best], X))
+        break;
+      H[I] = H[Best];
+      I = Best;
+    }
+    H[I] = X;
+  }
+  std::vector<Level> H;
+};
+
+/// A transfer as the network sees it (what the sharing solve reads first).
 struct Message {
-  uint32_t Src = 0, Dst = 0;
   uint32_t ElemBegin = 0, ElemEnd = 0;
   /// The sharing weight is 1 / Penalty; Bound caps the share.
   double Penalty = 1, Bound = Inf;
+  double Value = 0, NewValue = 0;
+  uint32_t Src = 0, Dst = 0;
   double Latency = 0; ///< Route latency x the band's latency factor.
   double Factor = 1;  ///< The band's bandwidth factor.
   double Bytes = 0;   ///< Payload and envelope.
@@ -57,10 +122,9 @@ struct Message {
   bool Rendezvous = false;
   // State.
   double SendPost = NAN, RecvPost = NAN, Start = NAN, End = NAN;
-  double Value = 0, Remaining = 0, LastUpdate = 0;
-  uint32_t Version = 0, Epoch = 0;
-  bool Active = false, Frozen = false;
-  double NewValue = 0;
+  double Remaining = 0, LastUpdate = 0;
+  uint32_t Version = 0;
+  bool Active = false;
 };
 
 enum class EventKind : uint8_t { DataStart, Finish };
@@ -188,6 +252,11 @@ private:
   std::vector<uint32_t> Dirty; ///< Resources whose users changed.
   uint32_t Epoch = 0;
   std::vector<uint32_t> CompMsgs, CompRes;
+  LevelHeap Heap, Bounded;
+  /// Per message, apart from Msgs so that the solve's scans stay in cache:
+  /// the last solve that reached it, and whether its share is fixed.
+  std::vector<uint32_t> MsgEpoch;
+  std::vector<uint8_t> Frozen;
 };
 
 uint32_t Evaluator::linkResource(const Channel &C) {
@@ -220,7 +289,7 @@ const RouteInfo &Evaluator::routeInfo(int64_t A, int64_t B, uint8_t TieDown) {
     if (Net.WeightS > 0)
       RI.WeightTerm += Net.WeightS / LC.Bandwidth;
     RI.MinBandwidth = std::min(RI.MinBandwidth, LC.Bandwidth);
-    Templates.push_back({linkResource(C), 1.0, 0});
+    Templates.push_back({linkResource(C), 0, 1.0});
   }
   // The acknowledgements load the reverse route (a link both routes cross,
   // half duplex, carries the sum).
@@ -234,13 +303,13 @@ const RouteInfo &Evaluator::routeInfo(int64_t A, int64_t B, uint8_t TieDown) {
       if (Same != Templates.end())
         Same->Weight += Net.CrossTraffic;
       else
-        Templates.push_back({R, Net.CrossTraffic, 0});
+        Templates.push_back({R, 0, Net.CrossTraffic});
     }
   }
   if (Inject[A] != None)
-    Templates.push_back({Inject[A], 1.0, 0});
+    Templates.push_back({Inject[A], 0, 1.0});
   if (Eject[B] != None)
-    Templates.push_back({Eject[B], 1.0, 0});
+    Templates.push_back({Eject[B], 0, 1.0});
   RI.End = static_cast<uint32_t>(Templates.size());
   return RI;
 }
@@ -267,6 +336,8 @@ void Evaluator::buildMessages() {
         }
 
   Msgs.resize(S.numTransfers());
+  MsgEpoch.assign(Msgs.size(), 0);
+  Frozen.assign(Msgs.size(), 0);
   uint32_t Id = 0;
   for (const Step &St : S.Steps)
     for (const Transfer &T : St.Transfers) {
@@ -299,6 +370,8 @@ void Evaluator::buildMessages() {
       Elements.insert(Elements.end(), Templates.begin() + RI.Begin,
                       Templates.begin() + RI.End);
       Ms.ElemEnd = static_cast<uint32_t>(Elements.size());
+      for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E)
+        Elements[E].Share = Elements[E].Weight / Ms.Penalty;
     }
 }
 
@@ -572,13 +645,13 @@ void Evaluator::finish(uint32_t Id, double Now) {
 
 void Evaluator::freeze(uint32_t Id, double Value) {
   Message &Ms = Msgs[Id];
-  Ms.Frozen = true;
+  Frozen[Id] = 1;
   Ms.NewValue = Value;
   for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
     const Element &El = Elements[E];
     Resource &R = Res[El.Res];
     R.Rem -= El.Weight * Value;
-    R.Usage -= El.Weight / Ms.Penalty;
+    R.Usage -= El.Share;
     --R.Unfrozen;
   }
 }
@@ -599,10 +672,10 @@ void Evaluator::solve(double Now) {
   for (size_t I = 0; I < CompRes.size(); ++I)
     for (auto [Id, E] : Res[CompRes[I]].Users) {
       (void)E;
-      Message &Ms = Msgs[Id];
-      if (Ms.Epoch == Epoch)
+      if (MsgEpoch[Id] == Epoch)
         continue;
-      Ms.Epoch = Epoch;
+      MsgEpoch[Id] = Epoch;
+      const Message &Ms = Msgs[Id];
       CompMsgs.push_back(Id);
       for (uint32_t X = Ms.ElemBegin; X < Ms.ElemEnd; ++X) {
         uint32_t R = Elements[X].Res;
@@ -620,72 +693,85 @@ void Evaluator::solve(double Now) {
     Rs.Rem = Rs.Capacity;
     Rs.Usage = 0;
     Rs.Unfrozen = 0;
+    Rs.Ceiling = 0;
   }
   for (uint32_t Id : CompMsgs) {
     Message &Ms = Msgs[Id];
-    Ms.Frozen = false;
+    Frozen[Id] = 0;
+    const double BoundLevel = Ms.Bound * Ms.Penalty;
     for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
       Resource &R = Res[Elements[E].Res];
-      R.Usage += Elements[E].Weight / Ms.Penalty;
+      R.Usage += Elements[E].Share;
       ++R.Unfrozen;
+      R.Ceiling = std::max(R.Ceiling, BoundLevel);
     }
   }
+  // Messages by the level at which their bound stops them.
+  Bounded.clear();
+  double Ceiling = 0;
+  size_t NumBounded = 0;
+  for (uint32_t Id : CompMsgs)
+    if (Msgs[Id].Bound < Inf) {
+      const double L = Msgs[Id].Bound * Msgs[Id].Penalty;
+      Bounded.add({L, Id});
+      Ceiling = std::max(Ceiling, L);
+      ++NumBounded;
+    }
+  Bounded.heapify();
+  // A resource whose level reaches the highest bound level of its users
+  // never fills first: a user of it still rising has a bound at or below
+  // that level, and so has the lowest bound still pending, which wins a tie;
+  // levels only rise. Neither does one above every message's bound level,
+  // when all have one. Such a resource stays out of the heap.
+  if (NumBounded < CompMsgs.size())
+    Ceiling = Inf;
   // Resources by the level at which they fill (lazy: an entry is current
   // when its level is the resource's level now).
-  std::vector<std::pair<double, uint32_t>> Heap;
-  Heap.reserve(CompRes.size());
+  Heap.clear();
   for (uint32_t R : CompRes)
-    if (Res[R].Unfrozen > 0)
-      Heap.push_back({level(Res[R]), R});
-  std::make_heap(Heap.begin(), Heap.end(), std::greater<>());
-  // Messages by the level at which their bound stops them.
-  std::vector<std::pair<double, uint32_t>> Bounded;
-  for (uint32_t Id : CompMsgs)
-    if (Msgs[Id].Bound < Inf)
-      Bounded.push_back({Msgs[Id].Bound * Msgs[Id].Penalty, Id});
-  std::sort(Bounded.begin(), Bounded.end());
-  size_t NextBound = 0;
+    if (Res[R].Unfrozen > 0) {
+      const double L = level(Res[R]);
+      if (L < std::min(Ceiling, Res[R].Ceiling))
+        Heap.add({L, R});
+    }
+  Heap.heapify();
   size_t Left = CompMsgs.size();
 
   while (Left > 0) {
     // Levels only rise as messages freeze: an entry below its resource's
     // level now goes back in at that level (a lazy increase-key), an entry
-    // of a resource without rising users goes.
+    // of a resource without rising users, or above the ceiling, goes.
     while (!Heap.empty()) {
-      const Resource &Top = Res[Heap.front().second];
+      const Resource &Top = Res[Heap.top().second];
       double Level = Top.Unfrozen > 0 ? level(Top) : Inf;
-      if (Level <= Heap.front().first)
+      if (Level <= Heap.top().first)
         break;
-      std::pop_heap(Heap.begin(), Heap.end(), std::greater<>());
-      if (Level < Inf) {
-        Heap.back().first = Level;
-        std::push_heap(Heap.begin(), Heap.end(), std::greater<>());
-      } else {
-        Heap.pop_back();
-      }
+      if (Level < std::min(Ceiling, Top.Ceiling))
+        Heap.raiseTop(Level);
+      else
+        Heap.pop();
     }
-    while (NextBound < Bounded.size() && Msgs[Bounded[NextBound].second].Frozen)
-      ++NextBound;
-    double LevelRes = Heap.empty() ? Inf : Heap.front().first;
-    double LevelBound =
-        NextBound < Bounded.size() ? Bounded[NextBound].first : Inf;
+    while (!Bounded.empty() && Frozen[Bounded.top().second])
+      Bounded.pop();
+    double LevelRes = Heap.empty() ? Inf : Heap.top().first;
+    double LevelBound = Bounded.empty() ? Inf : Bounded.top().first;
     if (LevelBound <= LevelRes) {
       if (LevelBound == Inf)
         break; // nothing limits what is left (cannot happen: every message
                // crosses a link)
-      uint32_t Id = Bounded[NextBound++].second;
+      uint32_t Id = Bounded.top().second;
+      Bounded.pop();
       freeze(Id, Msgs[Id].Bound);
       --Left;
       continue;
     }
-    const uint32_t R = Heap.front().second;
-    std::pop_heap(Heap.begin(), Heap.end(), std::greater<>());
-    Heap.pop_back();
+    const uint32_t R = Heap.top().second;
+    Heap.pop();
     // Every message still rising on R stops at this level. Freezing one
     // reorders R's users only when they finish, not here.
     for (size_t U = 0; U < Res[R].Users.size(); ++U) {
       uint32_t Id = Res[R].Users[U].first;
-      if (Msgs[Id].Frozen)
+      if (Frozen[Id])
         continue;
       freeze(Id, LevelRes / Msgs[Id].Penalty);
       --Left;

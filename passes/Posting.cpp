@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <queue>
+#include <tuple>
 #include <unordered_map>
 
 using namespace llvm;
@@ -568,6 +569,144 @@ private:
 
 } // namespace
 
+namespace {
+
+/// Slots 0..N-1, each free or busy, with the lowest free run of a given
+/// length found in O(log N): a segment tree whose nodes keep the longest
+/// free run inside them and the free runs at their two ends.
+class FreeRuns {
+public:
+  explicit FreeRuns(int64_t N) : N(std::max<int64_t>(N, 1)) {
+    Width = 1;
+    while (Width < this->N)
+      Width *= 2;
+    Nodes.resize(size_t(2 * Width));
+    build(1, 0, Width);
+  }
+
+  /// The lowest slot that starts \p Size free slots (Size <= N; there is
+  /// always one while at most N - Size slots are busy).
+  int64_t lowestFit(int64_t Size) const {
+    int64_t Node = 1, Lo = 0, Len = Width;
+    while (Len > 1) {
+      const int64_t Half = Len / 2;
+      const Run &L = Nodes[size_t(2 * Node)], &R = Nodes[size_t(2 * Node + 1)];
+      if (L.Best >= Size) {
+        Node = 2 * Node;
+      } else if (L.Suffix + R.Prefix >= Size) {
+        return Lo + Half - L.Suffix;
+      } else {
+        Node = 2 * Node + 1;
+        Lo += Half;
+      }
+      Len = Half;
+    }
+    return Lo;
+  }
+
+  /// Marks slots [Lo, Hi) busy or free.
+  void set(int64_t Lo, int64_t Hi, bool Busy) {
+    update(1, 0, Width, Lo, Hi, Busy);
+  }
+
+private:
+  struct Run {
+    int64_t Best = 0, Prefix = 0, Suffix = 0;
+    int8_t Pending = -1; ///< A whole-node assignment not yet pushed down.
+  };
+
+  void fill(int64_t Node, int64_t Lo, int64_t Len, bool Busy) {
+    // Slots past N are busy forever, so that no run crosses the end.
+    const int64_t Free = Busy ? 0 : std::max<int64_t>(0, std::min(Len, N - Lo));
+    Run &X = Nodes[size_t(Node)];
+    X.Best = Free;
+    X.Prefix = Free;
+    X.Suffix = Free == Len ? Len : 0;
+    X.Pending = Len > 1 ? int8_t(Busy) : int8_t(-1);
+  }
+
+  void pull(int64_t Node, int64_t Len) {
+    const int64_t Half = Len / 2;
+    const Run &L = Nodes[size_t(2 * Node)], &R = Nodes[size_t(2 * Node + 1)];
+    Run &X = Nodes[size_t(Node)];
+    X.Best = std::max({L.Best, R.Best, L.Suffix + R.Prefix});
+    X.Prefix = L.Prefix == Half ? Half + R.Prefix : L.Prefix;
+    X.Suffix = R.Suffix == Half ? Half + L.Suffix : R.Suffix;
+  }
+
+  void build(int64_t Node, int64_t Lo, int64_t Len) {
+    if (Len == 1) {
+      fill(Node, Lo, 1, false);
+      return;
+    }
+    build(2 * Node, Lo, Len / 2);
+    build(2 * Node + 1, Lo + Len / 2, Len / 2);
+    pull(Node, Len);
+  }
+
+  void update(int64_t Node, int64_t Lo, int64_t Len, int64_t A, int64_t B,
+              bool Busy) {
+    if (B <= Lo || Lo + Len <= A)
+      return;
+    if (A <= Lo && Lo + Len <= B) {
+      fill(Node, Lo, Len, Busy);
+      return;
+    }
+    const int64_t Half = Len / 2;
+    Run &X = Nodes[size_t(Node)];
+    if (X.Pending >= 0) {
+      fill(2 * Node, Lo, Half, X.Pending);
+      fill(2 * Node + 1, Lo + Half, Half, X.Pending);
+      X.Pending = -1;
+    }
+    update(2 * Node, Lo, Half, A, B, Busy);
+    update(2 * Node + 1, Lo + Half, Half, A, B, Busy);
+    pull(Node, Len);
+  }
+
+  int64_t N, Width;
+  std::vector<Run> Nodes;
+};
+
+int64_t maxSizeOf(ArrayRef<SlotRequest> Requests) {
+  int64_t Max = 0;
+  for (const SlotRequest &Q : Requests)
+    Max = std::max(Max, Q.Size);
+  return Max;
+}
+
+/// assignSlots() when no request needs more than one slot: first fit is the
+/// lowest free slot, the lowest freed one or else the next never used.
+int64_t assignUnitSlots(ArrayRef<SlotRequest> Requests,
+                        const std::vector<size_t> &Order,
+                        std::vector<int64_t> &Slots) {
+  using Expiry = std::pair<int64_t, int64_t>; // (last step, slot)
+  std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> Ends;
+  std::priority_queue<int64_t, std::vector<int64_t>, std::greater<int64_t>>
+      Freed;
+  int64_t Used = 0;
+  for (size_t I : Order) {
+    const SlotRequest &Q = Requests[I];
+    while (!Ends.empty() && Ends.top().first < Q.First) {
+      Freed.push(Ends.top().second);
+      Ends.pop();
+    }
+    if (Q.Size <= 0)
+      continue;
+    int64_t At = Used;
+    if (!Freed.empty()) {
+      At = Freed.top();
+      Freed.pop();
+    }
+    Slots[I] = At;
+    Ends.push({Q.Last, At});
+    Used = std::max(Used, At + 1);
+  }
+  return Used;
+}
+
+} // namespace
+
 int64_t assignSlots(ArrayRef<SlotRequest> Requests,
                     std::vector<int64_t> &Slots) {
   std::vector<size_t> Order(Requests.size());
@@ -577,30 +716,48 @@ int64_t assignSlots(ArrayRef<SlotRequest> Requests,
     return Requests[A].First < Requests[B].First;
   });
   Slots.assign(Requests.size(), 0);
-  // Busy stretches: first slot -> (end slot, last step); expiry by step.
-  std::map<int64_t, std::pair<int64_t, int64_t>> Busy;
-  using Expiry = std::pair<int64_t, int64_t>; // (last step, first slot)
+  if (maxSizeOf(Requests) <= 1)
+    return assignUnitSlots(Requests, Order, Slots);
+  // Where first fit can reach: when k other requests of Live slots in all
+  // are live, the free slots below Live + (k + 1) x Size form at most k + 1
+  // runs of at least (k + 1) x Size slots in all, so one of them fits.
+  int64_t Total = 0, MaxSize = 0;
+  std::vector<std::pair<int64_t, int64_t>> Changes; // (step, +-size), ends last
+  for (const SlotRequest &Q : Requests)
+    if (Q.Size > 0) {
+      Total += Q.Size;
+      MaxSize = std::max(MaxSize, Q.Size);
+      Changes.push_back({Q.First, Q.Size});
+      Changes.push_back({std::max(Q.Last, Q.First) + 1, -Q.Size});
+    }
+  std::sort(Changes.begin(), Changes.end());
+  int64_t Live = 0, Count = 0, PeakLive = 0, PeakCount = 0;
+  for (auto [Step, Delta] : Changes) {
+    (void)Step;
+    Live += Delta;
+    Count += Delta > 0 ? 1 : -1;
+    PeakLive = std::max(PeakLive, Live);
+    PeakCount = std::max(PeakCount, Count);
+  }
+  FreeRuns Free(std::min(Total, PeakLive + PeakCount * MaxSize));
+  // Busy stretches expire by their last step: (last step, first slot, end).
+  using Expiry = std::tuple<int64_t, int64_t, int64_t>;
   std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> Ends;
   int64_t Used = 0;
   for (size_t I : Order) {
     const SlotRequest &Q = Requests[I];
-    while (!Ends.empty() && Ends.top().first < Q.First) {
-      Busy.erase(Ends.top().second);
+    while (!Ends.empty() && std::get<0>(Ends.top()) < Q.First) {
+      Free.set(std::get<1>(Ends.top()), std::get<2>(Ends.top()), false);
       Ends.pop();
     }
     if (Q.Size <= 0) {
       Slots[I] = 0;
       continue;
     }
-    int64_t At = 0;
-    for (const auto &[Lo, HiLast] : Busy) {
-      if (Lo - At >= Q.Size)
-        break;
-      At = std::max(At, HiLast.first);
-    }
+    const int64_t At = Free.lowestFit(Q.Size);
     Slots[I] = At;
-    Busy[At] = {At + Q.Size, Q.Last};
-    Ends.push({Q.Last, At});
+    Free.set(At, At + Q.Size, true);
+    Ends.push({Q.Last, At, At + Q.Size});
     Used = std::max(Used, At + Q.Size);
   }
   return Used;

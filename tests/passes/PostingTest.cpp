@@ -83,6 +83,68 @@ TEST_CASE("posting: runs of slots never overlap while live") {
   }
 }
 
+namespace {
+
+/// First fit the plain way: in order of First (stable), each request at the
+/// lowest slot where it meets none of the placed requests still live.
+std::vector<int64_t> firstFitByScan(const std::vector<SlotRequest> &Q) {
+  std::vector<size_t> Order(Q.size());
+  for (size_t I = 0; I < Q.size(); ++I)
+    Order[I] = I;
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](size_t A, size_t B) { return Q[A].First < Q[B].First; });
+  std::vector<int64_t> Slots(Q.size(), 0);
+  std::vector<size_t> Placed;
+  for (size_t I : Order) {
+    if (Q[I].Size <= 0)
+      continue;
+    std::vector<int64_t> Starts = {0};
+    for (size_t J : Placed)
+      if (Q[J].Last >= Q[I].First)
+        Starts.push_back(Slots[J] + Q[J].Size);
+    int64_t Best = INT64_MAX;
+    for (int64_t At : Starts) {
+      bool Free = true;
+      for (size_t J : Placed)
+        Free &= !(Q[J].Last >= Q[I].First && At < Slots[J] + Q[J].Size &&
+                  Slots[J] < At + Q[I].Size);
+      if (Free)
+        Best = std::min(Best, At);
+    }
+    Slots[I] = Best;
+    Placed.push_back(I);
+  }
+  return Slots;
+}
+
+} // namespace
+
+TEST_CASE("posting: first fit puts every request at its lowest free slots") {
+  std::mt19937 Rng(23);
+  for (int Round = 0; Round < 400; ++Round) {
+    const int N = 1 + static_cast<int>(Rng() % 80);
+    const int64_t MaxSize = Round % 2 ? 1 : 1 + Rng() % 9;
+    std::vector<SlotRequest> Q(static_cast<size_t>(N));
+    for (SlotRequest &R : Q) {
+      R.First = static_cast<int64_t>(Rng() % 30);
+      R.Last = R.First + static_cast<int64_t>(Rng() % 10);
+      R.Size = static_cast<int64_t>(Rng() % (MaxSize + 1));
+      if (MaxSize == 1)
+        R.Size = 1;
+    }
+    std::vector<int64_t> Slots;
+    const int64_t Used = assignSlots(Q, Slots);
+    const std::vector<int64_t> Want = firstFitByScan(Q);
+    int64_t WantUsed = 0;
+    for (size_t I = 0; I < Q.size(); ++I) {
+      if (Q[I].Size > 0)
+        CHECK(Slots[I] == Want[I]);
+      WantUsed = std::max(WantUsed, Want[I] + std::max<int64_t>(Q[I].Size, 0));
+    }
+    CHECK(Used == WantUsed);
+  }
+}
+
 TEST_CASE("posting: relayed blocks share scratch slots by lifetime") {
   // SEM on an 8x8 torus relays blocks through scratch.
   Machine M;
