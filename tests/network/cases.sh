@@ -10,7 +10,7 @@ set -euo pipefail
 plats=(torus-16x16 cluster-256 fat-tree-256)
 bcast=(opt-tree binomial sequential chain opt-mesh u-mesh greedy edge-disjoint
        k-segment pipeline two-path-pipeline scatter-allgather ring-pipeline
-       spanning-trees scatter-ring scatter-trees kary-pipeline)
+       spanning-trees scatter-ring scatter-trees kary-pipeline knomial scatter-rdb-allgather)
 if [ "${1:-full}" = quick ]; then
   printf "%s\n" \
     torus-16x16:bcast:binomial:1 torus-16x16:bcast:binomial:1048576 \
