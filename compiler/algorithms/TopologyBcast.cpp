@@ -1,4 +1,5 @@
 #include "compiler/algorithms/TopologyBcast.h"
+#include "compiler/algorithms/LibraryBcast.h"
 
 #include "compiler/algorithms/Placement.h"
 #include "compiler/algorithms/SegmentedBcast.h"
@@ -837,13 +838,7 @@ llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R) {
   if (P < 2)
     return Skel;
   // Ranks in node order, from the root on.
-  std::vector<int32_t> Order(P);
-  std::iota(Order.begin(), Order.end(), 0);
-  std::stable_sort(Order.begin(), Order.end(), [&](int32_t A, int32_t B) {
-    return Skel.Participants[A].Node < Skel.Participants[B].Node;
-  });
-  std::rotate(Order.begin(), std::find(Order.begin(), Order.end(), Skel.Root),
-              Order.end());
+  const std::vector<int32_t> Order = nodeOrderFromRoot(Skel);
   std::vector<llvm::Expected<Schedule>> Fanouts;
   for (int64_t Fan : {2, 4}) {
     ParentArray Tree(P, -1);
