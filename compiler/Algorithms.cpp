@@ -253,7 +253,7 @@ const std::vector<AlgorithmInfo> &algorithms() {
        dimensionRingsApplies,
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
-       /*AutoApplies=*/onNetwork},
+       /*AutoApplies=*/onNetworkRings},
       {"linear",
        "linear array: rank r combines what r-1 sends and passes it on",
        {Collective::Scan, Collective::Exscan},

@@ -422,6 +422,21 @@ bool onNetwork(const Machine &M, const Request &, std::string &Why) {
   return false;
 }
 
+bool onNetworkRings(const Machine &M, const Request &R, std::string &Why) {
+  if (!onNetwork(M, R, Why))
+    return false;
+  switch (M.Topo.Kind) {
+  case TopologyKind::Mesh:
+  case TopologyKind::Torus:
+  case TopologyKind::Hypercube:
+    return true;
+  default:
+    Why = "auto considers it only on a mesh, torus or hypercube with a "
+          "network";
+    return false;
+  }
+}
+
 bool nearestHalvingApplies(const Machine &M, const Request &R,
                            std::string &Why) {
   return reduceScatterApplies(M, R, Why);

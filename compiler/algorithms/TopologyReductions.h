@@ -101,6 +101,14 @@ bool dimensionRingsApplies(const Machine &M, const Request &R,
 /// evaluator judges them); an explicit request takes them anywhere.
 bool onNetwork(const Machine &M, const Request &R, std::string &Why);
 
+/// For `--algorithm auto` and dimension-rings: a machine with a network whose
+/// topology has rings of its own (a mesh, torus or hypercube). Elsewhere its
+/// rings are logical: both lanes of every ring leave through a node's one
+/// link, where the evaluator times it 6-16% faster than SMPI (cluster, fat
+/// tree; docs/network.md) and where ranks share a host's cores, 3x slower
+/// than the MPI library (bench/mpi/run.sh host).
+bool onNetworkRings(const Machine &M, const Request &R, std::string &Why);
+
 } // namespace collc
 
 #endif
