@@ -25,6 +25,18 @@ bool clash(const std::vector<SlotRequest> &Q, const std::vector<int64_t> &Slots,
   return Time && Space && Q[A].Size > 0 && Q[B].Size > 0;
 }
 
+/// The 8x8 wormhole torus SEM relays blocks on (through scratch).
+Machine wormholeTorus8x8() {
+  Machine M;
+  M.Name = "torus";
+  M.Topo.Kind = TopologyKind::Torus;
+  M.Topo.Dims = {8, 8};
+  M.Topo.Nodes = 64;
+  M.M.Kind = ModelKind::Wormhole;
+  M.M.Worm = {5, 0.001, 0.0001, 5, 0.001, 1};
+  return M;
+}
+
 } // namespace
 
 TEST_CASE("posting: unit requests get as many slots as are live at once") {
@@ -147,13 +159,7 @@ TEST_CASE("posting: first fit puts every request at its lowest free slots") {
 
 TEST_CASE("posting: relayed blocks share scratch slots by lifetime") {
   // SEM on an 8x8 torus relays blocks through scratch.
-  Machine M;
-  M.Name = "torus";
-  M.Topo.Kind = TopologyKind::Torus;
-  M.Topo.Dims = {8, 8};
-  M.Topo.Nodes = 64;
-  M.M.Kind = ModelKind::Wormhole;
-  M.M.Worm = {5, 0.001, 0.0001, 5, 0.001, 1};
+  const Machine M = wormholeTorus8x8();
   Request R = request(Collective::Alltoall, 64, 0, 1024, "sem");
   auto S = findAlgorithm("sem", Collective::Alltoall)->Build(M, R);
   REQUIRE(S);
@@ -203,13 +209,7 @@ TEST_CASE("posting: every wait names an earlier step, an earlier receive "
 }
 
 TEST_CASE("posting: the summary reports the peak scratch per rank") {
-  Machine M;
-  M.Name = "torus";
-  M.Topo.Kind = TopologyKind::Torus;
-  M.Topo.Dims = {8, 8};
-  M.Topo.Nodes = 64;
-  M.M.Kind = ModelKind::Wormhole;
-  M.M.Worm = {5, 0.001, 0.0001, 5, 0.001, 1};
+  const Machine M = wormholeTorus8x8();
   auto S = findAlgorithm("sem", Collective::Alltoall)
                ->Build(M, request(Collective::Alltoall, 64, 0, 1024, "sem"));
   REQUIRE(S);
