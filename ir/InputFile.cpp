@@ -1,0 +1,98 @@
+#include "ir/InputFile.h"
+
+#include "ir/Diagnostic.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Errno.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace collc {
+
+namespace {
+
+Error fileError(StringRef Path, const Twine &What) {
+  return make_error<LocatedError>((Path + ": error: " + What).str());
+}
+
+/// What a file that is not regular is, in words.
+const char *kindOf(mode_t Mode) {
+  if (S_ISDIR(Mode))
+    return "a directory";
+  if (S_ISFIFO(Mode))
+    return "a FIFO";
+  if (S_ISCHR(Mode))
+    return "a character device";
+  if (S_ISBLK(Mode))
+    return "a block device";
+  if (S_ISSOCK(Mode))
+    return "a socket";
+  if (S_ISLNK(Mode))
+    return "a symbolic link";
+  return "not a regular file";
+}
+
+/// \p N bytes as people read them ("300 MiB", "17 bytes").
+std::string sizeText(uint64_t N) {
+  if (N >= (uint64_t(1) << 20) && N % (uint64_t(1) << 20) == 0)
+    return std::to_string(N >> 20) + " MiB";
+  if (N >= (uint64_t(1) << 20))
+    return std::to_string(N) + " bytes (" + std::to_string(N >> 20) + " MiB)";
+  return std::to_string(N) + " bytes";
+}
+
+} // namespace
+
+Expected<std::unique_ptr<MemoryBuffer>>
+readInputFile(StringRef Path, const InputFileOptions &Opts) {
+  SmallString<256> P(Path);
+  int Flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC;
+  if (Opts.NoFollow)
+    Flags |= O_NOFOLLOW;
+  int FD;
+  do
+    FD = ::open(P.c_str(), Flags);
+  while (FD < 0 && errno == EINTR);
+  if (FD < 0) {
+    if (errno == ELOOP && Opts.NoFollow)
+      return fileError(Path, "is a symbolic link; expected a regular file");
+    return fileError(Path, "cannot read file: " + sys::StrError(errno));
+  }
+  struct FDCloser {
+    int FD;
+    ~FDCloser() { ::close(FD); }
+  } Closer{FD};
+  struct stat St;
+  if (::fstat(FD, &St) != 0)
+    return fileError(Path, "cannot read file: " + sys::StrError(errno));
+  if (!S_ISREG(St.st_mode))
+    return fileError(Path, Twine("is ") + kindOf(St.st_mode) +
+                               "; expected a regular file");
+  const uint64_t Size = static_cast<uint64_t>(St.st_size);
+  if (Size > Opts.Limit)
+    return fileError(Path, "is " + sizeText(Size) + ", more than the " +
+                               sizeText(Opts.Limit) + " an input may be");
+  std::unique_ptr<WritableMemoryBuffer> Buf =
+      WritableMemoryBuffer::getNewUninitMemBuffer(Size, Path);
+  if (!Buf)
+    return fileError(Path, "cannot read file: out of memory");
+  uint64_t Done = 0;
+  while (Done < Size) {
+    ssize_t N = ::read(FD, Buf->getBufferStart() + Done, Size - Done);
+    if (N < 0 && (errno == EINTR || errno == EAGAIN))
+      continue;
+    if (N < 0)
+      return fileError(Path, "cannot read file: " + sys::StrError(errno));
+    if (N == 0) // the file shrank while it was read
+      return fileError(Path, "changed while it was read");
+    Done += static_cast<uint64_t>(N);
+  }
+  return std::unique_ptr<MemoryBuffer>(std::move(Buf));
+}
+
+} // namespace collc
