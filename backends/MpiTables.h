@@ -48,6 +48,31 @@ struct MpiTables {
                       uint64_t MaxBytes) const;
 };
 
+/// Checks that \p T are tables the runtime can run safely as a schedule of
+/// \p Coll on \p Ranks ranks with root \p Root, its blocks split in
+/// \p NumChunks chunks: the invariants of every table lowerToTables writes,
+/// checked on the tables alone (backends/TableCheck.cpp):
+///  - memory: every segment addresses a buffer the collective gives its
+///    rank (a rooted collective's buffers by role), within its blocks and
+///    chunks (64-bit arithmetic, no overflow); receives never write the send
+///    buffer; scratch slots within ScratchBlocks, which is at most the blocks
+///    the collective has; staging within what the rank's staged operations
+///    move together; a message that is not one contiguous run is staged, and
+///    so is every reduction receive;
+///  - flags: combining and receive modes only in reductions (the result kept
+///    apart only in an exscan), signals carry nothing, data something;
+///  - pairing: the k-th send of rank a to rank b and the k-th receive of b
+///    from a have the same step and kind and move the same chunks of the
+///    same number of blocks, so they match byte for byte at every size;
+///  - progress: a run of every rank under the runtime's posting rules
+///    (runtime/collc/runtime.h), in which a send completes only once its
+///    receive is posted (MPI's rendezvous, the case that waits most),
+///    finishes every operation: no wait cycle, nothing left unmatched.
+/// The error names the first rank and operation that fails. Work and memory
+/// are linear in the tables' size.
+llvm::Error checkTables(const MpiTables &T, Collective Coll, int32_t Ranks,
+                        int32_t Root, int64_t NumChunks);
+
 /// Lowers the verified schedule \p S. Fails for what the runtime does not
 /// execute: a transfer that is not between two ranks, a result kept apart
 /// (Transfer::From/Into) by anything but an exscan, or a transfer folding

@@ -23,15 +23,14 @@
 /// rank's own state (its rank, its earlier calls, timings, what its cache
 /// already holds) enters a build: `auto` breaks ties by registry order.
 ///
-/// The cache file (COLLC_CACHE=dir): a built kind is also written to a file
-/// of that directory, named by a digest of the machine file's text, the
-/// build of collc (its version, and the size and time of the file the engine
-/// was loaded from), the algorithm asked for and the kind, and a later process
-/// (another run, or another rank of the same run) reads it instead of building.
-/// A file holds the whole kind and a checksum, and is used only when both
-/// match: a file that does not is ignored and replaced. Files are written whole
-/// under a temporary name and renamed, so concurrent writers of one kind (every
-/// rank of a node) leave one complete file.
+/// The cache (COLLC_CACHE=dir, dropin/CacheFile.h): a built kind's schedule
+/// is also written to a file of that directory, and a later process (another
+/// run, or another rank of the same run) reads it instead of building. What
+/// it reads it trusts no more than a `--schedule` file: the schedule must be
+/// the kind asked for, is costed and verified on the machine, lowered to
+/// tables here, and the tables checked (checkTables) before first use. A file
+/// that fails any of it is rebuilt and replaced, and the entry says why
+/// (Entry::CacheNote), for the library to say once.
 ///
 /// Size bands: band 0 is the empty message; band b >= 1 holds the sizes
 /// [2^(b-1), 2^b - 1] bytes per block. A band's schedule is built for a size
@@ -41,7 +40,10 @@
 #define COLLC_DROPIN_ENGINE_H
 
 #include "backends/MpiTables.h"
+#include "dropin/Config.h"
 #include "ir/Machine.h"
+#include "ir/Request.h"
+#include "ir/Schedule.h"
 #include "runtime/collc/tables.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -60,33 +62,6 @@
 namespace collc {
 namespace dropin {
 
-/// The collectives the library takes over (the MPI entry points; multicast
-/// is served through MPI_Bcast by no one here).
-bool isServedCollective(int Coll);
-
-/// What the environment asks for.
-struct Config {
-  /// COLLC_MACHINE: a machine spec or a SimGrid platform file.
-  std::string MachinePath;
-  /// COLLC_COLLECTIVES: which collectives to take over (index rt::Coll).
-  std::array<bool, rt::Barrier + 1> TakeOver{};
-  /// COLLC_ALGORITHM: an algorithm per collective instead of `auto`.
-  std::array<std::string, rt::Barrier + 1> Algorithm;
-  /// COLLC_CACHE: the directory of cache files (empty: none).
-  std::string CacheDir;
-  /// COLLC_VERBOSE: 0 silent, 1 rank 0 of each communicator reports each
-  /// call, 2 (COLLC_VERBOSE=all) every rank does.
-  int Verbose = 0;
-};
-
-/// Reads the configuration from the environment's values (null: unset).
-/// COLLC_COLLECTIVES is `all` (the default) or a comma-separated list of
-/// collective names (`bcast,allreduce`); COLLC_ALGORITHM a comma-separated
-/// list of `collective=algorithm`. An error names the variable and says
-/// what was expected.
-llvm::Expected<Config> parseConfig(const char *Machine, const char *Collectives,
-                                   const char *Algorithm, const char *Verbose,
-                                   const char *Cache = nullptr);
 
 /// The band of a message of \p Bytes per block.
 int sizeBand(uint64_t Bytes);
@@ -126,8 +101,12 @@ struct Entry {
   double BuildSeconds = 0;
   /// The schedule's time under the machine's model.
   double Makespan = 0;
-  /// Read from a cache file (BuildSeconds is then the time of reading it).
+  /// Read from a cache file (BuildSeconds is then the time of reading,
+  /// verifying and lowering it).
   bool FromFile = false;
+  /// Why the kind's cache file was not used although there was one (it
+  /// failed a check and was replaced); empty otherwise.
+  std::string CacheNote;
 };
 
 /// The machine and the cache. Thread-safe: SimGrid's SMPI runs the ranks of
@@ -138,11 +117,20 @@ public:
   /// of its file's text).
   Engine(Machine M, Config C, uint64_t MachineDigest = 0);
 
-  /// Reads the machine COLLC_MACHINE names (same reader as `--machine`).
+  /// Reads the machine COLLC_MACHINE names (same reader as `--machine`),
+  /// and checks the cache directory: one others may write into is not used
+  /// (a note says so).
   static llvm::Expected<std::unique_ptr<Engine>> create(Config C);
 
   const Machine &machine() const { return M; }
   const Config &config() const { return C; }
+  /// What the settings leave to the MPI library, or leave undone, one
+  /// sentence each: the configuration's notes and the engine's own.
+  const std::vector<std::string> &notes() const { return C.Notes; }
+
+  /// Whether a program of \p WorldSize ranks fits the machine; the error
+  /// says why not (then no communicator can be served).
+  llvm::Error checkWorld(int64_t WorldSize) const;
 
   /// The node of world rank \p WorldRank of \p WorldSize: the machine's
   /// placement (its network's; rank = node without one). Fails when the
@@ -155,19 +143,46 @@ public:
   /// The cached entry of \p K, built on first use. Never null.
   const Entry &get(const Key &K);
 
+  /// The request the schedule of kind \p K answers (its layout's nodes).
+  Request requestOf(const Key &K) const {
+    return requestOf(K, *Layouts[K.Layout]);
+  }
+  /// The digest that names \p K's cache file (dropin/CacheFile.h).
+  uint64_t cacheKey(const Key &K) const {
+    return cacheKey(K, *Layouts[K.Layout]);
+  }
+  /// The road of a cache file's text \p Text (read from \p Path) for kind
+  /// \p K: the schedule it holds must be K's (\p R, named \p CacheKey),
+  /// costs and verifies on the machine, lowers and passes checkTables. Null,
+  /// with \p Why saying what failed, otherwise. get() reads files through
+  /// it; tests and the fuzzer call it directly.
+  std::unique_ptr<Entry> fromCacheText(llvm::StringRef Text,
+                                       llvm::StringRef Path,
+                                       uint64_t CacheKey, const Key &K,
+                                       const Request &R,
+                                       std::string &Why) const;
+
   /// Entries cached, and the bytes they and the node lists hold.
   size_t size() const;
   uint64_t memoryBytes() const;
 
 private:
-  std::unique_ptr<Entry> build(const Key &K,
-                               const std::vector<int64_t> &Nodes) const;
-  /// The cache file of \p K on \p Nodes.
-  std::string cachePath(const Key &K, const std::vector<int64_t> &Nodes) const;
-  std::unique_ptr<Entry> readCache(const std::string &Path, const Key &K,
-                                   const std::vector<int64_t> &Nodes) const;
-  void writeCache(const std::string &Path, const Key &K,
-                  const std::vector<int64_t> &Nodes, const Entry &E) const;
+  /// The request a kind's schedule answers.
+  Request requestOf(const Key &K, const std::vector<int64_t> &Nodes) const;
+  /// Builds \p K's schedule (the request \p R) and, with a \p CachePath,
+  /// writes its cache file.
+  std::unique_ptr<Entry> build(const Key &K, const Request &R,
+                               const std::string &CachePath,
+                               uint64_t CacheKey) const;
+  /// The digest that names \p K's cache file.
+  uint64_t cacheKey(const Key &K, const std::vector<int64_t> &Nodes) const;
+  /// The entry of the cache file \p Path, or null with \p Why set when the
+  /// file exists but fails a check (empty when there is none).
+  std::unique_ptr<Entry> readCache(const std::string &Path, uint64_t CacheKey,
+                                   const Key &K, const Request &R,
+                                   std::string &Why) const;
+  /// Lowers \p S into \p E, checks the tables and fills the variant.
+  llvm::Error lower(const Schedule &S, const Key &K, Entry &E) const;
 
   Machine M;
   Config C;

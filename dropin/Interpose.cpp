@@ -15,10 +15,12 @@
 #include "runtime/collc/runtime.h"
 
 #include "dropin/Engine.h"
+#include "ir/Escape.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -52,6 +54,11 @@ struct State {
   std::string Disabled;
   int Keyval = MPI_KEYVAL_INVALID;
   std::mutex KeyvalLock;
+  /// Per collective: whether a failed build was said (once, without
+  /// COLLC_VERBOSE: it makes collc serve less than asked).
+  std::atomic<bool> FailureSaid[rt::Barrier + 1] = {};
+  /// Whether a cache file that failed a check was said (once).
+  std::atomic<bool> CacheSaid{false};
 };
 
 State TheState;
@@ -74,6 +81,18 @@ __attribute__((format(printf, 1, 2))) void say(const char *Fmt, ...) {
       return;
     Done += static_cast<size_t>(W);
   }
+}
+
+/// Says \p Text after \p Prefix, one line per line of it (a diagnostic may
+/// carry its source line and a caret), each line printable: text from files
+/// (a machine's name, an algorithm's) never reaches the terminal raw.
+void sayText(const char *Prefix, const std::string &Text) {
+  llvm::StringRef Rest(Text);
+  do {
+    auto [Line, Tail] = Rest.split('\n');
+    say("%s%s", Prefix, printableText(Line).c_str());
+    Rest = Tail;
+  } while (!Rest.empty());
 }
 
 int worldRank() {
@@ -123,8 +142,17 @@ State &state() {
     } else {
       S.Disabled = llvm::toString(C.takeError());
       // The verbosity still counts when the rest is wrong.
-      const char *V = std::getenv("COLLC_VERBOSE");
-      S.Config.Verbose = V && *V ? 1 : 0;
+      S.Config.Verbose = rt::verbosityOf(std::getenv("COLLC_VERBOSE"));
+    }
+    int WorldSize = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &WorldSize);
+    if (S.Engine) {
+      // A machine smaller than the job serves no communicator: say so once
+      // rather than pass every call on quietly.
+      if (llvm::Error Err = S.Engine->checkWorld(WorldSize)) {
+        S.Disabled = llvm::toString(std::move(Err));
+        S.Engine.reset();
+      }
     }
     bool Shared = sharedByRanks();
     if (Shared && S.Disabled.empty()) {
@@ -136,10 +164,13 @@ State &state() {
     // One clear message, from world rank 0 (every rank with
     // COLLC_VERBOSE=all; the one that gets here first when the ranks share
     // this library), even without COLLC_VERBOSE.
-    if (!S.Disabled.empty() &&
-        (worldRank() == 0 || S.Config.Verbose == 2 || Shared)) {
-      say("collc: error: %s", S.Disabled.c_str());
+    const bool Speak = worldRank() == 0 || S.Config.Verbose == 2 || Shared;
+    if (!S.Disabled.empty() && Speak) {
+      sayText("collc: error: ", S.Disabled);
       say("collc: every collective runs in the MPI library");
+    } else if (S.Engine && Speak) {
+      for (const std::string &Note : S.Engine->notes())
+        sayText("collc: note: ", Note);
     }
   });
   return TheState;
@@ -218,7 +249,8 @@ template <typename Fn>
 int pass(const State &S, const rt::Call &C, int Rank, const char *Why,
          Fn &&Library) {
   if (reports(S, Rank))
-    say("%s; %s of the MPI library runs", Why, rt::mpiName(C.Collective));
+    say("%s; %s of the MPI library runs", printableText(Why).c_str(),
+        rt::mpiName(C.Collective));
   return Library();
 }
 
@@ -257,23 +289,36 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
   K.Band = C.Collective == rt::Barrier ? 0 : dropin::sizeBand(Sh.Bytes);
   K.Commutative = !rt::isReduction(C.Collective) || Sh.Commute;
   const dropin::Entry &E = S.Engine->get(K);
+  // Said once, on rank 0 of the communicator, without COLLC_VERBOSE: a
+  // cache file that failed a check, and the first kind of a collective that
+  // collc cannot serve (it then serves less than asked).
+  if (!E.CacheNote.empty() && Sh.Rank == 0 && !S.CacheSaid.exchange(true))
+    sayText("collc: note: ", E.CacheNote);
   if (!E.Error.empty()) {
     std::string Why = std::string("collc: no ") + rt::collName(C.Collective) +
                       " schedule for " + std::to_string(Sh.Size) +
                       " ranks and " + std::to_string(Sh.Bytes) +
                       " bytes: " + E.Error;
+    if (!reports(S, Sh.Rank) && Sh.Rank == 0 &&
+        !S.FailureSaid[C.Collective].exchange(true)) {
+      sayText("", Why);
+      say("collc: such %s calls run in the MPI library (COLLC_VERBOSE=1 "
+          "reports each)",
+          rt::collName(C.Collective));
+    }
     return pass(S, C, Sh.Rank, Why.c_str(), Library);
   }
   if (reports(S, Sh.Rank)) {
     std::string Rank =
         S.Config.Verbose == 2 ? " (rank " + std::to_string(Sh.Rank) + ")" : "";
     if (C.Collective == rt::Barrier)
-      say("collc: barrier '%s' on %d ranks%s", E.Algorithm.c_str(), Sh.Size,
-          Rank.c_str());
+      say("collc: barrier '%s' on %d ranks%s",
+          printableText(E.Algorithm).c_str(), Sh.Size, Rank.c_str());
     else
       say("collc: %s '%s' on %d ranks, %llu bytes%s, schedule for "
           "%llu..%llu bytes%s",
-          rt::collName(C.Collective), E.Algorithm.c_str(), Sh.Size,
+          rt::collName(C.Collective), printableText(E.Algorithm).c_str(),
+          Sh.Size,
           (unsigned long long)Sh.Bytes,
           K.Commutative ? "" : ", non-commutative operator in rank order",
           (unsigned long long)E.Variant.MinBytes,
@@ -281,7 +326,7 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
   }
   Code = rt::execute(E.Variant, C, Sh.Bytes, Sh.Unit, Sh.Rank);
   if (Code != MPI_SUCCESS && S.Config.Verbose)
-    say("%s (rank %d)", rt::lastError(), Sh.Rank);
+    say("%s (rank %d)", printableText(rt::lastError()).c_str(), Sh.Rank);
   return rt::reportError(C.Comm, Code);
 }
 

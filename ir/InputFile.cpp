@@ -6,6 +6,7 @@
 #include "llvm/Support/Errno.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,6 +36,13 @@ const char *kindOf(mode_t Mode) {
   if (S_ISLNK(Mode))
     return "a symbolic link";
   return "not a regular file";
+}
+
+/// A file's permission bits as `ls` and chmod write them ("0644").
+std::string modeText(mode_t Mode) {
+  char Buf[8];
+  std::snprintf(Buf, sizeof Buf, "%04o", static_cast<unsigned>(Mode & 07777));
+  return Buf;
 }
 
 /// \p N bytes as people read them ("300 MiB", "17 bytes").
@@ -73,6 +81,14 @@ readInputFile(StringRef Path, const InputFileOptions &Opts) {
   if (!S_ISREG(St.st_mode))
     return fileError(Path, Twine("is ") + kindOf(St.st_mode) +
                                "; expected a regular file");
+  if (Opts.Private && St.st_uid != ::geteuid())
+    return fileError(Path, "is owned by another user (uid " +
+                               Twine(static_cast<uint64_t>(St.st_uid)) +
+                               "); expected a file of this user's");
+  if (Opts.Private && (St.st_mode & (S_IWGRP | S_IWOTH)))
+    return fileError(Path, "may be written by other users (mode " +
+                               modeText(St.st_mode) +
+                               "); expected a file only its owner writes");
   const uint64_t Size = static_cast<uint64_t>(St.st_size);
   if (Size > Opts.Limit)
     return fileError(Path, "is " + sizeText(Size) + ", more than the " +
@@ -93,6 +109,32 @@ readInputFile(StringRef Path, const InputFileOptions &Opts) {
     Done += static_cast<uint64_t>(N);
   }
   return std::unique_ptr<MemoryBuffer>(std::move(Buf));
+}
+
+Error checkPrivateDirectory(StringRef Dir) {
+  SmallString<256> P(Dir);
+  struct stat St;
+  if (::stat(P.c_str(), &St) != 0) {
+    if (errno != ENOENT)
+      return fileError(Dir, "cannot use directory: " + sys::StrError(errno));
+    if (::mkdir(P.c_str(), 0700) != 0 && errno != EEXIST)
+      return fileError(Dir, "cannot make directory: " + sys::StrError(errno));
+    if (::stat(P.c_str(), &St) != 0)
+      return fileError(Dir, "cannot use directory: " + sys::StrError(errno));
+  }
+  if (!S_ISDIR(St.st_mode))
+    return fileError(Dir, Twine("is ") + kindOf(St.st_mode) +
+                              "; expected a directory");
+  if (St.st_uid != ::geteuid())
+    return fileError(Dir, "is owned by another user (uid " +
+                              Twine(static_cast<uint64_t>(St.st_uid)) +
+                              "); expected a directory of this user's");
+  if (St.st_mode & (S_IWGRP | S_IWOTH))
+    return fileError(Dir, "may be written by other users (mode " +
+                              modeText(St.st_mode) +
+                              "); expected a directory only its owner "
+                              "writes (chmod go-w)");
+  return Error::success();
 }
 
 } // namespace collc

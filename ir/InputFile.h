@@ -10,7 +10,10 @@
 ///    the open itself;
 ///  - a file larger than the limit is refused by its size, before reading;
 ///  - with NoFollow, a symbolic link in the last component is refused too
-///    (the drop-in's cache: a link planted there must not be followed).
+///    (the drop-in's cache: a link planted there must not be followed);
+///  - with Private, a file owned by another user, or writable by its group
+///    or by others, is refused (the drop-in's cache: what it runs must be
+///    what this user wrote).
 ///
 /// Errors are LocatedErrors of the form "<path>: error: <what>", in the
 /// place of a "file:line:col" that a file without readable content has not.
@@ -36,6 +39,9 @@ struct InputFileOptions {
   uint64_t Limit = MaxInputBytes;
   /// Refuse a symbolic link as the last component of the path.
   bool NoFollow = false;
+  /// Refuse a file this process's user does not own, or that its group or
+  /// others may write.
+  bool Private = false;
 };
 
 /// The contents of the regular file \p Path, or a LocatedError naming
@@ -44,6 +50,12 @@ struct InputFileOptions {
 /// No such file or directory").
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readInputFile(llvm::StringRef Path, const InputFileOptions &Opts = {});
+
+/// Whether \p Dir is a directory that only this process's user may write
+/// into (owned by the user, not writable by its group or others), so that
+/// no one else can put a file there or replace one. A missing directory is
+/// made, with mode 0700. The error says what \p Dir is instead.
+llvm::Error checkPrivateDirectory(llvm::StringRef Dir);
 
 } // namespace collc
 

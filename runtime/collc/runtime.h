@@ -52,6 +52,7 @@
 #endif
 #include <mpi.h>
 
+#include "settings.h"
 #include "tables.h"
 
 #include <algorithm>
@@ -61,6 +62,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <vector>
 
 // ---- process-wide state ----------------------------------------------------
@@ -74,7 +76,7 @@ extern "C" {
 __attribute__((weak)) int collc_rt_keyval = MPI_KEYVAL_INVALID;
 /// The message of the last failing call.
 __attribute__((weak)) char collc_rt_last_error[512] = "";
-/// COLLC_VERBOSE: -1 not read yet, 0 unset, 1 set.
+/// COLLC_VERBOSE: -1 not read yet, 0 off, 1 on (settings.h).
 __attribute__((weak)) int collc_rt_verbose = -1;
 }
 
@@ -855,8 +857,20 @@ inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
       static_cast<uint64_t>(StageUnits) * Executor::unitBytes(V, B);
   uint64_t Need = ScratchBytes + AccBytes + CopyBytes + PackBytes[0] +
                   PackBytes[1] + Stage + 1;
-  if (St->Arena.size() < Need)
+  if (St->Arena.size() < Need) {
+#if defined(__cpp_exceptions)
+    try {
+      St->Arena.resize(Need);
+    } catch (const std::bad_alloc &) {
+      return fail(MPI_ERR_NO_MEM,
+                  "collc: %s needs %llu bytes of scratch on rank %d, more "
+                  "than can be allocated",
+                  collName(C.Collective), (unsigned long long)Need, Rank);
+    }
+#else
     St->Arena.resize(Need);
+#endif
+  }
   char *A = St->Arena.data();
   B.Scratch = A;
   char *AccArea = A + ScratchBytes;
@@ -928,11 +942,12 @@ inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
   return MPI_SUCCESS;
 }
 
-/// Whether COLLC_VERBOSE is set: then rank 0 says on stderr which schedule
-/// serves each call, or why none does.
+/// Whether COLLC_VERBOSE asks to be told (verbosityOf(); `0` and `off` do
+/// not): then rank 0 says on stderr which schedule serves each call, or why
+/// none does.
 inline bool verbose() {
   if (collc_rt_verbose < 0)
-    collc_rt_verbose = std::getenv("COLLC_VERBOSE") != nullptr;
+    collc_rt_verbose = verbosityOf(std::getenv("COLLC_VERBOSE")) > 0;
   return collc_rt_verbose == 1;
 }
 

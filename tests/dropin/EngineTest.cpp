@@ -61,6 +61,7 @@ TEST_CASE("dropin: configuration from the environment") {
   CHECK(C->Verbose == 2);
   CHECK(parseConfig(nullptr, nullptr, nullptr, "1")->Verbose == 1);
   CHECK(parseConfig(nullptr, nullptr, nullptr, "0")->Verbose == 0);
+  CHECK(D->Notes.empty());
 
   CHECK(errorOf(parseConfig("m", "bcast,reduse", nullptr, nullptr)) ==
         "COLLC_COLLECTIVES: unknown collective 'reduse'; expected bcast, "
@@ -192,18 +193,45 @@ TEST_CASE("dropin: non-commutative operators get a rank-ordered schedule") {
   }
 }
 
-TEST_CASE("dropin: an algorithm that cannot serve is an error, cached") {
+TEST_CASE("dropin: an algorithm collc lacks is a note; one that cannot "
+          "serve here is an error, cached") {
   llvm::Expected<Config> C =
       parseConfig(nullptr, nullptr, "bcast=no-such-algorithm", nullptr);
   REQUIRE(C);
-  Engine E(pcCluster(), *C);
+  CHECK(!C->TakeOver[rt::Bcast]);
+  REQUIRE(C->Notes.size() == 1);
+  CHECK(C->Notes[0] ==
+        "COLLC_ALGORITHM: collc has no bcast algorithm 'no-such-algorithm' "
+        "(`collc --list-algorithms` lists them); MPI_Bcast runs in the MPI "
+        "library");
+  // Not taken over anyway: nothing to say.
+  llvm::Expected<Config> Quiet =
+      parseConfig(nullptr, "gather", "bcast=no-such-algorithm", nullptr);
+  REQUIRE(Quiet);
+  CHECK(Quiet->Notes.empty());
+
+  // opt-mesh is collc's, but needs a mesh.
+  llvm::Expected<Config> Mesh =
+      parseConfig(nullptr, nullptr, "bcast=opt-mesh", nullptr);
+  REQUIRE(Mesh);
+  CHECK(Mesh->Notes.empty());
+  Engine E(pcCluster(), *Mesh);
   int32_t L = E.layout({0, 1, 2});
   const Entry &B = E.get(keyOf(rt::Bcast, L, 0, 100));
   CHECK(!B.Error.empty());
-  CHECK(B.Error.find("no-such-algorithm") != std::string::npos);
+  CHECK(B.Error.find("opt-mesh") != std::string::npos);
   CHECK(&E.get(keyOf(rt::Bcast, L, 0, 100)) == &B);
   // Other collectives keep `auto`.
   CHECK(E.get(keyOf(rt::Gather, L, 0, 100)).Error.empty());
+}
+
+TEST_CASE("dropin: COLLC_VERBOSE=0, off, no and false mean off") {
+  for (const char *Off : {"0", "", " 0 ", "off", "OFF", "no", "false"})
+    CHECK(parseConfig(nullptr, nullptr, nullptr, Off)->Verbose == 0);
+  for (const char *On : {"1", "yes", "on", "2", "verbose"})
+    CHECK(parseConfig(nullptr, nullptr, nullptr, On)->Verbose == 1);
+  CHECK(parseConfig(nullptr, nullptr, nullptr, "ALL")->Verbose == 2);
+  CHECK(parseConfig(nullptr, nullptr, nullptr, nullptr)->Verbose == 0);
 }
 
 TEST_CASE("dropin: a missing or bad machine file is one clear error") {

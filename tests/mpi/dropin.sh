@@ -109,7 +109,7 @@ if [ "$flavor" = openmpi ]; then
     c=$(grep -cE "^collc: [a-z]+ '[^']+' on [0-9]+ ranks" "cache-$pass.err" || true)
     [ "$c" = "$calls" ] || fail "with a cache ($pass): $c calls served of $calls"
   done
-  files=$(find cache -name 'collc-*.tables' | wc -l)
+  files=$(find cache -name 'collc-*.schedule' | wc -l)
   [ "$files" -gt 0 ] || fail "no cache file written"
   ! find cache -name '*.tmp' | grep -q . || fail "a temporary cache file was left"
   echo "dropin (openmpi): $files cache files written, then read, results correct"
