@@ -387,3 +387,35 @@ TEST_CASE("dropin cache: a directory others may write is not used") {
   REQUIRE(::stat(Fresh.c_str(), &St) == 0);
   CHECK((St.st_mode & 0777) == 0700);
 }
+
+TEST_CASE("dropin cache: the fuzzer's seeds are schedules the reader "
+          "accepts") {
+  // tests/fuzz/CacheFuzzer.cpp wraps each seed in a header with the right
+  // key and checksum; the seeds must get past every check, or the fuzzer
+  // would spend its time in front of the checksum.
+  llvm::Expected<Machine> M = loadMachine(MachinePath);
+  REQUIRE(M);
+  Engine E(*M, Config{}, 7);
+  const std::pair<const char *, int> Seeds[] = {{"bcast-5", rt::Bcast},
+                                                {"gather-5", rt::Gather},
+                                                {"allreduce-5", rt::Allreduce}};
+  for (auto [Name, Coll] : Seeds) {
+    CAPTURE(Name);
+    Key K = kindOf(E, Coll, {0, 1, 2, 3, 4}, Coll == rt::Allreduce ? 0 : 2,
+                   3000);
+    const uint64_t CK = E.cacheKey(K);
+    std::string Json = slurp(std::string(COLLC_SOURCE_DIR
+                                         "/tests/fuzz/corpus/cache/") +
+                             Name + ".json");
+    char Header[64];
+    std::snprintf(Header, sizeof Header, "collc-cache 2 %016llx %016llx\n",
+                  (unsigned long long)CK,
+                  (unsigned long long)fnv1a(Json.data(), Json.size()));
+    std::string Why;
+    std::unique_ptr<Entry> Got =
+        E.fromCacheText(Header + Json, Name, CK, K, E.requestOf(K), Why);
+    CAPTURE(Why);
+    REQUIRE(Got);
+    CHECK(Got->Error.empty());
+  }
+}
