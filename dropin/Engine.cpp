@@ -3,6 +3,7 @@
 #include "compiler/Driver.h"
 #include "compiler/MachineSpec.h"
 #include "ir/Collective.h"
+#include "ir/InputFile.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -261,14 +262,16 @@ Expected<std::unique_ptr<Engine>> Engine::create(Config C) {
   if (C.MachinePath.empty())
     return configError("COLLC_MACHINE is not set; expected the path of a "
                        "machine spec or a SimGrid platform file");
-  Expected<Machine> M = loadMachine(C.MachinePath);
+  // Read once: the digest is of the bytes the machine was parsed from. A
+  // FIFO or a device there is refused before anything is read.
+  Expected<std::unique_ptr<MemoryBuffer>> Text = readInputFile(C.MachinePath);
+  if (!Text)
+    return configError("COLLC_MACHINE: " + toString(Text.takeError()));
+  Expected<Machine> M = parseMachine((*Text)->getMemBufferRef());
   if (!M)
     return configError("COLLC_MACHINE: " + toString(M.takeError()));
-  uint64_t Digest = 0;
-  if (ErrorOr<std::unique_ptr<MemoryBuffer>> Text =
-          MemoryBuffer::getFile(C.MachinePath))
-    Digest = fnv((*Text)->getBufferStart(), (*Text)->getBufferSize());
-  Digest = buildDigest(Digest);
+  const uint64_t Digest =
+      buildDigest(fnv((*Text)->getBufferStart(), (*Text)->getBufferSize()));
   return std::make_unique<Engine>(std::move(*M), std::move(C), Digest);
 }
 
