@@ -25,6 +25,7 @@
 
 #include "compiler/Algorithms.h"
 #include "compiler/MachineSpec.h"
+#include "ir/InputFile.h"
 #include "passes/NetworkCost.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -72,10 +73,9 @@ void writeCase(raw_ostream &OS, StringRef Key, const Times &T) {
 }
 
 Expected<std::map<std::string, Times>> readCases(StringRef Path) {
-  auto Buf = MemoryBuffer::getFile(Path);
+  auto Buf = readInputFile(Path);
   if (!Buf)
-    return createStringError(Buf.getError(), "cannot read %s",
-                             Path.str().c_str());
+    return Buf.takeError();
   std::map<std::string, Times> Cases;
   StringRef Data = (*Buf)->getBuffer();
   auto Take = [&](void *To, size_t N) {
@@ -90,12 +90,12 @@ Expected<std::map<std::string, Times>> readCases(StringRef Path) {
     uint64_t N = 0;
     std::string Key;
     if (!Take(&Len, sizeof Len) || Data.size() < Len)
-      return createStringError(inconvertibleErrorCode(), "%s: truncated",
+      return createStringError(inconvertibleErrorCode(), "%s: error: truncated",
                                Path.str().c_str());
     Key = Data.take_front(Len).str();
     Data = Data.drop_front(Len);
-    if (!Take(&N, sizeof N) || Data.size() < N * sizeof(double))
-      return createStringError(inconvertibleErrorCode(), "%s: truncated",
+    if (!Take(&N, sizeof N) || N > Data.size() / sizeof(double))
+      return createStringError(inconvertibleErrorCode(), "%s: error: truncated",
                                Path.str().c_str());
     Times T(N);
     Take(T.data(), N * sizeof(double));
@@ -150,8 +150,7 @@ int main(int argc, char **argv) {
   } else {
     auto B = readCases(File);
     if (!B) {
-      errs() << "bench-network-corpus: error: " << toString(B.takeError())
-             << "\n";
+      errs() << toString(B.takeError()) << "\n";
       return 1;
     }
     Base = std::move(*B);

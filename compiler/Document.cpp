@@ -277,12 +277,4 @@ bool Document::checkJson() {
   return true;
 }
 
-Expected<std::unique_ptr<MemoryBuffer>> readDocumentFile(StringRef Path) {
-  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return make_error<LocatedError>(
-        Path.str() + ": error: cannot read file: " + Buf.getError().message());
-  return std::move(*Buf);
-}
-
 } // namespace collc

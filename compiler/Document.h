@@ -105,11 +105,6 @@ private:
   bool Located = true;
 };
 
-/// Reads a spec file whole; the error says "<Path>: error: cannot read file:
-/// <why>".
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-readDocumentFile(llvm::StringRef Path);
-
 } // namespace collc
 
 #endif

@@ -3,6 +3,8 @@
 #include "compiler/Algorithms.h"
 #include "compiler/Select.h"
 #include "ir/Diagnostic.h"
+#include "ir/Format.h"
+#include "ir/InputFile.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Contention.h"
 #include "passes/Cost.h"
@@ -194,14 +196,59 @@ compileSet(const Machine &M, const RequestSet &Set, const CompileOptions &Opts,
 
 llvm::Expected<Schedule> loadSchedule(llvm::StringRef Path, const Machine *M,
                                       const CompileOptions &Opts) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  auto Buf = readInputFile(Path);
   if (!Buf)
-    return error("--schedule: cannot read '%s': %s", Path.str().c_str(),
-                 Buf.getError().message().c_str());
+    return Buf.takeError();
   auto S = readScheduleJson((*Buf)->getBuffer(), Path, M);
   if (!S)
     return S.takeError();
   return prepareSchedule(std::move(*S), Path, M, Opts);
+}
+
+namespace {
+
+llvm::Error notFinite(const Machine &M, const std::string &What,
+                      const std::string &Where, double Time) {
+  return error("machine '%s' gives %s a time that is not finite (%s is %s); "
+               "collc writes finite times only: give fewer bytes or a "
+               "machine of shorter times",
+               M.Name.c_str(), What.c_str(), Where.c_str(),
+               formatRounded(Time).c_str());
+}
+
+} // namespace
+
+llvm::Error requireFiniteTimes(const Schedule &S, const Machine &M) {
+  const std::string What = "the " + std::string(collectiveName(S.Coll)) +
+                           " of " + std::to_string(S.size()) + " ranks by " +
+                           S.Algorithm;
+  for (size_t I = 0; I < S.Steps.size(); ++I)
+    for (size_t J = 0; J < S.Steps[I].Transfers.size(); ++J) {
+      const Transfer &T = S.Steps[I].Transfers[J];
+      for (auto [Time, Name] : {std::pair(T.Start, "start"), {T.End, "end"}})
+        if (!std::isfinite(Time))
+          return notFinite(M, What,
+                           std::string("the ") + Name + " of transfer " +
+                               std::to_string(J) + " of step " +
+                               std::to_string(I),
+                           Time);
+    }
+  if (!std::isfinite(S.Makespan))
+    return notFinite(M, What, "its makespan", S.Makespan);
+  return llvm::Error::success();
+}
+
+llvm::Error requireFiniteTimes(const Selection &Sel, const Machine &M) {
+  for (const SizeBand &B : Sel.Bands)
+    for (auto [Time, Bytes] :
+         {std::pair(B.TimeAtLo, B.Lo), std::pair(B.TimeAtHi, B.Hi)})
+      if (!std::isfinite(Time))
+        return notFinite(M,
+                         "the " + std::string(collectiveName(Sel.Base.Coll)) +
+                             " by " + B.Algorithm,
+                         "the time at " + std::to_string(Bytes) + " bytes",
+                         Time);
+  return llvm::Error::success();
 }
 
 Machine unknownMachine() {

@@ -17,6 +17,7 @@
 #include "ir/Machine.h"
 #include "ir/Request.h"
 #include "ir/Schedule.h"
+#include "ir/Selection.h"
 
 #include "llvm/Support/Error.h"
 
@@ -84,6 +85,14 @@ llvm::Expected<Schedule> prepareSchedule(Schedule S, llvm::StringRef Path,
 /// down the road of prepareSchedule.
 llvm::Expected<Schedule> loadSchedule(llvm::StringRef Path, const Machine *M,
                                       const CompileOptions &Opts = {});
+
+/// The last guard before a backend: an error naming \p M when a time the
+/// cost pass gave \p S (a transfer's start or end, the makespan) is not
+/// finite. The readers refuse machines and requests that could give one;
+/// this keeps inf and nan out of every output whatever slips past them.
+llvm::Error requireFiniteTimes(const Schedule &S, const Machine &M);
+/// The same for the times of a selection's bands.
+llvm::Error requireFiniteTimes(const Selection &Sel, const Machine &M);
 
 /// The stand-in for the machine of a schedule read without --machine:
 /// named "unknown", with as many ports as any schedule uses.

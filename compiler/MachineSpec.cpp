@@ -5,6 +5,7 @@
 #include "compiler/PlatformSpec.h"
 #include "compiler/Schema.h"
 #include "ir/Diagnostic.h"
+#include "ir/InputFile.h"
 #include "ir/Permutation.h"
 #include "ir/SmpiFactors.h"
 
@@ -292,6 +293,13 @@ Expected<Machine> readSpec(MemoryBufferRef Buffer, bool &Derived) {
   for (const Field &F : S.Fields)
     if (!R.readField(F.Name))
       return D.takeError();
+  if (M.Net)
+    if (std::string Problem = networkTimesProblem(*M.Net); !Problem.empty()) {
+      D.error(R.get("network"),
+              "expected a network whose messages take finite times: " +
+                  Problem);
+      return D.takeError();
+    }
   Derived = M.Net && !R.get("model");
   if (Derived) {
     M.M = linearModelOf(*M.Net, M.Topo);
@@ -328,7 +336,13 @@ Error applyOverrides(Machine &M, const MachineOverrides &O, bool Derived) {
                 Bandwidth ? *Steps : factorSteps(M.Net->Bands, true));
     Last = Option;
   }
-  if (!Last || !Derived)
+  if (!Last)
+    return Error::success();
+  if (std::string Problem = networkTimesProblem(*M.Net); !Problem.empty())
+    return error("%s: the factors give machine '%s' a network whose messages "
+                 "do not take finite times: %s",
+                 Last, M.Name.c_str(), Problem.c_str());
+  if (!Derived)
     return Error::success();
   M.M = linearModelOf(*M.Net, M.Topo);
   if (!hasFiniteTimes(M.M))
@@ -354,7 +368,7 @@ Expected<Machine> parseMachine(MemoryBufferRef Buffer,
 
 Expected<Machine> loadMachine(StringRef Path,
                               const MachineOverrides &Overrides) {
-  auto Buf = readDocumentFile(Path);
+  auto Buf = readInputFile(Path);
   if (!Buf)
     return Buf.takeError();
   return parseMachine((*Buf)->getMemBufferRef(), Overrides);

@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace llvm;
@@ -28,6 +29,27 @@ FieldReader positiveField(double &Out, double Max = 1e300) {
     if (Out > 0)
       return true;
     return D.error(&N, "expected a number > 0 for '" + Key + "', got '" +
+                           N.Text + "'");
+  };
+}
+
+/// The lowest bandwidth: one byte in at most MaxModelTime time units, as a
+/// model's per_byte.
+constexpr double MinBandwidth = 1 / MaxModelTime;
+
+/// A bandwidth in [MinBandwidth, 1e300]; with \p Unlimited, 0 too (no
+/// limit).
+FieldReader bandwidthField(double &Out, bool Unlimited) {
+  return [&Out, Unlimited](Document &D, const DocNode &N, StringRef Key) {
+    if (!(Unlimited ? numberField(Out) : positiveField(Out))(D, N, Key))
+      return false;
+    if (Out >= MinBandwidth || (Unlimited && Out == 0))
+      return true;
+    return D.error(&N, "expected " +
+                           Twine(Unlimited ? "0 (no limit) or " : "") +
+                           "a number >= " + formatBound(MinBandwidth) +
+                           " for '" + Key + "' (a byte in at most " +
+                           formatBound(MaxModelTime) + " time units), got '" +
                            N.Text + "'");
   };
 }
@@ -55,8 +77,7 @@ bool readList(Document &D, const DocNode &N, StringRef Key, StringRef Example,
 std::vector<Field> linkFields(LinkClass &L, Presence Need, bool Unlimited) {
   return {
       {"latency", Need, numberField(L.Latency, 0, MaxTime)},
-      {"bandwidth", Need,
-       Unlimited ? numberField(L.Bandwidth) : positiveField(L.Bandwidth)},
+      {"bandwidth", Need, bandwidthField(L.Bandwidth, Unlimited)},
       {"duplex", Presence::Optional, duplexField(L.FullDuplex)},
       {"fatpipe", Presence::Optional, boolField(L.FatPipe)},
   };
@@ -163,7 +184,7 @@ bool readInjection(Document &D, const DocNode &N, StringRef Key, Network &Net) {
                 {"links", Presence::Optional,
                  integerField(Net.InjectionLinks, 0, 1024)},
                 {"bandwidth", Presence::Optional,
-                 numberField(Net.InjectionBandwidth)},
+                 bandwidthField(Net.InjectionBandwidth, /*Unlimited=*/true)},
             },
             /*ShowKeysWhenNotAMap=*/true};
   return SectionReader(D, S).read(N, quoted(Key));
@@ -300,7 +321,65 @@ Model linearModelOf(const Network &Net, const Topology &T) {
 }
 
 bool hasFiniteTimes(const Model &M) {
-  return M.Linear.Ts <= 1e300 && M.Linear.PerByte <= 1e300;
+  return M.Linear.Ts <= MaxModelTime && M.Linear.PerByte <= MaxModelTime;
+}
+
+namespace {
+
+/// The lowest bandwidth of \p Net's links (its intra-node link and its
+/// injection limit included, when they set one).
+double lowestBandwidth(const Network &Net, bool LinksOnly) {
+  double Rate = std::numeric_limits<double>::infinity();
+  for (const LinkClass &L : Net.Links)
+    Rate = std::min(Rate, L.Bandwidth);
+  if (LinksOnly)
+    return Rate;
+  for (double Limit : {Net.IntraNode.Bandwidth, Net.InjectionBandwidth})
+    if (Limit > 0)
+      Rate = std::min(Rate, Limit);
+  return Rate;
+}
+
+} // namespace
+
+Model slowestModel(const Network &Net, uint64_t Hops) {
+  double Latency = Net.IntraNode.Latency;
+  for (const LinkClass &L : Net.Links)
+    Latency = std::max(Latency, L.Latency);
+  double LatencyFactor = Net.Bands.empty() ? 1 : 0;
+  double BandwidthFactor = Net.Bands.empty() ? 1 : HUGE_VAL;
+  for (const ProtocolBand &B : Net.Bands) {
+    LatencyFactor = std::max(LatencyFactor, B.LatencyFactor);
+    BandwidthFactor = std::min(BandwidthFactor, B.BandwidthFactor);
+  }
+  const double RouteLatency = static_cast<double>(Hops) * Latency;
+  double Rate = lowestBandwidth(Net, /*LinksOnly=*/false);
+  if (Net.TcpGamma > 0 && RouteLatency > 0)
+    Rate = std::min(Rate, Net.TcpGamma / (2 * RouteLatency));
+  Model M;
+  M.Kind = ModelKind::Linear;
+  M.Linear.Ts = Net.SendOverhead + RouteLatency * LatencyFactor;
+  // A product that underflows to 0 makes per_byte infinite, as it should.
+  M.Linear.PerByte = 1 / (Rate * BandwidthFactor);
+  return M;
+}
+
+std::string networkTimesProblem(const Network &Net) {
+  const Model Slowest = slowestModel(Net, 1);
+  if (!hasFiniteTimes(Slowest))
+    return "its slowest link and band give a model of " +
+           linearModelText(Slowest) + "; expected at most " +
+           formatBound(MaxModelTime) + " each";
+  // The flow model weighs a message's share by its route's latency plus
+  // weight-S over each link's bandwidth.
+  const double Bandwidth = lowestBandwidth(Net, /*LinksOnly=*/true);
+  const double Penalty = Net.WeightS / Bandwidth;
+  if (!(Penalty <= MaxModelTime))
+    return "weight_s " + formatRounded(Net.WeightS) +
+           " over its slowest link's bandwidth " + formatRounded(Bandwidth) +
+           " gives every route a weight of " + formatRounded(Penalty) +
+           " time units; expected at most " + formatBound(MaxModelTime);
+  return "";
 }
 
 std::string linearModelText(const Model &M) {

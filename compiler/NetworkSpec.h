@@ -54,8 +54,32 @@ bool readNetwork(Document &D, const DocNode &N, llvm::StringRef Key,
 Model linearModelOf(const Network &Net, const Topology &T);
 
 /// Whether the linear model \p M has finite times (t_s and per_byte at most
-/// 1e300, as the model section allows).
+/// MaxModelTime, as the model section allows).
 bool hasFiniteTimes(const Model &M);
+
+/// The bound the model section puts on t_s and per_byte, and a network's
+/// slowest message on a link, and weight-S's penalty, must stay under.
+constexpr double MaxModelTime = 1e300;
+
+/// The linear model of the slowest message \p Net can carry over a route of
+/// \p Hops links, alone on it, whatever its size band:
+///   t_s      = send overhead + Hops x the highest link latency (the
+///              intra-node link's included) x the highest latency factor;
+///   per_byte = 1 / (the lowest rate x the lowest bandwidth factor), the
+///              rate the lowest of the link bandwidths, the injection
+///              bandwidth, the intra-node bandwidth (those two when not 0:
+///              no limit) and TCP-gamma / (2 x the route's latency).
+/// Every message the flow evaluator times is at least this fast when alone,
+/// so finite times here (hasFiniteTimes) and a bounded amount of data make
+/// finite times there.
+Model slowestModel(const Network &Net, uint64_t Hops);
+
+/// What in \p Net would give a message a time that is not finite, in words
+/// ("its slowest link and band give a model of t_s 1, per_byte 1e+308;
+/// expected at most 1e300 each"), or an empty string when nothing does: the
+/// slowest one-link message (slowestModel) and weight-S over the slowest
+/// link, a time the flow model adds to every route.
+std::string networkTimesProblem(const Network &Net);
 
 /// "t_s 2.01467, per_byte 9.851e-05": a linear model in a message.
 std::string linearModelText(const Model &M);

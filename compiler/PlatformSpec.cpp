@@ -4,7 +4,9 @@
 #include "compiler/NetworkSpec.h"
 #include "compiler/XmlTree.h"
 #include "ir/Diagnostic.h"
+#include "ir/Format.h"
 #include "ir/JsonTree.h"
+#include "ir/Request.h"
 #include "ir/SmpiFactors.h"
 #include "passes/Routes.h"
 
@@ -85,12 +87,21 @@ struct Quantity {
   const UnitTable &Units;
   const char *Default; ///< The unit of a bare number.
   double Scale;        ///< Into collc's units: s -> µs, B/s -> B/µs.
+  /// The range of a value other than 0, in the base unit (s, B/s): a
+  /// machine spec's in collc's units (a latency at most 1e12 µs, a bandwidth
+  /// in [1e-300, 1e300] bytes per µs: a byte in at most 1e300 µs).
+  double Min, Max;
 };
 
-const Quantity Time{"a time", "1us or 0.5ms", timeUnits(), "s", 1e6};
-const Quantity Bandwidth{"a bandwidth", "12.5GBps or 10Gbps", bandwidthUnits(),
-                         "Bps", 1e-6};
-const Quantity Speed{"a speed", "1Gf", speedUnits(), "f", 1};
+const Quantity Time{"a time", "1us or 0.5ms", timeUnits(), "s", 1e6, 0, 1e6};
+const Quantity Bandwidth{"a bandwidth",
+                         "12.5GBps or 10Gbps",
+                         bandwidthUnits(),
+                         "Bps",
+                         1e-6,
+                         1e-294,
+                         1e306};
+const Quantity Speed{"a speed", "1Gf", speedUnits(), "f", 1, 0, 1e300};
 
 /// SimGrid's sharing policies of a cluster's links and of its backbone.
 enum class Sharing { SplitDuplex, Shared, FatPipe };
@@ -268,9 +279,9 @@ private:
     }
     if (Id == "smpi/send-is-detached-thresh") {
       uint64_t Bytes;
-      if (Value.getAsInteger(10, Bytes))
-        return error(V, "expected a size in bytes for '" + Id + "', got '" +
-                            V.Value + "'");
+      if (Value.getAsInteger(10, Bytes) || Bytes > MaxBytes)
+        return error(V, "expected a size in bytes in [0, " + Twine(MaxBytes) +
+                            "] for '" + Id + "', got '" + V.Value + "'");
       Net.RendezvousBytes = Bytes;
       return true;
     }
@@ -291,9 +302,9 @@ private:
       return true;
     }
     double X;
-    if (Value.getAsDouble(X) || !std::isfinite(X) || X < 0)
-      return error(V, "expected a number >= 0 for '" + Id + "', got '" +
-                          V.Value + "'");
+    if (Value.getAsDouble(X) || !(X >= 0 && X <= MaxModelTime))
+      return error(V, "expected a number in [0, " + formatBound(MaxModelTime) +
+                          "] for '" + Id + "', got '" + V.Value + "'");
     (Id == "network/weight-S" ? Net.WeightS : Net.TcpGamma) = X;
     return true;
   }
@@ -313,7 +324,16 @@ private:
     if (It == Q.Units.end())
       return error(A.ValueOffset + N, "unknown unit '" + Unit + "' for '" +
                                           A.Name + "', e.g. " + Q.Example);
-    Out = V * It->second * Q.Scale;
+    const double Base = V * It->second;
+    if (V > 0 && !(Base >= Q.Min))
+      return error(A, "expected " + Twine(Q.What) + " of at least " +
+                          formatBound(Q.Min) + Q.Default + " for '" + A.Name +
+                          "', got '" + A.Value + "'");
+    if (!(Base <= Q.Max))
+      return error(A, "expected " + Twine(Q.What) + " of at most " +
+                          formatBound(Q.Max) + Q.Default + " for '" + A.Name +
+                          "', got '" + A.Value + "'");
+    Out = Base * Q.Scale;
     return true;
   }
 
@@ -372,8 +392,10 @@ private:
         return error(A, "expected host numbers like 0-255 or 1-4,6 for "
                         "'radical', got '" +
                             A.Value + "'");
-      Hosts += Range ? static_cast<int64_t>(std::min<uint64_t>(
-                           To - From + 1, uint64_t(MaxNodes) + 1))
+      // To - From cannot wrap (To >= From); its + 1 could.
+      Hosts += Range ? static_cast<int64_t>(
+                           std::min<uint64_t>(To - From, uint64_t(MaxNodes)) +
+                           1)
                      : 1;
       if (Hosts > MaxNodes)
         return error(A, "expected at most " + Twine(MaxNodes) +
@@ -581,6 +603,10 @@ private:
     M.Name = sys::path::stem(File).str();
     if (M.Name.empty())
       M.Name = C.attribute("id")->Value;
+    if (std::string Problem = networkTimesProblem(Net); !Problem.empty())
+      return error(C.Offset,
+                   "expected a cluster whose messages take finite times: " +
+                       Problem);
     M.Net = Net;
     M.M = linearModelOf(Net, M.Topo);
     if (!hasFiniteTimes(M.M))

@@ -2,8 +2,10 @@
 
 #include "compiler/Algorithms.h"
 #include "compiler/Document.h"
+#include "compiler/NetworkSpec.h"
 #include "compiler/Schema.h"
 #include "ir/Format.h"
+#include "ir/InputFile.h"
 #include "ir/NodeRef.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -324,7 +326,8 @@ private:
       {
           {"collective", Presence::Optional, collectiveField(R.Coll)},
           {"root", Presence::Optional, nodeField(M.Topo, RootNode)},
-          {"ranks", Presence::Optional, integerField(Ranks, 1, maxRanks())},
+          {"ranks", Presence::Optional,
+           integerField(Ranks, 1, std::min(maxRanks(), MaxRanks))},
           {"participants", Presence::Optional, nodeListField(M.Topo, Group)},
           {"destinations", Presence::Optional, nodeListField(M.Topo, Group)},
           {"bytes", Presence::Optional,
@@ -357,6 +360,16 @@ Error checkFiniteTimes(const Machine &M, const Request &R, uint64_t Bytes) {
   double T = std::max(M.M.tHold(B), M.M.tEnd(B, Hops)) *
                  std::max(1.0, M.M.SendRecvFactor) +
              M.M.OpPerByte * static_cast<double>(B);
+  if (M.Net) {
+    // The flow evaluator's times: the slowest message of the network over
+    // the longest route, its envelope included, sharing its links with a
+    // message of every rank.
+    const Model Slowest = slowestModel(*M.Net, Hops);
+    T = std::max(T, Slowest.Linear.Ts +
+                        Slowest.Linear.PerByte * N *
+                            (Data + static_cast<double>(
+                                        M.Net->EnvelopeBytes)));
+  }
   if (T <= MaxTransferTime)
     return Error::success();
   return createStringError(
@@ -383,7 +396,7 @@ Expected<Request> loadRequest(StringRef Path, const RequestOverrides &Overrides,
                               const Machine &M) {
   if (Path.empty())
     return parseRequest(nullptr, Overrides, M);
-  auto Buf = readDocumentFile(Path);
+  auto Buf = readInputFile(Path);
   if (!Buf)
     return Buf.takeError();
   MemoryBufferRef Ref = (*Buf)->getMemBufferRef();

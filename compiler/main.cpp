@@ -310,6 +310,15 @@ Error run(int argc, char **argv) {
     if (VerifyOpt && Mp && Reading)
       if (Error E = requireContentionFree(S, *Mp))
         return E;
+  // Without a machine a read schedule keeps its file's times (null: none).
+  if (Mp) {
+    for (const Schedule &S : Schedules)
+      if (Error E = requireFiniteTimes(S, *Mp))
+        return E;
+    if (Sel)
+      if (Error E = requireFiniteTimes(*Sel, *Mp))
+        return E;
+  }
   auto Files = B.Emit(B, In, BO);
   if (!Files)
     return Files.takeError();

@@ -67,9 +67,15 @@ readInputFile(StringRef Path, const InputFileOptions &Opts) {
     FD = ::open(P.c_str(), Flags);
   while (FD < 0 && errno == EINTR);
   if (FD < 0) {
-    if (errno == ELOOP && Opts.NoFollow)
+    const int Err = errno;
+    if (Err == ELOOP && Opts.NoFollow)
       return fileError(Path, "is a symbolic link; expected a regular file");
-    return fileError(Path, "cannot read file: " + sys::StrError(errno));
+    // A socket cannot be opened at all (ENXIO): say what it is.
+    struct stat St;
+    if (Err == ENXIO && ::stat(P.c_str(), &St) == 0 && !S_ISREG(St.st_mode))
+      return fileError(Path, Twine("is ") + kindOf(St.st_mode) +
+                                 "; expected a regular file");
+    return fileError(Path, "cannot read file: " + sys::StrError(Err));
   }
   struct FDCloser {
     int FD;

@@ -11,6 +11,8 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 using namespace collc;
 using namespace collc::dropin;
 
@@ -251,6 +253,30 @@ TEST_CASE("dropin: a missing or bad machine file is one clear error") {
   llvm::Expected<std::unique_ptr<Engine>> Platform = Engine::create(C);
   REQUIRE(Platform);
   CHECK((*Platform)->machine().Net.has_value());
+}
+
+TEST_CASE("dropin: a machine path that is not a regular file is refused "
+          "at once") {
+  llvm::SmallString<128> Dir;
+  REQUIRE(!llvm::sys::fs::createUniqueDirectory("collc-machine", Dir));
+  const std::string Fifo = (Dir + "/fifo").str();
+  REQUIRE(::mkfifo(Fifo.c_str(), 0600) == 0);
+  const std::pair<std::string, std::string> Cases[] = {
+      {Fifo, "is a FIFO; expected a regular file"},
+      {"/dev/zero", "is a character device; expected a regular file"},
+      {std::string(Dir), "is a directory; expected a regular file"}};
+  for (const auto &[Path, What] : Cases) {
+    Config C;
+    C.MachinePath = Path;
+    // A FIFO without a writer would block a reader forever, /dev/zero never
+    // end: the test finishing at all is half the check.
+    llvm::Expected<std::unique_ptr<Engine>> E = Engine::create(C);
+    REQUIRE(!E);
+    CHECK(llvm::toString(E.takeError()) ==
+          "COLLC_MACHINE: " + Path + ": error: " + What);
+  }
+  llvm::sys::fs::remove(Fifo);
+  llvm::sys::fs::remove(Dir);
 }
 
 TEST_CASE("dropin: the cache file gives a later process the same tables") {
