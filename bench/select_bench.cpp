@@ -30,12 +30,6 @@ using namespace collc::bench;
 
 namespace {
 
-double cpuSeconds() {
-  timespec T;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
-  return static_cast<double>(T.tv_sec) + 1e-9 * static_cast<double>(T.tv_nsec);
-}
-
 Request base(Collective C, int32_t P) {
   Request R;
   R.Coll = C;
