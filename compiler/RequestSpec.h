@@ -44,13 +44,9 @@ llvm::Expected<Request> loadRequest(llvm::StringRef Path,
 /// fewer than 10^20 transfers, so its makespan stays below 10^300.
 constexpr double MaxTransferTime = 1e280;
 
-/// Most bytes one transfer may carry: byte counts are 64-bit, and the sums
-/// a schedule makes of a few of them must not wrap either.
-constexpr uint64_t MaxTransferBytes = uint64_t(1) << 62;
-
 /// Checks that the largest transfer a request for \p Bytes can make (every
 /// block of every rank; of every pair for an all-to-all) carries at most
-/// MaxTransferBytes and takes at most MaxTransferTime under \p M; the
+/// MaxTransferBytes (ir/Request.h) and takes at most MaxTransferTime under \p M; the
 /// error says what it would carry or take.
 llvm::Error checkFiniteTimes(const Machine &M, const Request &R,
                              uint64_t Bytes);
