@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <vector>
 
 namespace collc::bench {
@@ -14,6 +15,14 @@ using Clock = std::chrono::steady_clock;
 
 inline double seconds(Clock::time_point A, Clock::time_point B) {
   return std::chrono::duration<double>(B - A).count();
+}
+
+/// CPU time of this process so far, in seconds: other work on a shared
+/// machine moves it less than the wall clock.
+inline double cpuSeconds() {
+  timespec T;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
+  return static_cast<double>(T.tv_sec) + static_cast<double>(T.tv_nsec) * 1e-9;
 }
 
 /// The median of \p V (the mean of the middle two for an even count).

@@ -57,13 +57,6 @@ Request alltoall(int64_t N, const char *Algorithm, uint64_t Bytes) {
   return R;
 }
 
-double cpuSeconds() {
-  rusage U;
-  getrusage(RUSAGE_SELF, &U);
-  return U.ru_utime.tv_sec + U.ru_stime.tv_sec +
-         1e-6 * (U.ru_utime.tv_usec + U.ru_stime.tv_usec);
-}
-
 struct Result {
   double Build = 0, Cost = 0, Verify = 0, Wall = 0;
   uint64_t Pieces = 0, Transfers = 0, Steps = 0, Problems = 0, Conflicts = 0;

@@ -35,13 +35,6 @@ using namespace collc::bench;
 
 namespace {
 
-/// CPU time of this process so far.
-double cpuSeconds() {
-  timespec T;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
-  return static_cast<double>(T.tv_sec) + static_cast<double>(T.tv_nsec) * 1e-9;
-}
-
 Machine unitCall(const StarGraph &G) {
   Machine M;
   M.Name = G.title();

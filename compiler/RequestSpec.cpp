@@ -351,8 +351,16 @@ Error checkFiniteTimes(const Machine &M, const Request &R, uint64_t Bytes) {
   double N = std::max<int32_t>(R.size(), 1);
   double Data =
       static_cast<double>(Bytes) * N * (R.Coll == Collective::Alltoall ? N : 1);
-  uint64_t Cap = uint64_t(1) << 62;
-  uint64_t B = Data < double(Cap) ? static_cast<uint64_t>(Data) : Cap;
+  if (Data > static_cast<double>(MaxTransferBytes))
+    return createStringError(
+        inconvertibleErrorCode(),
+        "a transfer of this request's data may carry up to %.0f bytes (%llu "
+        "bytes x %.0f ranks%s); expected at most %llu (2^62), so that every "
+        "byte count of the schedule fits in 64 bits",
+        Data, static_cast<unsigned long long>(Bytes), N,
+        R.Coll == Collective::Alltoall ? " x ranks" : "",
+        static_cast<unsigned long long>(MaxTransferBytes));
+  const uint64_t B = static_cast<uint64_t>(Data);
   unsigned Hops = M.Topo.Kind == TopologyKind::Full
                       ? 1
                       : static_cast<unsigned>(std::min<int64_t>(

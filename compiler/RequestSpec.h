@@ -44,8 +44,10 @@ llvm::Expected<Request> loadRequest(llvm::StringRef Path,
 /// fewer than 10^20 transfers, so its makespan stays below 10^300.
 constexpr double MaxTransferTime = 1e280;
 
-/// Checks that the largest transfer a request for \p Bytes can make has a
-/// time of at most MaxTransferTime under \p M; the error says what it takes.
+/// Checks that the largest transfer a request for \p Bytes can make (every
+/// block of every rank; of every pair for an all-to-all) carries at most
+/// MaxTransferBytes (ir/Request.h) and takes at most MaxTransferTime under \p M; the
+/// error says what it would carry or take.
 llvm::Error checkFiniteTimes(const Machine &M, const Request &R,
                              uint64_t Bytes);
 

@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/Hashing.h"
 
+#include <algorithm>
+
 #include <map>
 #include <set>
 
@@ -115,8 +117,15 @@ public:
   }
 
   /// The candidates at sizes \p A and \p B (asked with at()) whose shapes
-  /// differ and that come within Reach of the winner's time at either size.
+  /// differ and that come within Reach of the winner's time at either size,
+  /// the winners at A and B last. None when one candidate wins at both and
+  /// no other comes within Reach of it at either: then the winner's own
+  /// shape changes inside do not matter either (a rival would have to gain
+  /// more than Reach on it, as a candidate beyond Reach would have to).
   std::vector<const AlgorithmInfo *> reshaped(uint64_t A, uint64_t B) {
+    if (!contested(A, B))
+      return {};
+    const std::string &WA = Picks.at(A).Algorithm, &WB = Picks.at(B).Algorithm;
     std::vector<const AlgorithmInfo *> Out;
     const auto &SA = Shapes[A], &SB = Shapes[B];
     std::set<const AlgorithmInfo *> All;
@@ -131,7 +140,20 @@ public:
           (near(C, A) || near(C, B)))
         Out.push_back(C);
     }
+    // A rival's changes first: in the stretches between them the rivals
+    // may fall out of Reach, and the winner's changes need no search there.
+    std::stable_partition(Out.begin(), Out.end(), [&](const AlgorithmInfo *C) {
+      return C->Name != WA && C->Name != WB;
+    });
     return Out;
+  }
+
+  /// Whether the stretch between the asked sizes \p A and \p B may hold
+  /// another winner than its ends': they differ, or a rival comes within
+  /// Reach of the winner at either end.
+  bool contested(uint64_t A, uint64_t B) {
+    return Picks.at(A).Algorithm != Picks.at(B).Algorithm || rivalled(A) ||
+           rivalled(B);
   }
 
   const std::map<uint64_t, Pick> &picks() const { return Picks; }
@@ -151,6 +173,16 @@ private:
   /// 1.95 to 1.61 at 1426 bytes, where the bandwidth factor rises from 0.34
   /// to 0.61).
   static constexpr double Reach = 1.5;
+
+  /// Whether a candidate other than the winner at \p U comes within Reach
+  /// of its time there.
+  bool rivalled(uint64_t U) {
+    const Pick &W = Picks.at(U);
+    for (const auto &[C, Time] : Times[U])
+      if (C->Name != W.Algorithm && Time <= Reach * W.Time)
+        return true;
+    return false;
+  }
 
   bool near(const AlgorithmInfo *C, uint64_t U) {
     auto It = Times[U].find(C);
@@ -229,13 +261,16 @@ void shapeChanges(Selector &Sel, const AlgorithmInfo *C, uint64_t A, uint64_t B,
 /// change are asked; between sizes where all shapes agree and the winners
 /// differ, the winner's change is bisected.
 llvm::Error refine(Selector &Sel, uint64_t A, uint64_t B) {
-  if (B - A <= 1)
-    return llvm::Error::success();
+  // Both ends are asked, adjacent ones too: a shape change's sizes are the
+  // ends of the stretches it makes, and a size never asked would be in no
+  // band.
   auto PA = Sel.at(A), PB = Sel.at(B);
   if (!PA)
     return PA.takeError();
   if (!PB)
     return PB.takeError();
+  if (B - A <= 1)
+    return llvm::Error::success();
   std::vector<const AlgorithmInfo *> Changed = Sel.reshaped(A, B);
   if (Changed.empty())
     return PA->Algorithm == PB->Algorithm ? llvm::Error::success()
@@ -368,7 +403,8 @@ llvm::Expected<Selection> selectBands(const Machine &M, const Request &Base,
     const std::vector<uint64_t> Asked = Sel.asked();
     for (size_t I = 0; I + 1 < Asked.size(); ++I) {
       const uint64_t A = Asked[I], B = Asked[I + 1];
-      if (B - A <= 2 || !Checked.insert({A, B}).second)
+      if (B - A <= 2 || !Checked.insert({A, B}).second ||
+          !Sel.contested(A, B))
         continue;
       const uint64_t Mid = A + (B - A) / 2;
       if (auto P = Sel.at(Mid); !P)

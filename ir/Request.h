@@ -41,6 +41,10 @@ constexpr int64_t MaxRanks = int64_t(1) << 20;
 /// Upper bound on a message size (1 PiB): larger counts are almost certainly
 /// a typo, and every time stays exact in a double.
 constexpr uint64_t MaxBytes = uint64_t(1) << 50;
+/// Upper bound on the bytes one transfer may carry (every block of every
+/// rank; of every pair for an all-to-all): byte counts are 64-bit, and the
+/// sums a schedule makes of a few of them must not wrap either.
+constexpr uint64_t MaxTransferBytes = uint64_t(1) << 62;
 
 } // namespace collc
 

@@ -8,6 +8,7 @@
 
 #include "ir/Format.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -225,6 +226,18 @@ struct Reader {
     }
     if (Root < 0 || Root >= S.size())
       return fail(*J.find("root"), "'root' is not a rank of the schedule");
+    // As a request's: no byte count of the schedule may wrap.
+    const double N = std::max<int32_t>(S.size(), 1);
+    if (static_cast<double>(S.Bytes) * N *
+            (S.Coll == Collective::Alltoall ? N : 1) >
+        static_cast<double>(MaxTransferBytes))
+      return fail(*J.find("bytes"),
+                  "'bytes' x the ranks" +
+                      std::string(S.Coll == Collective::Alltoall
+                                      ? " x the ranks"
+                                      : "") +
+                      " must be at most " + std::to_string(MaxTransferBytes) +
+                      " (2^62), so that every byte count fits in 64 bits");
     S.Root = static_cast<int32_t>(Root);
     Piece Whole = S.wholeMessage();
     const JsonNode *Ss;
