@@ -1,7 +1,7 @@
 #include "backends/Backend.h"
 
 #include "backends/Emit.h"
-#include "backends/Select.h"
+#include "backends/SelectTable.h"
 #include "backends/StarDot.h"
 #include "backends/Traces.h"
 #include "ir/Diagnostic.h"

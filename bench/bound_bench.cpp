@@ -37,7 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Spec.h"
+#include "readers/Spec.h"
 #include "passes/Routes.h"
 
 #include "llvm/Support/CommandLine.h"

@@ -6,9 +6,9 @@
 //   build/bin/bench-compile [--max-dp K] [--max-compile K] [--runs N]
 
 #include "bench/Timing.h"
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "compiler/Driver.h"
-#include "compiler/algorithms/OptTree.h"
+#include "algorithms/OptTree.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Cost.h"
 #include "passes/Verify.h"

@@ -15,7 +15,7 @@
 
 #include "bench/Timing.h"
 
-#include "compiler/MachineSpec.h"
+#include "readers/MachineSpec.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"

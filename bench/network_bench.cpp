@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "passes/NetworkCost.h"
 #include "tests/network/Platforms.h"
 

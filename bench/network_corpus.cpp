@@ -23,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Algorithms.h"
-#include "compiler/MachineSpec.h"
+#include "algorithms/Registry.h"
+#include "readers/MachineSpec.h"
 #include "ir/InputFile.h"
 #include "passes/NetworkCost.h"
 

@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "compiler/Driver.h"
-#include "compiler/algorithms/TopologyReductions.h"
+#include "algorithms/TopologyReductions.h"
 #include "passes/NetworkCost.h"
 #include "tests/network/Platforms.h"
 

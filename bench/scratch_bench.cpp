@@ -7,8 +7,8 @@
 //
 //   build/bin/bench-scratch [machine.yaml]   (from the source directory)
 
-#include "compiler/Algorithms.h"
-#include "compiler/MachineSpec.h"
+#include "algorithms/Registry.h"
+#include "readers/MachineSpec.h"
 #include "passes/Posting.h"
 
 #include <cstdio>

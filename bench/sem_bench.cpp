@@ -12,7 +12,7 @@
 //   build/bin/bench-sem [--max-n N] [--runs R]
 
 #include "bench/Timing.h"
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "compiler/Driver.h"
 #include "passes/Contention.h"
 #include "passes/Cost.h"

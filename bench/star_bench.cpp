@@ -12,7 +12,7 @@
 //   time (the machine may be shared). Without options, both.
 
 #include "bench/Timing.h"
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "compiler/Driver.h"
 #include "ir/StarGraph.h"
 #include "passes/Cost.h"

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/AutoPolicy.h"
-#include "compiler/Spec.h"
+#include "readers/Spec.h"
 #include "tools/SvgChart.h"
 
 #include "llvm/Support/FileSystem.h"

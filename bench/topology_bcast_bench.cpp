@@ -3,7 +3,7 @@
 //   build/bin/bench-topology-bcast [--quick]
 //
 // The network evaluator's times of the broadcasts of
-// compiler/algorithms/TopologyBcast.h (and, for comparison, the sequential,
+// algorithms/TopologyBcast.h (and, for comparison, the sequential,
 // binomial and edge-disjoint trees) on examples/platforms/torus-16x16.xml
 // and fat-tree-256.xml (SMPI 3.32's network model), 256 ranks, root 0, at
 // 1 B, 1 KiB, 64 KiB and 1 MiB. Each schedule is built as `--algorithm`
@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "passes/NetworkCost.h"
 #include "passes/Verify.h"
 #include "tests/network/Platforms.h"

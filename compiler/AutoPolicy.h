@@ -16,7 +16,7 @@
 #ifndef COLLC_COMPILER_AUTOPOLICY_H
 #define COLLC_COMPILER_AUTOPOLICY_H
 
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "compiler/Pipeline.h"
 #include "ir/Machine.h"
 #include "ir/Request.h"

@@ -1,6 +1,6 @@
 #include "compiler/Driver.h"
 
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "compiler/Select.h"
 #include "ir/Diagnostic.h"
 #include "ir/Format.h"

@@ -13,7 +13,7 @@
 
 #include "compiler/AutoPolicy.h"
 #include "compiler/Pipeline.h"
-#include "compiler/RequestSet.h"
+#include "readers/RequestSet.h"
 #include "ir/Machine.h"
 #include "ir/Request.h"
 #include "ir/Schedule.h"

@@ -11,18 +11,6 @@
 
 namespace collc {
 
-llvm::Expected<std::pair<uint64_t, uint64_t>>
-parseBytesRange(llvm::StringRef Text) {
-  auto [L, H] = Text.split(':');
-  uint64_t Lo = 0, Hi = 0;
-  if (!Text.contains(':') || L.trim().getAsInteger(10, Lo) ||
-      H.trim().getAsInteger(10, Hi) || Lo > Hi || Hi > MaxBytes)
-    return error("--bytes-range: expected LO:HI with 0 <= LO <= HI <= %llu, "
-                 "got '%s'",
-                 static_cast<unsigned long long>(MaxBytes), Text.str().c_str());
-  return std::make_pair(Lo, Hi);
-}
-
 namespace {
 
 struct Pick {

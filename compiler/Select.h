@@ -1,7 +1,7 @@
 /// \file
 /// Algorithm selection by message size: the auto policy (AutoPolicy.h)
 /// applied across a range of sizes, as bands in which one algorithm wins.
-/// `--emit select` and `--emit ompi-rules` (backends/Select.h) write the
+/// `--emit select` and `--emit ompi-rules` (backends/SelectTable.h) write the
 /// result.
 #ifndef COLLC_COMPILER_SELECT_H
 #define COLLC_COMPILER_SELECT_H
@@ -16,10 +16,6 @@
 #include <utility>
 
 namespace collc {
-
-/// Parses `--bytes-range LO:HI` (0 <= LO <= HI <= MaxBytes).
-llvm::Expected<std::pair<uint64_t, uint64_t>>
-parseBytesRange(llvm::StringRef Text);
 
 /// The auto policy's choice per size band over [Lo, Hi] for \p Base (its
 /// collective, ranks, root, operator; its bytes are ignored), judged by

@@ -1,6 +1,6 @@
 #include "dropin/Config.h"
 
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "ir/Collective.h"
 #include "ir/Diagnostic.h"
 #include "runtime/collc/settings.h"

@@ -1,8 +1,8 @@
 #include "dropin/Engine.h"
 
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "compiler/Driver.h"
-#include "compiler/MachineSpec.h"
+#include "readers/MachineSpec.h"
 #include "dropin/CacheFile.h"
 #include "ir/Collective.h"
 #include "ir/Diagnostic.h"

@@ -1,7 +1,7 @@
 /// \file
 /// The machine a schedule is built for: its communication model, its ports,
 /// its topology and, when it has one, its network (ir/Network.h). Plain value
-/// types filled in by the front end (compiler/MachineSpec) and read by
+/// types filled in by the front end (readers/MachineSpec) and read by
 /// builders, passes and backends.
 ///
 /// Units: times are in the unit the machine spec uses (µs for the bundled

@@ -10,7 +10,7 @@
 /// it is read from a SimGrid platform file; the cost pass then runs the
 /// flow-level evaluator (passes/NetworkCost.h) instead of the model's
 /// affine formulas. Plain data, filled by the front end; checkNetwork()
-/// (passes/NetworkCost.h) says whether a machine's network is usable.
+/// (readers/MachineCheck.h) says whether a machine's network is usable.
 ///
 /// Which links a message crosses is the topology's business
 /// (passes/Routes.h): every channel of a route names its link class, an

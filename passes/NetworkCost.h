@@ -96,15 +96,8 @@ struct NetworkCostStats {
   uint64_t Rerated = 0;
 };
 
-/// Whether \p M's network can time schedules: the topology has routes, the
-/// network has one link class per class of the topology (linkClassNames()
-/// in passes/Routes.h) with a positive bandwidth, bands sorted and starting
-/// at 0, positive factors, and a node per rank for the List placement.
-/// The front end calls it on every machine with a network.
-llvm::Error checkNetwork(const Machine &M);
-
 /// Fills Start, End and Makespan of \p S on \p M, which has a network that
-/// checkNetwork() accepts.
+/// checkNetwork() (readers/MachineCheck.h) accepts.
 NetworkCostStats estimateNetworkCost(Schedule &S, const Machine &M,
                                      const NetworkCostOptions &Opts = {});
 

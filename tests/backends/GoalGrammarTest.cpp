@@ -17,7 +17,7 @@
 // dependencies, targets that are ranks, tags below 2^32 - 1 (which means any
 // tag), and every send matched by one receive of the same size and tag.
 #include "backends/Traces.h"
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "compiler/Driver.h"
 #include "tests/TestUtil.h"
 

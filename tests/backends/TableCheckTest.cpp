@@ -3,9 +3,9 @@
 // that once crashed, hung or misled the drop-in's runtime is caught.
 #include "backends/MpiTables.h"
 
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "compiler/Driver.h"
-#include "compiler/MachineSpec.h"
+#include "readers/MachineSpec.h"
 
 #include "llvm/Support/Error.h"
 

@@ -6,7 +6,7 @@
 #include "compiler/AutoPolicy.h"
 #include "compiler/Driver.h"
 #include "compiler/Select.h"
-#include "compiler/Spec.h"
+#include "readers/Spec.h"
 #include "passes/Contention.h"
 #include "tests/TestUtil.h"
 #include "tests/network/Platforms.h"

@@ -7,7 +7,7 @@
 #include "dropin/Engine.h"
 
 #include "compiler/Driver.h"
-#include "compiler/MachineSpec.h"
+#include "readers/MachineSpec.h"
 #include "ir/ScheduleJson.h"
 
 #include "llvm/ADT/SmallString.h"

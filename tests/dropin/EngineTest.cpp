@@ -3,7 +3,7 @@
 // cache of schedules built where the program runs.
 #include "dropin/Engine.h"
 
-#include "compiler/MachineSpec.h"
+#include "readers/MachineSpec.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"

@@ -7,7 +7,7 @@
 // fails on any crash, hang or sanitizer report, and when a text is accepted
 // whose tables do not pass checkTables.
 #include "backends/MpiTables.h"
-#include "compiler/MachineSpec.h"
+#include "readers/MachineSpec.h"
 #include "dropin/CacheFile.h"
 #include "dropin/Engine.h"
 

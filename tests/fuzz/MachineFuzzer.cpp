@@ -1,8 +1,8 @@
-// libFuzzer harness for the machine readers (compiler/Spec), fed every input
-// as YAML, as JSON and as a SimGrid platform (XML, compiler/PlatformSpec).
+// libFuzzer harness for the machine readers (readers/Spec.h), fed every input
+// as YAML, as JSON and as a SimGrid platform (XML, readers/PlatformSpec).
 // Any crash, hang or sanitizer report is a bug: a bad spec must end in a
 // diagnostic.
-#include "compiler/Spec.h"
+#include "readers/Spec.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
-// libFuzzer harness for the request reader (compiler/Spec), fed every input
+// libFuzzer harness for the request reader (readers/Spec.h), fed every input
 // as YAML and as JSON, against a crossbar, a mesh and a star graph (node
 // numbers, coordinates and permutations).
-#include "compiler/Spec.h"
+#include "readers/Spec.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // applied literally, on schedules that exercise each of them.
 #include "passes/Dependencies.h"
 #include "compiler/Driver.h"
-#include "compiler/Spec.h"
+#include "readers/Spec.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -6,6 +6,7 @@
 #include "passes/NetworkCost.h"
 #include "compiler/Driver.h"
 #include "passes/Cost.h"
+#include "readers/MachineCheck.h"
 #include "tests/network/Platforms.h"
 
 #include <doctest/doctest.h>

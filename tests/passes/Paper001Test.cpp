@@ -4,9 +4,9 @@
 // of two where the formula assumes them) the makespan equals the report's
 // formula, or, where collc's schedule is faster, the formula minus what the
 // schedule saves, stated in each test.
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "compiler/Driver.h"
-#include "compiler/algorithms/SegmentedBcast.h"
+#include "algorithms/SegmentedBcast.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -4,7 +4,7 @@
 #include "passes/Posting.h"
 
 #include "backends/Emit.h"
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

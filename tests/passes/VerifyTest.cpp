@@ -1,6 +1,6 @@
 // The verifier: every builder's schedules pass it, and it catches each kind
 // of broken schedule.
-#include "compiler/Algorithms.h"
+#include "algorithms/Registry.h"
 #include "compiler/Driver.h"
 #include "passes/Cost.h"
 #include "passes/Verify.h"

@@ -1,0 +1,195 @@
+#include "algorithms/LibraryBcast.h"
+
+#include "algorithms/Placement.h"
+#include "ir/Diagnostic.h"
+#include "passes/Cost.h"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <tuple>
+
+namespace collc {
+
+namespace {
+
+/// The radices searched for P ranks: 2..8, then 16, 32, ... below P.
+std::vector<int64_t> radicesFor(int64_t P) {
+  std::vector<int64_t> Ks;
+  for (int64_t K = 2; K <= 8 && K < std::max<int64_t>(P, 3); ++K)
+    Ks.push_back(K);
+  for (int64_t K = 16; K < P; K *= 2)
+    Ks.push_back(K);
+  return Ks;
+}
+
+} // namespace
+
+std::vector<int32_t> nodeOrderFromRoot(const Schedule &S) {
+  const int32_t P = S.size();
+  std::vector<int32_t> Order(P);
+  std::iota(Order.begin(), Order.end(), 0);
+  std::stable_sort(Order.begin(), Order.end(), [&](int32_t A, int32_t B) {
+    return S.Participants[A].Node < S.Participants[B].Node;
+  });
+  std::rotate(Order.begin(), std::find(Order.begin(), Order.end(), S.Root),
+              Order.end());
+  return Order;
+}
+
+int64_t knomialParent(int64_t I, int64_t K) {
+  if (I <= 0)
+    return -1;
+  int64_t Mask = 1;
+  while ((I / Mask) % K == 0)
+    Mask *= K;
+  return I - ((I / Mask) % K) * Mask;
+}
+
+std::vector<int64_t> knomialChildren(int64_t I, int64_t K, int64_t P) {
+  // The digit positions below I's lowest non-zero digit (all, for 0).
+  int64_t Mask = 1;
+  while (Mask < P && (I == 0 || (I / Mask) % K == 0))
+    Mask *= K;
+  std::vector<int64_t> Out;
+  for (Mask /= K; Mask >= 1; Mask /= K)
+    for (int64_t J = 1; J < K; ++J)
+      if (I + J * Mask < P)
+        Out.push_back(I + J * Mask);
+  return Out;
+}
+
+llvm::Expected<Schedule> buildKnomialRadix(const Machine &M, const Request &R,
+                                           int64_t K, int64_t Segments) {
+  Schedule S = scheduleSkeleton(M, R, "knomial");
+  const int32_t P = S.size();
+  if (K < 2)
+    return error("knomial: radix %lld: expected at least 2",
+                 static_cast<long long>(K));
+  if (P < 2)
+    return S;
+  S.NumChunks = std::clamp<int64_t>(
+      Segments, 1,
+      std::min<int64_t>(std::max<int64_t>(1, static_cast<int64_t>(R.Bytes)),
+                        maxSegmentsFor(P)));
+  const std::vector<int32_t> Order = nodeOrderFromRoot(S);
+  // Time[i]: when index i has a segment, counted in sends (a parent serves
+  // its children one after the other); Fan: the most children of any index,
+  // the spacing of consecutive segments.
+  std::vector<int64_t> Time(P, 0);
+  std::vector<int64_t> Parent(P, -1);
+  int64_t Fan = 1;
+  for (int64_t I = 0; I < P; ++I) {
+    std::vector<int64_t> Kids = knomialChildren(I, K, P);
+    Fan = std::max<int64_t>(Fan, static_cast<int64_t>(Kids.size()));
+    for (size_t J = 0; J < Kids.size(); ++J) {
+      Time[Kids[J]] = Time[I] + static_cast<int64_t>(J) + 1;
+      Parent[Kids[J]] = I;
+    }
+  }
+  struct Send {
+    int64_t Key, Chunk, Child;
+  };
+  std::vector<Send> Sends;
+  Sends.reserve(static_cast<size_t>((P - 1) * S.NumChunks));
+  for (int64_t C = 0; C < S.NumChunks; ++C)
+    for (int64_t I = 1; I < P; ++I)
+      Sends.push_back({Time[I] + C * Fan, C, I});
+  std::sort(Sends.begin(), Sends.end(), [](const Send &A, const Send &B) {
+    return std::tie(A.Key, A.Child) < std::tie(B.Key, B.Child);
+  });
+  std::vector<Transfer> Ts;
+  Ts.reserve(Sends.size());
+  for (const Send &X : Sends)
+    Ts.push_back(rootChunksCall(S, Order[Parent[X.Child]], Order[X.Child],
+                                {X.Chunk, X.Chunk + 1}));
+  S.Steps = orderedRounds(Ts, P);
+  return S;
+}
+
+llvm::Expected<Schedule> buildKnomial(const Machine &M, const Request &R) {
+  const int64_t P = R.size();
+  if (P < 2)
+    return buildKnomialRadix(M, R, 2, 1);
+  // The radix, with the request's segment count (one segment by default:
+  // a searched count would change the schedule at every few bytes, and the
+  // segmented broadcasts that win from a few KiB on are other builders).
+  const int64_t Seg = R.Segments > 0 ? R.Segments : 1;
+  std::optional<Schedule> Best;
+  for (int64_t K : radicesFor(P)) {
+    llvm::Expected<Schedule> S = buildKnomialRadix(M, R, K, Seg);
+    if (!S)
+      return S.takeError();
+    estimateCost(*S, M);
+    if (!Best || S->Makespan < Best->Makespan)
+      Best = std::move(*S);
+  }
+  return std::move(*Best);
+}
+
+llvm::Expected<Schedule> buildScatterRdbAllgather(const Machine &M,
+                                                  const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "scatter-rdb-allgather");
+  const int64_t P = S.size();
+  if (P < 2)
+    return S;
+  S.NumChunks =
+      std::min<int64_t>({P, std::max<int64_t>(1, static_cast<int64_t>(R.Bytes)),
+                         maxSegmentsFor(P)});
+  const int64_t B = S.NumChunks;
+  const std::vector<int32_t> Order = nodeOrderFromRoot(S);
+  // Index i owns blocks [Own(i), Own(i + 1)); indices [A, E) own
+  // [Own(A), Own(E)).
+  auto Own = [&](int64_t I) { return std::min(I, P) * B / P; };
+  std::vector<Transfer> Ts;
+  std::vector<int64_t> Groups;
+  int64_t NextGroup = 0;
+  auto Copy = [&](int64_t From, int64_t To, int64_t A, int64_t E,
+                  int64_t Group) {
+    if (Own(A) >= Own(E))
+      return; // blocks without bytes (fewer bytes than ranks)
+    Ts.push_back(rootChunksCall(S, Order[From], Order[To], {Own(A), Own(E)}));
+    Groups.push_back(Group);
+  };
+  int64_t Top = 1;
+  while (Top < P)
+    Top *= 2;
+  // Binomial scatter, one mask per round from the largest: index i (a
+  // multiple of 2 Mask) sends the blocks of [i + Mask, i + 2 Mask) to
+  // i + Mask.
+  for (int64_t Mask = Top / 2; Mask >= 1; Mask /= 2)
+    for (int64_t I = 0; I + Mask < P; I += 2 * Mask)
+      Copy(I, I + Mask, I + Mask, I + 2 * Mask, -1);
+  // Recursive-doubling allgather.
+  for (int64_t Mask = 1; Mask < P; Mask *= 2) {
+    const int64_t Round = NextGroup++;
+    for (int64_t I = 0; I < P; ++I) {
+      const int64_t Dst = I ^ Mask;
+      // A lower partner aligned to 2 Mask got this group's blocks in the
+      // scatter (its subtree holds both groups): MPICH sends them again,
+      // collc does not.
+      if (Dst < P && !(Dst < I && Dst % (2 * Mask) == 0))
+        Copy(I, Dst, I & ~(Mask - 1), (I & ~(Mask - 1)) + Mask, Round);
+    }
+    // Groups whose partner group is cut short by P: the first Done indices
+    // of the group [G, G + Mask) got the partner group's blocks
+    // [G + Mask, P); they pass them on by recursive halving, each subtree's
+    // first Done indices holding them.
+    for (int64_t G = 0; G < P; G += 2 * Mask) {
+      const int64_t Done = P - G - Mask;
+      if (Done <= 0 || Done >= Mask)
+        continue;
+      for (int64_t Half = Mask / 2; Half >= 1; Half /= 2)
+        for (int64_t Sub = G; Sub < G + Mask; Sub += 2 * Half)
+          for (int64_t I = Sub; I < Sub + Half; ++I) {
+            const int64_t Dst = I + Half;
+            if (I < Sub + Done && Dst >= Sub + Done && Dst < P)
+              Copy(I, Dst, G + Mask, P, -1);
+          }
+    }
+  }
+  S.Steps = orderedRounds(Ts, static_cast<int32_t>(P), &Groups);
+  return S;
+}
+
+} // namespace collc

@@ -1,0 +1,65 @@
+#include "algorithms/Mesh.h"
+
+#include "algorithms/OptTree.h"
+#include "algorithms/Trees.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace collc {
+
+std::vector<int32_t> dimensionOrderedChain(const Schedule &S) {
+  std::vector<int32_t> Chain(S.size());
+  std::iota(Chain.begin(), Chain.end(), 0);
+  // Node numbers are row-major on the written coordinates, so their order is
+  // <_d. Ranks on one node (allowed for bcast) keep rank order.
+  std::stable_sort(Chain.begin(), Chain.end(), [&](int32_t A, int32_t B) {
+    return S.Participants[A].Node < S.Participants[B].Node;
+  });
+  return Chain;
+}
+
+namespace {
+
+llvm::Expected<Schedule> meshSchedule(const Machine &M, const Request &R,
+                                      llvm::StringRef Name,
+                                      const ChainSplit &Split) {
+  std::string Why;
+  if (!meshApplies(M, R, Why))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s %s",
+                                   Name.str().c_str(), Why.c_str());
+  Schedule S = scheduleSkeleton(M, R, Name);
+  std::vector<int32_t> Chain = dimensionOrderedChain(S);
+  int64_t Source =
+      std::find(Chain.begin(), Chain.end(), S.Root) - Chain.begin();
+  S.Steps =
+      stepsByRounds(chainSplitTransfers(S, Chain, Source, Split), S.size());
+  return S;
+}
+
+} // namespace
+
+bool meshApplies(const Machine &M, const Request &, std::string &Why) {
+  switch (M.Topo.Kind) {
+  case TopologyKind::Mesh:
+  case TopologyKind::Torus:
+  case TopologyKind::Hypercube:
+    return true;
+  default:
+    Why = std::string("needs a mesh, torus or hypercube topology, not '") +
+          topologyKindName(M.Topo.Kind) + "'";
+    return false;
+  }
+}
+
+llvm::Expected<Schedule> buildOptMesh(const Machine &M, const Request &R) {
+  OptTreeTable Table =
+      optTreeSplits(R.size(), M.M.tHold(R.Bytes), M.M.tEnd(R.Bytes));
+  return meshSchedule(M, R, "opt-mesh", optTreeSplit(Table.J));
+}
+
+llvm::Expected<Schedule> buildUMesh(const Machine &M, const Request &R) {
+  return meshSchedule(M, R, "u-mesh", binomialSplit());
+}
+
+} // namespace collc

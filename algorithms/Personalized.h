@@ -1,0 +1,37 @@
+/// \file
+/// Personalized collectives (paper 001 finds no algorithmic gain for them,
+/// only the choice of point-to-point calls): gather and scatter, linear and
+/// binomial; all-to-all by direct pairwise exchange and by Bruck's
+/// algorithm; allgather on a ring and by Bruck's algorithm. A block M[a][b] is
+/// the atom (origin a, dest b); the message size is one block.
+#ifndef COLLC_ALGORITHMS_PERSONALIZED_H
+#define COLLC_ALGORITHMS_PERSONALIZED_H
+
+#include "algorithms/Builder.h"
+
+namespace collc {
+
+/// The root exchanges one block with every other rank in turn.
+llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M,
+                                                 const Request &R);
+/// Binomial tree over ranks relative to the root: a subtree's blocks travel
+/// together (ceil(log2 P) steps, larger messages).
+llvm::Expected<Schedule> buildBinomialPersonalized(const Machine &M,
+                                                   const Request &R);
+/// P - 1 steps; in step s rank r sends M[r][r+s] to rank r + s (mod P).
+llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M,
+                                               const Request &R);
+/// Bruck: ceil(log2 P) steps; in step k rank r sends to r + 2^k every block
+/// whose remaining distance has bit k set.
+llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M, const Request &R);
+/// Allgather on a ring: P - 1 steps; in step s rank r passes the block of
+/// rank r - s to r + 1 (bandwidth-optimal, latency P - 1 start-ups).
+llvm::Expected<Schedule> buildRingAllgather(const Machine &M, const Request &R);
+/// Bruck's allgather: ceil(log2 P) steps for any P; in the step of distance
+/// 2^k rank r sends the blocks of r .. r + 2^k - 1 to r - 2^k.
+llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
+                                             const Request &R);
+
+} // namespace collc
+
+#endif

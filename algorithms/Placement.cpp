@@ -1,0 +1,203 @@
+#include "algorithms/Placement.h"
+
+#include "passes/Cost.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace collc {
+
+std::vector<Step>
+placeInSteps(std::vector<std::pair<int64_t, Transfer>> Tagged) {
+  std::stable_sort(
+      Tagged.begin(), Tagged.end(),
+      [](const auto &A, const auto &B) { return A.first < B.first; });
+  std::vector<Step> Steps;
+  int64_t Last = -1;
+  for (auto &[StepNo, T] : Tagged) {
+    if (Steps.empty() || StepNo != Last)
+      Steps.emplace_back();
+    Last = StepNo;
+    Steps.back().Transfers.push_back(std::move(T));
+  }
+  return Steps;
+}
+
+std::vector<Step> orderedRounds(const std::vector<Transfer> &Transfers,
+                                int32_t Ranks,
+                                const std::vector<int64_t> *Groups) {
+  std::vector<int64_t> LastRecv(Ranks, -1), LastSend(Ranks, -1);
+  std::vector<std::pair<int64_t, Transfer>> Tagged;
+  Tagged.reserve(Transfers.size());
+  for (size_t I = 0; I < Transfers.size();) {
+    size_t E = I + 1;
+    if (Groups && (*Groups)[I] >= 0)
+      while (E < Transfers.size() && (*Groups)[E] == (*Groups)[I])
+        ++E;
+    int64_t S = 0;
+    for (size_t X = I; X < E; ++X) {
+      const Transfer &T = Transfers[X];
+      S = std::max({S, LastRecv[T.Src] + 1, LastSend[T.Src] + 1,
+                    LastRecv[T.Dst] + 1, LastSend[T.Dst]});
+    }
+    for (size_t X = I; X < E; ++X) {
+      const Transfer &T = Transfers[X];
+      LastSend[T.Src] = S;
+      LastRecv[T.Dst] = S;
+      Tagged.push_back({S, T});
+    }
+    I = E;
+  }
+  return placeInSteps(std::move(Tagged));
+}
+
+std::vector<Interval> relIntervals(int64_t Lo, int64_t Hi, int32_t Root,
+                                   int32_t P) {
+  std::vector<Interval> Out;
+  if (Hi <= Lo)
+    return Out;
+  int64_t A = (Lo + Root) % P, Len = Hi - Lo;
+  if (A + Len <= P) {
+    Out.push_back({A, A + Len});
+  } else {
+    Out.push_back({A, P});
+    Out.push_back({0, A + Len - P});
+  }
+  return Out;
+}
+
+int64_t pickSegments(const Request &R, double Optimum, int64_t Max) {
+  Max = std::max<int64_t>(1, std::min(Max, maxSegmentsFor(R.size())));
+  if (R.Segments > 0)
+    return std::min(R.Segments, Max);
+  if (!(Optimum >= 1))
+    return 1;
+  // A derived optimum is capped: beyond MaxDerivedSegments the start-up
+  // costs dominate on every machine collc models.
+  return std::min<int64_t>(
+      {Max, MaxDerivedSegments, std::llround(std::min(Optimum, 1e9))});
+}
+
+std::vector<int64_t> bandEdgeCounts(const Machine &M, uint64_t Bytes,
+                                    int64_t Ways) {
+  std::vector<int64_t> Out;
+  if (!M.Net || Bytes == 0)
+    return Out;
+  const std::vector<ProtocolBand> &Bands = M.Net->Bands;
+  const uint64_t Env = M.Net->EnvelopeBytes;
+  const uint64_t Per = static_cast<uint64_t>(std::max<int64_t>(1, Ways));
+  for (size_t I = 1; I < Bands.size(); ++I) {
+    // The largest message of band I - 1, envelope included.
+    const uint64_t Top = Bands[I].MinBytes - 1;
+    if (Top <= Env)
+      continue;
+    const uint64_t Payload = Top - Env;
+    const uint64_t K = (Bytes + Per * Payload - 1) / (Per * Payload);
+    Out.push_back(static_cast<int64_t>(std::max<uint64_t>(1, K)));
+  }
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
+llvm::Expected<Schedule>
+searchSegments(const Machine &M, const Request &R, double Hint, int64_t Max,
+               llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build,
+               int64_t Ways) {
+  Max = std::max<int64_t>(1, std::min(Max, maxSegmentsFor(R.size())));
+  if (R.Segments > 0)
+    return Build(std::min(R.Segments, Max));
+  std::optional<Schedule> Best;
+  int64_t BestK = 0;
+  std::vector<int64_t> Tried;
+  llvm::Error Last = llvm::Error::success();
+  auto Try = [&](int64_t K) {
+    K = std::clamp<int64_t>(K, 1, Max);
+    if (std::find(Tried.begin(), Tried.end(), K) != Tried.end())
+      return;
+    Tried.push_back(K);
+    llvm::Expected<Schedule> S = Build(K);
+    if (!S) {
+      llvm::consumeError(std::move(Last));
+      Last = S.takeError();
+      return;
+    }
+    estimateCost(*S, M);
+    if (!Best || S->Makespan < Best->Makespan ||
+        (S->Makespan == Best->Makespan && K < BestK)) {
+      Best = std::move(*S);
+      BestK = K;
+    }
+  };
+  for (int64_t K = 1, SinceBest = 0; SinceBest < 2; K *= 2) {
+    int64_t Before = BestK;
+    Try(K);
+    SinceBest = BestK == Before ? SinceBest + 1 : 0;
+    if (K >= Max)
+      break;
+  }
+  int64_t Power = BestK;
+  if (Hint >= 1)
+    Try(std::llround(std::min(Hint, 1e9)));
+  Try(Power * 3 / 4);
+  Try(Power * 3 / 2);
+  // Band edges near the best power only (the makespan falls and then rises
+  // with k; one far from the best power does not win, and each costs a
+  // schedule).
+  for (int64_t K : bandEdgeCounts(M, R.Bytes, Ways))
+    if (K <= Max && K >= Power / 2 && K <= Power * 2)
+      Try(K);
+  if (!Best)
+    return Last; // moved implicitly (C++20)
+  llvm::consumeError(std::move(Last));
+  return std::move(*Best);
+}
+
+void completeBroadcast(Schedule &S, std::vector<std::vector<bool>> Held) {
+  const int32_t P = S.size();
+  const int64_t K = S.NumChunks;
+  struct Need {
+    int32_t Rank;
+    int64_t Chunk;
+  };
+  std::vector<Need> Missing;
+  for (int32_t R = 0; R < P; ++R)
+    for (int64_t C = 0; C < K; ++C)
+      if (!Held[R][C])
+        Missing.push_back({R, C});
+  while (!Missing.empty()) {
+    Step St;
+    std::vector<bool> Sending(P, false), Receiving(P, false);
+    std::vector<Need> Later;
+    std::vector<std::pair<int32_t, int64_t>> Got;
+    for (const Need &N : Missing) {
+      int32_t From = -1;
+      if (!Receiving[N.Rank])
+        for (int32_t D = 1; D < P && From < 0; ++D) {
+          int32_t X = (N.Rank + P - D) % P;
+          if (Held[X][N.Chunk] && !Sending[X])
+            From = X;
+        }
+      if (From < 0) {
+        Later.push_back(N);
+        continue;
+      }
+      Sending[From] = Receiving[N.Rank] = true;
+      Transfer T;
+      T.Src = From;
+      T.Dst = N.Rank;
+      T.Bytes = S.chunkBytes({N.Chunk, N.Chunk + 1});
+      T.Pieces.push_back(
+          {{S.Root, S.Root + 1}, {0, P}, {N.Chunk, N.Chunk + 1}});
+      St.Transfers.push_back(std::move(T));
+      Got.push_back({N.Rank, N.Chunk});
+    }
+    for (auto &[R, C] : Got)
+      Held[R][C] = true;
+    S.Steps.push_back(std::move(St));
+    Missing = std::move(Later);
+  }
+}
+
+} // namespace collc

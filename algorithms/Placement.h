@@ -1,0 +1,101 @@
+/// \file
+/// Helpers shared by the builders of paper 001's collectives: placing
+/// transfers into steps, and the segment counts the report derives.
+#ifndef COLLC_ALGORITHMS_PLACEMENT_H
+#define COLLC_ALGORITHMS_PLACEMENT_H
+
+#include "ir/Machine.h"
+#include "ir/Request.h"
+#include "ir/Schedule.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace collc {
+
+/// Steps from transfers tagged with an explicit step number (gaps dropped).
+std::vector<Step>
+placeInSteps(std::vector<std::pair<int64_t, Transfer>> Tagged);
+
+/// Steps from transfers listed in an order that is causal for every rank
+/// (what a rank sends reflects exactly the transfers into it listed before):
+/// each transfer goes in the earliest step after its sender's earlier sends
+/// and receives and its receiver's earlier receives, and not before its
+/// receiver's earlier sends (a step's sends read the values before the
+/// step's receives). Unlike stepsByRounds, a receive never moves ahead of a
+/// send listed before it, which reductions need. With \p Groups, transfers
+/// listed consecutively with the same group id >= 0 are simultaneous (an
+/// exchange: each reads the values before the group) and share one step.
+std::vector<Step> orderedRounds(const std::vector<Transfer> &Transfers,
+                                int32_t Ranks,
+                                const std::vector<int64_t> *Groups = nullptr);
+
+/// Rank of relative index \p I in a tree or chain rooted at \p Root.
+inline int32_t relRank(int64_t I, int32_t Root, int32_t P) {
+  return static_cast<int32_t>((I + Root) % P);
+}
+
+/// Rank intervals of relative indices [Lo, Hi) (at most two: they may wrap).
+std::vector<Interval> relIntervals(int64_t Lo, int64_t Hi, int32_t Root,
+                                   int32_t P);
+
+/// Upper bound on a segment count the builders derive themselves.
+constexpr int64_t MaxDerivedSegments = 1024;
+
+/// Upper bound on ranks x segments of a built schedule: segmented schedules
+/// have about that many transfers, and every rank tracks every segment.
+/// Within it a schedule builds, costs and verifies in seconds.
+constexpr int64_t MaxRankSegments = int64_t(1) << 20;
+
+/// The most segments a schedule over \p Ranks ranks may have (at least 1).
+inline int64_t maxSegmentsFor(int64_t Ranks) {
+  return Ranks > 1 ? std::max<int64_t>(1, MaxRankSegments / Ranks)
+                   : MaxRankSegments;
+}
+
+/// Segments for a request: its `segments` when given (capped at \p Max), else
+/// \p Optimum rounded and clamped to [1, Max].
+int64_t pickSegments(const Request &R, double Optimum, int64_t Max);
+
+/// Searches a builder's segment count with the machine's cost pass
+/// (passes/Cost.h: the network evaluator on a machine with a network, else
+/// the model): builds \p Build(k) for candidate counts and returns the
+/// schedule of least makespan (the smaller k on a tie). The request's
+/// `segments`, when given, is the only candidate (capped at \p Max). Else the
+/// candidates are 1, 2, 4, ... up to \p Max (stopping two powers past the
+/// best so far, as the makespan of a segmented schedule falls and then rises
+/// with k), \p Hint rounded, and 3/4 and 3/2 of the best power. On a machine
+/// with a network, also every count within a factor 2 of the best power
+/// whose segments are the largest of a protocol band (bandEdgeCounts): the
+/// factors change at those sizes, and a count one short of such a count pays
+/// the next band's factors.
+/// Every candidate is at most min(Max, maxSegmentsFor(R.size())). A candidate
+/// that fails to build is skipped; when none builds, the last error.
+/// \p Ways: the schedule has Ways x k chunks (k per tree of a forest).
+llvm::Expected<Schedule>
+searchSegments(const Machine &M, const Request &R, double Hint, int64_t Max,
+               llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build,
+               int64_t Ways = 1);
+
+/// The counts k, in rising order, for which \p Bytes cut in Ways x k chunks
+/// gives segments that, with the network's envelope, fill a protocol band of
+/// \p M's network up to its top: the least k whose longest chunk fits below
+/// each band boundary. Empty without a network or bands.
+std::vector<int64_t> bandEdgeCounts(const Machine &M, uint64_t Bytes,
+                                    int64_t Ways);
+
+/// For broadcasts that leave some rank without some chunk (a spanning tree
+/// cut by a process count that is not a power of two), appends steps in
+/// which ranks holding a missing chunk send it on, one-port, until every rank
+/// holds every chunk. \p Held[r][c]: whether rank r holds chunk c after the
+/// existing steps.
+void completeBroadcast(Schedule &S, std::vector<std::vector<bool>> Held);
+
+} // namespace collc
+
+#endif

@@ -1,0 +1,91 @@
+/// \file
+/// The Reducer: how reduction builders list their transfers. It follows the
+/// values as the reduction flow does (passes/ReductionFlow.h), so that every
+/// transfer's pieces say exactly which contributors it carries.
+#ifndef COLLC_ALGORITHMS_REDUCER_H
+#define COLLC_ALGORITHMS_REDUCER_H
+
+#include "ir/Schedule.h"
+#include "passes/ReductionFlow.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace collc {
+
+/// Lists a reduction's transfers with pieces that say exactly which
+/// contributors each carries, following the values as the reduction flow
+/// does (passes/ReductionFlow.h). Transfers listed between begin() and end()
+/// of a batch read the values before the batch (an exchange in one step).
+class Reducer {
+public:
+  explicit Reducer(Schedule &S) : S(S), P(S.size()), Flow(S) {}
+
+  /// Opens a batch: the transfers sent until end() read the values as they
+  /// were before the batch.
+  void begin() {
+    Batching = true;
+    ++Batch;
+  }
+  /// Closes the batch and applies its transfers in order.
+  void end() {
+    Batching = false;
+    follow(Pending);
+    Pending.clear();
+  }
+
+  /// Chunks [C0, C1) of value \p From of \p Src go to \p Dst's values \p Into.
+  void send(int32_t Src, int32_t Dst, int64_t C0, int64_t C1,
+            TransferKind Kind = TransferKind::Combine, uint8_t From = 0,
+            uint8_t Into = 1, int64_t Tag = -1) {
+    Transfer T;
+    T.Src = Src;
+    T.Dst = Dst;
+    T.Kind = Kind;
+    T.From = From;
+    T.Into = Into;
+    T.Bytes = S.chunkBytes({C0, C1});
+    for (int64_t C = C0; C < C1;) {
+      const IntervalSet &Set = Flow.value(From, Src, C);
+      int64_t E = C + 1;
+      while (E < C1 && Flow.value(From, Src, E) == Set)
+        ++E;
+      for (const Interval &I : Set)
+        T.Pieces.push_back({I, {0, P}, {C, E}});
+      C = E;
+    }
+    Ts.push_back(std::move(T));
+    Tags.push_back(Tag);
+    Groups.push_back(Batching ? Batch : -1);
+    if (Batching)
+      Pending.push_back(Ts.size() - 1);
+    else
+      follow({Ts.size() - 1});
+  }
+
+  /// The transfers listed, in order, and the tag each was sent with.
+  std::vector<Transfer> Ts;
+  std::vector<int64_t> Tags;
+  /// Batch of each transfer (-1 outside batches), for orderedRounds.
+  std::vector<int64_t> Groups;
+
+private:
+  /// Transfers Ts[I], I in \p Batch, read the values, then update them.
+  void follow(const std::vector<size_t> &Batch) {
+    std::vector<const Transfer *> Step;
+    for (size_t I : Batch)
+      Step.push_back(&Ts[I]);
+    Flow.step(Step);
+  }
+
+  Schedule &S;
+  int32_t P;
+  ReductionFlow Flow;
+  bool Batching = false;
+  int64_t Batch = -1;
+  std::vector<size_t> Pending;
+};
+
+} // namespace collc
+
+#endif

@@ -1,0 +1,51 @@
+/// \file
+/// Reductions and prefix reductions of paper 001: binomial reduce and
+/// allreduce, the segmented reduce-scatter + allgather ("reduction of
+/// segmented message"), and the scans (inclusive and exclusive): linear
+/// array, pipelined, Brent-Kung and RootP. Transfers are Combine transfers
+/// whose pieces name the contributors folded into the value that travels.
+#ifndef COLLC_ALGORITHMS_REDUCTIONS_H
+#define COLLC_ALGORITHMS_REDUCTIONS_H
+
+#include "algorithms/Builder.h"
+
+namespace collc {
+
+/// Binomial reduce to the root (Reduce) or to rank 0 and a binomial
+/// broadcast of the result back (Allreduce). With a non-commutative operator
+/// the tree is on ranks in order (subtrees are adjacent rank ranges) and the
+/// result, reduced at rank 0, is copied to the root.
+llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
+                                             const Request &R);
+
+/// Recursive-halving reduce-scatter, then recursive-doubling allgather
+/// (Allreduce) or a binomial gather to the root (Reduce); segments = the
+/// largest power of two 2^d <= P. With P not a power of two the first
+/// 2(P - 2^d) ranks fold pairwise first and the folded ranks get the result
+/// last. With a non-commutative operator the partners are taken nearest
+/// first on ranks in order (every combine joins adjacent rank ranges, the
+/// lower ranks on the left) and a reduce's result, gathered at rank 0, is
+/// copied to the root.
+llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
+                                                     const Request &R);
+bool reduceScatterApplies(const Machine &M, const Request &R, std::string &Why);
+
+/// Linear array: rank r combines what rank r-1 sends and passes it on.
+llvm::Expected<Schedule> buildLinearScan(const Machine &M, const Request &R);
+/// The linear array with the message in k segments (request `segments`,
+/// default the k minimizing (k + P)(2 T_send(M/k) + T_op(M/k))).
+llvm::Expected<Schedule> buildPipelinedScan(const Machine &M, const Request &R);
+/// Brent and Kung's up-sweep / down-sweep, 2 ceil(log2 P) - 1 steps at most.
+llvm::Expected<Schedule> buildBrentKungScan(const Machine &M, const Request &R);
+/// RootP: blocks of 1, 2, 3, ... ranks scan locally in chains, block totals
+/// pass along the block ends, and each block end hands the prefix to the
+/// next block's other ranks: about 2 sqrt(2P) steps, work spread evenly.
+llvm::Expected<Schedule> buildRootPScan(const Machine &M, const Request &R);
+
+/// Applies for algorithms that split the message into segments: the element
+/// count must allow it.
+bool scanApplies(const Machine &M, const Request &R, std::string &Why);
+
+} // namespace collc
+
+#endif

@@ -1,0 +1,371 @@
+#include "algorithms/Registry.h"
+
+#include "ir/Diagnostic.h"
+
+#include "algorithms/Barriers.h"
+#include "algorithms/Greedy.h"
+#include "algorithms/LibraryBcast.h"
+#include "algorithms/MacroStar.h"
+#include "algorithms/Mesh.h"
+#include "algorithms/Personalized.h"
+#include "algorithms/Reductions.h"
+#include "algorithms/SegmentedBcast.h"
+#include "algorithms/StarSearch.h"
+#include "algorithms/TopologyBcast.h"
+#include "algorithms/TopologyReductions.h"
+#include "algorithms/TorusAlltoall.h"
+#include "algorithms/Trees.h"
+
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+
+namespace collc {
+
+bool AlgorithmInfo::supports(Collective C) const {
+  return std::find(Collectives.begin(), Collectives.end(), C) !=
+         Collectives.end();
+}
+
+const std::vector<AlgorithmInfo> &algorithms() {
+  static const std::vector<AlgorithmInfo> All = {
+      {"opt-tree",
+       "optimal one-to-all tree for t_hold/t_end by dynamic programming (paper "
+       "000)",
+       {Collective::Bcast, Collective::Multicast},
+       buildOptTree},
+      {"binomial",
+       "binomial tree (recursive doubling, largest subtree first)",
+       {Collective::Bcast, Collective::Multicast},
+       buildBinomial},
+      {"sequential",
+       "separate addressing: the root sends to every rank in turn",
+       {Collective::Bcast, Collective::Multicast},
+       buildSequential},
+      {"chain",
+       "chain: each rank forwards to the next",
+       {Collective::Bcast, Collective::Multicast},
+       buildChain},
+      {"opt-mesh",
+       "OPT-tree on the dimension-ordered chain: optimal and contention-free "
+       "on "
+       "wormhole meshes (paper 000, Algorithm 2)",
+       {Collective::Bcast, Collective::Multicast},
+       buildOptMesh,
+       meshApplies},
+      {"u-mesh",
+       "binomial split of the dimension-ordered chain (McKinley's U-mesh)",
+       {Collective::Bcast, Collective::Multicast},
+       buildUMesh,
+       meshApplies},
+      // Paper 002: star and macro-star graphs, unit-call model.
+      {"star-search",
+       "star graph S_k: randomized maximal matchings searched once from the "
+       "identity, relabelled onto the root; ceil(log2 k!) + 1 steps on "
+       "S_5..S_9, never more than greedy (paper 002)",
+       {Collective::Bcast},
+       buildStarSearch,
+       starSearchApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/true},
+      {"macro-star",
+       "macro-star MS(l,n): generator sequences of Lemmas 1 and 2, then "
+       "star-search in every base module (paper 002)",
+       {Collective::Bcast},
+       buildMacroStar,
+       macroStarApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/true},
+      {"greedy",
+       "each step a maximum matching between informed ranks and their "
+       "uninformed neighbours (any topology; baseline)",
+       {Collective::Bcast},
+       buildGreedy,
+       greedyApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/true,
+       /*AutoApplies=*/greedyInAuto},
+      {"dissemination",
+       "dissemination barrier: ceil(log2 P) rounds, rank i signals i + 2^k",
+       {Collective::Barrier},
+       buildDisseminationBarrier,
+       barrierApplies},
+      {"tree",
+       "tree barrier: binomial gather of arrivals to the root, binomial "
+       "release",
+       {Collective::Barrier},
+       buildTreeBarrier,
+       barrierApplies},
+      {"gather-broadcast",
+       "two-phase barrier on a line: gather worm to the root, broadcast worm "
+       "back "
+       "(paper 003, Figure 1)",
+       {Collective::Barrier},
+       buildGatherBroadcastBarrier,
+       barrierApplies},
+      {"sem",
+       "complete exchange on a 2D torus: split into 2x2 cells, exchange among "
+       "the diagonal masters, merge (paper 004)",
+       {Collective::Alltoall},
+       buildSem,
+       semApplies},
+      {"torus-direct",
+       "complete exchange on a 2D torus: every pair directly, offset by offset "
+       "in channel-disjoint sub-steps",
+       {Collective::Alltoall},
+       buildTorusDirect,
+       torusAlltoallApplies},
+      {"torus-row-column",
+       "complete exchange on a 2D torus: store-and-forward along rows, then "
+       "columns, one hop per step",
+       {Collective::Alltoall},
+       buildTorusRowColumn,
+       torusAlltoallApplies},
+      // Paper 001: segmented and pipelined collectives (linear model).
+      {"edge-disjoint",
+       "log P parts along edge-disjoint spanning binomial trees (paper 001)",
+       {Collective::Bcast},
+       buildEdgeDisjoint,
+       segmentedBcastApplies},
+      {"k-segment",
+       "k segments (default P/2) scattered to group leaders, chained down the "
+       "groups, circulated in rings (paper 001)",
+       {Collective::Bcast},
+       buildKSegment,
+       segmentedBcastApplies},
+      {"pipeline",
+       "k segments pipelined down a chain, default k = sqrt((P-2)M/(B t_s)) "
+       "(paper 001)",
+       {Collective::Bcast},
+       buildPipeline,
+       segmentedBcastApplies},
+      {"two-path-pipeline",
+       "two chains of P/2 fed alternately by the root (paper 001)",
+       {Collective::Bcast},
+       buildTwoPathPipeline,
+       segmentedBcastApplies},
+      {"scatter-allgather",
+       "binomial scatter of P segments, then ring allgather",
+       {Collective::Bcast},
+       buildScatterAllgather,
+       scatterAllgatherApplies},
+      // Broadcasts laid onto the topology (issue 16): neighbour links only,
+      // several at once; segments and shapes searched with the cost pass.
+      {"ring-pipeline",
+       "segments pipelined along a snake of neighbouring nodes, both ways "
+       "round from the root on a torus ring",
+       {Collective::Bcast},
+       buildRingPipeline,
+       topologyBcastApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/topologyBcastInAuto},
+      {"spanning-trees",
+       "2d (torus) or d edge-disjoint spanning trees, each a share of the "
+       "segments, pipelined",
+       {Collective::Bcast},
+       buildSpanningTrees,
+       topologyBcastApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/topologyBcastInAuto},
+      {"scatter-ring",
+       "scatter along each dimension's lines, then bidirectional ring "
+       "allgather dimension by dimension",
+       {Collective::Bcast},
+       buildScatterRing,
+       topologyBcastApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/topologyBcastInAuto},
+      {"scatter-trees",
+       "every node's block straight from the root, then down a "
+       "shortest-path spanning tree rooted at that node",
+       {Collective::Bcast},
+       buildScatterTrees,
+       topologyBcastApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/topologyBcastInAuto},
+      {"kary-pipeline",
+       "pipelined k-ary tree over the ranks in node (leaf switch) order, k "
+       "and segments searched",
+       {Collective::Bcast},
+       buildKaryPipeline,
+       switchBcastApplies,
+       // Not in auto: timing its candidates on a fat tree takes the
+       // evaluator seconds, and it does not beat edge-disjoint there.
+       /*InAuto=*/false},
+      // The MPI libraries' broadcasts for switched networks, searched with
+      // the cost pass (algorithms/LibraryBcast.h).
+      {"knomial",
+       "k-nomial tree over the ranks in node order, largest subtrees first; "
+       "radix searched",
+       {Collective::Bcast},
+       buildKnomial,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"scatter-rdb-allgather",
+       "binomial scatter of P blocks, then recursive-doubling allgather "
+       "(MPICH's long-message broadcast, any P)",
+       {Collective::Bcast},
+       buildScatterRdbAllgather,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"binomial",
+       "binomial tree reduce (allreduce: then a binomial broadcast)",
+       {Collective::Reduce, Collective::Allreduce},
+       buildBinomialReduce},
+      {"reduce-scatter-allgather",
+       "recursive-halving reduce-scatter, then recursive-doubling allgather "
+       "(reduce: binomial gather); commutative operators (paper 001)",
+       {Collective::Reduce, Collective::Allreduce},
+       buildReduceScatterAllgather,
+       reduceScatterApplies},
+      // Issue 16: allreduce and allgather laid onto the topology.
+      {"nearest-halving",
+       "recursive halving then doubling, nearest partner first (MPICH's "
+       "order), partners on torus neighbours dimension by dimension",
+       {Collective::Allreduce},
+       buildNearestHalving,
+       nearestHalvingApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"nearest-doubling",
+       "recursive doubling of the whole vector, nearest partner first "
+       "(small messages)",
+       {Collective::Allreduce},
+       buildNearestDoubling,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"dimension-rings",
+       "bucket algorithm on the topology's rings, dimension by dimension, "
+       "one or both directions (allreduce: reduce-scatter, then allgather)",
+       {Collective::Allreduce, Collective::Allgather},
+       buildDimensionRings,
+       dimensionRingsApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetworkRings},
+      {"linear",
+       "linear array: rank r combines what r-1 sends and passes it on",
+       {Collective::Scan, Collective::Exscan},
+       buildLinearScan},
+      {"pipelined",
+       "linear array with the message in k segments (paper 001)",
+       {Collective::Scan, Collective::Exscan},
+       buildPipelinedScan,
+       scanApplies},
+      {"brent-kung",
+       "Brent-Kung up-sweep and down-sweep, 2 log P - 1 steps (paper 001)",
+       {Collective::Scan, Collective::Exscan},
+       buildBrentKungScan},
+      {"rootp",
+       "blocks of 1, 2, 3, ... ranks: about 2 sqrt(2P) steps, even work "
+       "(paper 001)",
+       {Collective::Scan, Collective::Exscan},
+       buildRootPScan},
+      {"linear",
+       "the root exchanges one block with every rank in turn",
+       {Collective::Gather, Collective::Scatter},
+       buildLinearPersonalized},
+      {"binomial",
+       "binomial tree: a subtree's blocks travel together",
+       {Collective::Gather, Collective::Scatter},
+       buildBinomialPersonalized},
+      {"pairwise",
+       "direct exchange: in step s rank r sends its block to r + s",
+       {Collective::Alltoall},
+       buildPairwiseAlltoall},
+      {"bruck",
+       "Bruck: log P steps, blocks hop by powers of two",
+       {Collective::Alltoall},
+       buildBruckAlltoall},
+      {"ring",
+       "ring: P - 1 steps, each rank passes one block to the next",
+       {Collective::Allgather},
+       buildRingAllgather},
+      {"bruck",
+       "Bruck: ceil(log2 P) steps, the gathered blocks double each step",
+       {Collective::Allgather},
+       buildBruckAllgather},
+  };
+  return All;
+}
+
+namespace {
+
+/// Former names, still accepted wherever an algorithm is named.
+struct AlgorithmAlias {
+  const char *Old, *New;
+};
+const AlgorithmAlias Aliases[] = {
+    // A randomized search, not a proof of optimality.
+    {"star-optimal", "star-search"},
+};
+
+} // namespace
+
+const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
+                                   std::optional<Collective> C) {
+  for (const AlgorithmAlias &A : Aliases)
+    if (Name == A.Old)
+      Name = A.New;
+  const AlgorithmInfo *First = nullptr;
+  for (const AlgorithmInfo &A : algorithms())
+    if (Name == A.Name) {
+      if (!C || A.supports(*C))
+        return &A;
+      if (!First)
+        First = &A;
+    }
+  return First;
+}
+
+void printAlgorithms(llvm::raw_ostream &OS) {
+  for (const AlgorithmInfo &A : algorithms()) {
+    std::string Colls;
+    for (Collective C : A.Collectives)
+      Colls += (Colls.empty() ? "" : ",") + std::string(collectiveName(C));
+    OS << llvm::format("%-16s %-28s %s\n", A.Name, Colls.c_str(), A.Summary);
+  }
+}
+
+llvm::Expected<const AlgorithmInfo *>
+lookupAlgorithm(llvm::StringRef Name, const Machine &M, const Request &R) {
+  const AlgorithmInfo *A = findAlgorithm(Name, R.Coll);
+  if (!A || !A->supports(R.Coll)) {
+    std::string Names = "auto";
+    for (const AlgorithmInfo &X : algorithms())
+      if (X.supports(R.Coll))
+        Names += std::string(", ") + X.Name;
+    return error("unknown algorithm '%s' for %s; expected one of: %s",
+                 Name.str().c_str(), collectiveName(R.Coll), Names.c_str());
+  }
+  std::string Why;
+  if (!A->applies(M, R, Why))
+    return error("algorithm '%s' cannot run here: %s", Name.str().c_str(),
+                 Why.c_str());
+  return A;
+}
+
+std::vector<const AlgorithmInfo *> autoCandidates(const Machine &M,
+                                                  const Request &R) {
+  std::vector<const AlgorithmInfo *> Out;
+  for (const AlgorithmInfo &A : algorithms()) {
+    std::string Why;
+    if (A.InAuto && A.supports(R.Coll) && A.applies(M, R, Why) &&
+        (!A.AutoApplies || A.AutoApplies(M, R, Why)))
+      Out.push_back(&A);
+  }
+  return Out;
+}
+
+} // namespace collc

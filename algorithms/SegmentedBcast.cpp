@@ -1,0 +1,314 @@
+#include "algorithms/SegmentedBcast.h"
+
+#include "algorithms/Placement.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace collc {
+
+namespace {
+
+/// A copy of chunks [C0, C1) of the root's message from \p Src to \p Dst.
+Transfer chunkCopy(const Schedule &S, int32_t Src, int32_t Dst, int64_t C0,
+                   int64_t C1) {
+  Transfer T;
+  T.Src = Src;
+  T.Dst = Dst;
+  T.Bytes = S.chunkBytes({C0, C1});
+  T.Pieces.push_back({{S.Root, S.Root + 1}, {0, S.size()}, {C0, C1}});
+  return T;
+}
+
+int ceilLog2(int64_t P) {
+  int D = 0;
+  while ((int64_t(1) << D) < P)
+    ++D;
+  return D;
+}
+
+/// At most one segment per byte; at least one segment.
+int64_t maxSegments(const Request &R) {
+  return std::max<int64_t>(1, static_cast<int64_t>(R.Bytes));
+}
+
+} // namespace
+
+bool segmentedBcastApplies(const Machine &M, const Request &R,
+                           std::string &Why) {
+  if (R.Algorithm == "auto" && M.M.Kind != ModelKind::Linear) {
+    Why = "auto picks segmented broadcasts only under the linear model";
+    return false;
+  }
+  return true;
+}
+
+bool scatterAllgatherApplies(const Machine &M, const Request &R,
+                             std::string &Why) {
+  if (!segmentedBcastApplies(M, R, Why))
+    return false;
+  // The ring allgather has P (P - 1) transfers.
+  const double P = R.size();
+  if (P * (P - 1) > static_cast<double>(MaxRankSegments)) {
+    Why = "its ring allgather has P (P - 1) = " +
+          std::to_string(static_cast<int64_t>(P * (P - 1))) +
+          " transfers, more than " + std::to_string(MaxRankSegments);
+    return false;
+  }
+  return true;
+}
+
+double pipelineOptimalSegments(const Machine &M, int64_t P, uint64_t Bytes) {
+  Affine Hold = M.M.holdAffine();
+  double Ts = Hold.Base, PerByte = Hold.PerByte;
+  if (Ts <= 0)
+    return static_cast<double>(Bytes);
+  return std::sqrt(std::max<int64_t>(P - 2, 0) * static_cast<double>(Bytes) *
+                   PerByte / Ts);
+}
+
+llvm::Expected<Schedule> buildEdgeDisjoint(const Machine &M, const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "edge-disjoint");
+  const int32_t P = S.size();
+  const int D = ceilLog2(P);
+  if (P < 2)
+    return S;
+  S.NumChunks = std::min<int64_t>({D, maxSegments(R), maxSegmentsFor(P)});
+  const int64_t Parts = S.NumChunks;
+  const int64_t Cube = int64_t(1) << D;
+  // Holders of part j per relative node, simulated on the full cube; nodes
+  // >= P do not exist, so what would pass through them is completed later.
+  std::vector<std::vector<bool>> Has(Cube, std::vector<bool>(Parts, false));
+  for (int64_t J = 0; J < Parts; ++J)
+    Has[0][J] = true;
+  std::vector<std::pair<int64_t, Transfer>> Tagged;
+  // Tree j runs in steps j .. j + d: at step j + t it uses dimension
+  // (j + t) mod d; t = 0 is root -> 2^j, t = 1..d-1 spread among the nodes
+  // with bit j set, t = d crosses dimension j to the nodes without it.
+  for (int64_t Step = 0; Step < Parts + D; ++Step) {
+    int Dim = static_cast<int>(Step % D);
+    std::vector<std::pair<int64_t, int64_t>> Moves; // (from, part)
+    for (int64_t J = 0; J < Parts; ++J) {
+      int64_t T = Step - J;
+      if (T < 0 || T > D)
+        continue;
+      for (int64_t X = 0; X < Cube; ++X) {
+        if (!Has[X][J])
+          continue;
+        int64_t Y = X ^ (int64_t(1) << Dim);
+        bool Send;
+        if (T == 0)
+          Send = X == 0;
+        else if (T < D)
+          Send = (X >> J & 1) && !Has[Y][J];
+        else
+          Send = (X >> J & 1) && Y != 0;
+        if (Send)
+          Moves.push_back({X, J});
+      }
+    }
+    for (auto &[X, J] : Moves) {
+      int64_t Y = X ^ (int64_t(1) << Dim);
+      Has[Y][J] = true;
+      if (X < P && Y < P)
+        Tagged.push_back({Step, chunkCopy(S, relRank(X, S.Root, P),
+                                          relRank(Y, S.Root, P), J, J + 1)});
+    }
+  }
+  // Real holders: replay the kept transfers.
+  std::vector<std::vector<bool>> Held(P, std::vector<bool>(Parts, false));
+  Held[S.Root].assign(Parts, true);
+  // Keep only transfers whose sender really holds the part (a part that went
+  // through a missing node is not forwarded from there).
+  std::stable_sort(
+      Tagged.begin(), Tagged.end(),
+      [](const auto &A, const auto &B) { return A.first < B.first; });
+  std::vector<std::pair<int64_t, Transfer>> Kept;
+  for (size_t I = 0; I < Tagged.size();) {
+    size_t E = I;
+    while (E < Tagged.size() && Tagged[E].first == Tagged[I].first)
+      ++E;
+    std::vector<std::pair<int32_t, int64_t>> Got;
+    for (size_t X = I; X < E; ++X) {
+      const Transfer &T = Tagged[X].second;
+      int64_t J = T.Pieces[0].Chunks.Lo;
+      if (Held[T.Src][J] && !Held[T.Dst][J]) {
+        Got.push_back({T.Dst, J});
+        Kept.push_back(std::move(Tagged[X]));
+      }
+    }
+    for (auto &[Rk, J] : Got)
+      Held[Rk][J] = true;
+    I = E;
+  }
+  S.Steps = placeInSteps(std::move(Kept));
+  completeBroadcast(S, std::move(Held));
+  return S;
+}
+
+llvm::Expected<Schedule> buildKSegment(const Machine &M, const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "k-segment");
+  const int32_t P = S.size();
+  if (P < 2)
+    return S;
+  const int64_t K =
+      std::min<int64_t>(pickSegments(R, std::max(1, P / 2), P), maxSegments(R));
+  S.NumChunks = K;
+  // Group g: relative ranks [First[g], First[g+1]), near-equal sizes.
+  std::vector<int64_t> First(K + 1);
+  for (int64_t G = 0; G <= K; ++G)
+    First[G] = G * P / K;
+  auto Rank = [&](int64_t G, int64_t I) {
+    return relRank(First[G] + I, S.Root, P);
+  };
+  std::vector<Transfer> Ts;
+  // 1. The root sends segment g to the leader of group g.
+  for (int64_t G = 1; G < K; ++G)
+    Ts.push_back(chunkCopy(S, S.Root, Rank(G, 0), G, G + 1));
+  // 2. Each group passes its segment down its chain.
+  int64_t MaxSize = 0;
+  for (int64_t G = 0; G < K; ++G) {
+    int64_t Size = First[G + 1] - First[G];
+    MaxSize = std::max(MaxSize, Size);
+    for (int64_t I = 1; I < Size; ++I)
+      Ts.push_back(chunkCopy(S, Rank(G, I - 1), Rank(G, I), G, G + 1));
+  }
+  // 3. Ring among the members with index i of the groups that have one; in
+  // round r member (g, i) passes on the segment it got r rounds ago.
+  std::vector<std::vector<bool>> Held(P, std::vector<bool>(K, false));
+  Held[S.Root].assign(K, true);
+  // A ring round is one exchange step (every member sends and receives).
+  std::vector<int64_t> Groups;
+  int64_t Group = 0;
+  for (int64_t G = 0; G < K; ++G)
+    for (int64_t I = First[G]; I < First[G + 1]; ++I)
+      Held[relRank(I, S.Root, P)][G] = true;
+  for (int64_t I = 0; I < MaxSize; ++I) {
+    std::vector<int64_t> Ring;
+    for (int64_t G = 0; G < K; ++G)
+      if (First[G] + I < First[G + 1])
+        Ring.push_back(G);
+    int64_t N = static_cast<int64_t>(Ring.size());
+    for (int64_t Round = 0; Round + 1 < N; ++Round, ++Group)
+      for (int64_t X = 0; X < N; ++X) {
+        int64_t Seg = Ring[((X - Round) % N + N) % N];
+        int32_t From = Rank(Ring[X], I), To = Rank(Ring[(X + 1) % N], I);
+        if (Held[To][Seg])
+          continue; // the root already holds everything
+        Ts.push_back(chunkCopy(S, From, To, Seg, Seg + 1));
+        Groups.resize(Ts.size(), -1);
+        Groups.back() = Group;
+        Held[To][Seg] = true;
+      }
+  }
+  Groups.resize(Ts.size(), -1);
+  S.Steps = orderedRounds(Ts, P, &Groups);
+  completeBroadcast(S, std::move(Held));
+  return S;
+}
+
+llvm::Expected<Schedule> buildPipeline(const Machine &M, const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "pipeline");
+  const int32_t P = S.size();
+  if (P < 2)
+    return S;
+  S.NumChunks =
+      pickSegments(R, pipelineOptimalSegments(M, P, R.Bytes), maxSegments(R));
+  std::vector<std::pair<int64_t, Transfer>> Tagged;
+  // Chunk c crosses link i -> i+1 in step i + c.
+  for (int64_t C = 0; C < S.NumChunks; ++C)
+    for (int64_t I = 0; I + 1 < P; ++I)
+      Tagged.push_back({I + C, chunkCopy(S, relRank(I, S.Root, P),
+                                         relRank(I + 1, S.Root, P), C, C + 1)});
+  S.Steps = placeInSteps(std::move(Tagged));
+  return S;
+}
+
+llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M,
+                                              const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "two-path-pipeline");
+  const int32_t P = S.size();
+  if (P < 2)
+    return S;
+  // Chains: relative ranks 1..H and H+1..P-1.
+  const int64_t H = P / 2;
+  const int64_t Len = std::max<int64_t>(H, P - 1 - H);
+  S.NumChunks = pickSegments(R, pipelineOptimalSegments(M, 2 * Len, R.Bytes),
+                             maxSegments(R));
+  std::vector<std::pair<int64_t, Transfer>> Tagged;
+  // The root sends chunk c to path 0 in step 2c and to path 1 in step
+  // 2c + 1; each path forwards it one link per step.
+  for (int64_t C = 0; C < S.NumChunks; ++C)
+    for (int64_t Path = 0; Path < 2; ++Path) {
+      int64_t Lo = Path ? H + 1 : 1, Hi = Path ? P : H + 1;
+      int64_t Prev = 0;
+      for (int64_t I = Lo; I < Hi; ++I) {
+        Tagged.push_back({2 * C + Path + (I - Lo),
+                          chunkCopy(S, relRank(Prev, S.Root, P),
+                                    relRank(I, S.Root, P), C, C + 1)});
+        Prev = I;
+      }
+    }
+  S.Steps = placeInSteps(std::move(Tagged));
+  return S;
+}
+
+llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
+                                               const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "scatter-allgather");
+  const int32_t P = S.size();
+  if (P < 2)
+    return S;
+  S.NumChunks = std::min<int64_t>({P, maxSegments(R), maxSegmentsFor(P)});
+  const int64_t K = S.NumChunks;
+  // Relative rank i owns segments [Own(i), Own(i+1)).
+  auto Own = [&](int64_t I) { return I * K / P; };
+  std::vector<Transfer> Ts;
+  // Binomial scatter: a holder of relative ranks [L, R] sends the segments
+  // of the upper half to its first rank.
+  struct Range {
+    int64_t L, R;
+  };
+  std::vector<Range> Work{{0, P - 1}};
+  for (size_t W = 0; W < Work.size(); ++W) {
+    Range Rg = Work[W];
+    while (Rg.L < Rg.R) {
+      int64_t Mid = Rg.L + (Rg.R - Rg.L + 1 + 1) / 2;
+      if (Own(Mid) < Own(Rg.R + 1))
+        Ts.push_back(chunkCopy(S, relRank(Rg.L, S.Root, P),
+                               relRank(Mid, S.Root, P), Own(Mid),
+                               Own(Rg.R + 1)));
+      Work.push_back({Mid, Rg.R});
+      Rg.R = Mid - 1;
+    }
+  }
+  // Ring allgather: in round r relative rank i passes on the segments of
+  // relative rank i - r, unless the next rank got them in the scatter (a
+  // subtree's first rank receives the whole subtree's segments).
+  std::vector<std::vector<bool>> Has(P, std::vector<bool>(P, false));
+  Has[0].assign(P, true);
+  for (const Transfer &T : Ts) {
+    int64_t Rel = (T.Dst - S.Root + P) % P;
+    for (int64_t O = Rel; O < P && Own(O) < T.Pieces[0].Chunks.Hi; ++O)
+      Has[Rel][O] = true;
+  }
+  for (int64_t I = 0; I < P; ++I)
+    Has[I][I] = true;
+  std::vector<int64_t> Groups(Ts.size(), -1);
+  for (int64_t Round = 0; Round + 1 < P; ++Round)
+    for (int64_t I = 0; I < P; ++I) {
+      int64_t O = ((I - Round) % P + P) % P, Next = (I + 1) % P;
+      if (Has[Next][O])
+        continue;
+      Has[Next][O] = true;
+      if (Own(O) == Own(O + 1))
+        continue; // an owner without segments (fewer bytes than ranks)
+      Ts.push_back(chunkCopy(S, relRank(I, S.Root, P), relRank(Next, S.Root, P),
+                             Own(O), Own(O + 1)));
+      Groups.push_back(Round);
+    }
+  S.Steps = orderedRounds(Ts, P, &Groups);
+  return S;
+}
+
+} // namespace collc

@@ -1,0 +1,559 @@
+#include "algorithms/TopologyReductions.h"
+
+#include "algorithms/Placement.h"
+#include "algorithms/Reducer.h"
+#include "algorithms/Reductions.h"
+#include "passes/Cost.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <optional>
+
+namespace collc {
+
+namespace {
+
+llvm::Error failure(const char *Algorithm, const std::string &Why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
+                                 Algorithm, Why.c_str());
+}
+
+/// The divisor of \p N (at least 2) nearest to \p Want on a log scale.
+int64_t divisorNear(int64_t N, double Want) {
+  int64_t Best = N;
+  double BestGap = std::abs(std::log(double(N) / Want));
+  for (int64_t D = 2; D < N; ++D)
+    if (N % D == 0) {
+      double Gap = std::abs(std::log(double(D) / Want));
+      if (Gap < BestGap) {
+        Best = D;
+        BestGap = Gap;
+      }
+    }
+  return Best;
+}
+
+/// Ring positions of coordinates 0..L-1: in order, or on a mesh with \p Fold
+/// the even ones up and the odd ones down.
+std::vector<int64_t> ringSequence(int64_t L, bool Fold) {
+  std::vector<int64_t> Seq;
+  for (int64_t C = 0; C < L; C += Fold ? 2 : 1)
+    Seq.push_back(C);
+  if (Fold)
+    for (int64_t C = (L - 1) % 2 ? L - 1 : L - 2; C > 0; C -= 2)
+      Seq.push_back(C);
+  return Seq;
+}
+
+/// The core of recursive halving and doubling: 2^d grid indices; with P
+/// not a power of two, core c < Extra stands for grid indices 2c and 2c + 1
+/// (MPICH's fold), the others for c + Extra.
+struct PowerCore {
+  std::vector<int32_t> Order;
+  int64_t Core = 1, Extra = 0;
+
+  PowerCore(const Machine &M, const Request &R) {
+    const int32_t P = R.size();
+    if (R.Commutative) {
+      Order = ringGrid(M, R, /*Fold=*/false).Order;
+    } else {
+      // Adjacent rank ranges need the ranks in order.
+      Order.resize(P);
+      std::iota(Order.begin(), Order.end(), 0);
+    }
+    while (Core * 2 <= P)
+      Core *= 2;
+    Extra = P - Core;
+  }
+  int32_t rank(int64_t C) const { return Order[C < Extra ? 2 * C : C + Extra]; }
+  /// Grid index 2c + 1 folds its chunks [0, K) into 2c, for c < Extra.
+  void foldIn(Reducer &Rd, int64_t K) const {
+    for (int64_t C = 0; C < Extra; ++C)
+      Rd.send(Order[2 * C + 1], Order[2 * C], 0, K);
+  }
+  /// 2c copies the result back to 2c + 1.
+  void copyOut(Reducer &Rd, int64_t K) const {
+    for (int64_t C = 0; C < Extra; ++C)
+      Rd.send(Order[2 * C], Order[2 * C + 1], 0, K, TransferKind::Copy);
+  }
+};
+
+/// Allgather atoms of the grid indices \p Vs (their ranks through \p Order),
+/// chunks \p Chunks, for every rank.
+Transfer gridBlocks(const Schedule &S, const std::vector<int32_t> &Order,
+                    int32_t Src, int32_t Dst, const std::vector<int64_t> &Vs,
+                    Interval Chunks) {
+  std::vector<int32_t> Ranks;
+  for (int64_t V : Vs)
+    Ranks.push_back(Order[V]);
+  std::sort(Ranks.begin(), Ranks.end());
+  Transfer T;
+  T.Src = Src;
+  T.Dst = Dst;
+  const uint64_t PerOrigin = S.chunkBytes(Chunks);
+  for (size_t I = 0; I < Ranks.size();) {
+    size_t E = I + 1;
+    while (E < Ranks.size() && Ranks[E] == Ranks[E - 1] + 1)
+      ++E;
+    T.Pieces.push_back({{Ranks[I], Ranks[E - 1] + 1}, {0, S.size()}, Chunks});
+    T.Bytes += PerOrigin * (E - I);
+    I = E;
+  }
+  return T;
+}
+
+/// How the ring algorithms cut the data: in lanes that run side by side,
+/// each with its share of the chunks, its ring direction and its order of
+/// the dimensions (two directions and two orders: four lanes, which keep
+/// every link direction of a 2-D torus busy at once), and each lane's
+/// pieces in Segments parts sent in consecutive steps.
+struct RingCut {
+  int64_t Directions = 1, Orders = 1, Segments = 1;
+  int64_t lanes() const { return Directions * Orders; }
+  int64_t parts() const { return lanes() * Segments; }
+};
+
+/// A lane: its ring direction (0 to the successor, 1 to the predecessor)
+/// and the dimensions in the order it takes them.
+struct Lane {
+  int64_t Dir = 0;
+  std::vector<size_t> Dims;
+};
+
+std::vector<Lane> lanesOf(const RingCut &Cut, size_t NumDims) {
+  std::vector<Lane> Lanes;
+  for (int64_t O = 0; O < Cut.Orders; ++O)
+    for (int64_t D = 0; D < Cut.Directions; ++D) {
+      Lane L{D, {}};
+      for (size_t J = 0; J < NumDims; ++J)
+        L.Dims.push_back(O ? NumDims - 1 - J : J);
+      Lanes.push_back(std::move(L));
+    }
+  return Lanes;
+}
+
+int64_t mod(int64_t A, int64_t L) { return ((A % L) + L) % L; }
+
+/// The part of ring position \p Q of \p Range cut in \p L equal parts (the
+/// caller keeps the size a multiple of L x Segments), and of it segment
+/// \p Seg of \p Segments.
+Interval subRange(Interval Range, int64_t L, int64_t Q, int64_t Segments = 1,
+                  int64_t Seg = 0) {
+  const int64_t Len = Range.size() / L;
+  const int64_t A = Range.Lo + Len * Q, Part = Len / Segments;
+  return {A + Part * Seg, A + Part * (Seg + 1)};
+}
+
+/// The ring phases of the lanes of \p Cut over the grid, as batches of ring
+/// steps. Phase T of lane l rings along dimension Lanes[l].Dims[T]; the
+/// lanes' steps interleave (a batch holds as many lanes as the machine has
+/// ports). \p Send(l, V, J, Step, Seg) lists grid index V's transfer.
+class RingPhases {
+public:
+  RingPhases(const Machine &M, const RingGrid &G, const RingCut &Cut)
+      : G(G), Cut(Cut), Lanes(lanesOf(Cut, G.Extents.size())),
+        Ports(std::max<int64_t>(1, M.Ports)) {
+    int64_t X = 1;
+    for (int64_t L : G.Extents) {
+      Stride.push_back(X);
+      X *= L;
+    }
+  }
+
+  int64_t extent(size_t J) const { return G.Extents[J]; }
+  int64_t digit(int64_t V, size_t J) const {
+    return V / Stride[J] % G.Extents[J];
+  }
+  /// The grid index of \p V with digit J set to \p Q (mod L_J).
+  int64_t with(int64_t V, size_t J, int64_t Q) const {
+    return V + (mod(Q, G.Extents[J]) - digit(V, J)) * Stride[J];
+  }
+  /// The rank after \p V on its ring of dimension J in direction \p Dir.
+  int32_t next(int64_t V, size_t J, int64_t Dir) const {
+    return G.Order[with(V, J, digit(V, J) + (Dir ? -1 : 1))];
+  }
+
+  /// Runs phase \p T of every lane: per step and segment, one batch per
+  /// \p Ports lanes (\p Open and \p Close delimit a batch).
+  template <typename SendFn, typename OpenFn, typename CloseFn>
+  void phase(size_t T, SendFn Send, OpenFn Open, CloseFn Close) const {
+    int64_t MaxL = 1;
+    for (const Lane &Ln : Lanes)
+      MaxL = std::max(MaxL, extent(Ln.Dims[T]));
+    const int64_t P = int64_t(G.Order.size());
+    for (int64_t Step = 0; Step + 1 < MaxL; ++Step)
+      for (int64_t Seg = 0; Seg < Cut.Segments; ++Seg) {
+        int64_t InBatch = 0;
+        for (size_t L = 0; L < Lanes.size(); ++L) {
+          const size_t J = Lanes[L].Dims[T];
+          if (Step + 1 >= extent(J))
+            continue;
+          if (InBatch == 0)
+            Open();
+          for (int64_t V = 0; V < P; ++V)
+            Send(L, V, J, Step, Seg);
+          if (++InBatch == Ports) {
+            Close();
+            InBatch = 0;
+          }
+        }
+        if (InBatch)
+          Close();
+      }
+  }
+
+  const RingGrid &G;
+  const RingCut Cut;
+  const std::vector<Lane> Lanes;
+  const int64_t Ports;
+  std::vector<int64_t> Stride;
+};
+
+/// Allreduce along the dimension rings, cut as \p Cut.
+Schedule ringAllreduce(const Machine &M, const Request &R, RingCut Cut) {
+  Schedule S = scheduleSkeleton(M, R, "dimension-rings");
+  const int32_t P = S.size();
+  RingGrid G = ringGrid(M, R, /*Fold=*/R.Commutative);
+  if (!R.Commutative) {
+    // Two-sided chains keep rank order only on ranks in order, one lane.
+    std::iota(G.Order.begin(), G.Order.end(), 0);
+    Cut.Directions = Cut.Orders = 1;
+  }
+  const RingPhases Ph(M, G, Cut);
+  const size_t N = G.Extents.size(), NL = Ph.Lanes.size();
+  S.NumChunks = std::max<int64_t>(1, int64_t(P) * Cut.parts());
+  Reducer Rd(S);
+  auto Open = [&] { Rd.begin(); };
+  auto Close = [&] { Rd.end(); };
+  // Range[l][v]: the chunks lane l of grid index v still reduces.
+  const int64_t LaneLen = S.NumChunks / int64_t(NL);
+  std::vector<std::vector<Interval>> Range;
+  for (size_t L = 0; L < NL; ++L)
+    Range.emplace_back(
+        P, Interval{int64_t(L) * LaneLen, int64_t(L + 1) * LaneLen});
+  std::vector<std::vector<std::vector<Interval>>> Parent(NL);
+  for (size_t T = 0; T < N; ++T) {
+    if (R.Commutative) {
+      // Ring reduce-scatter: the piece of position b starts at b + 1 (the
+      // other direction: b - 1) and ends at b, reduced over the ring.
+      Ph.phase(
+          T,
+          [&](size_t L, int64_t V, size_t J, int64_t Step, int64_t Seg) {
+            const int64_t Dir = Ph.Lanes[L].Dir, Q = Ph.digit(V, J);
+            const int64_t B =
+                mod(Dir ? Q + Step + 1 : Q - Step - 1, Ph.extent(J));
+            Interval C =
+                subRange(Range[L][V], Ph.extent(J), B, Cut.Segments, Seg);
+            Rd.send(G.Order[V], Ph.next(V, J, Dir), C.Lo, C.Hi);
+          },
+          Open, Close);
+    } else {
+      // Two-sided chains: the piece of position b gathers positions 0..b-1
+      // up a chain from 0 and positions b+1..L-1 down a chain from L-1;
+      // position p sends its upward pieces farthest first from step p, its
+      // downward ones from step L-1-p.
+      RingCut Both = Cut;
+      Both.Directions = 2;
+      const RingPhases Chains(M, G, Both);
+      Chains.phase(
+          T,
+          [&](size_t Dir, int64_t V, size_t J, int64_t Step, int64_t Seg) {
+            const int64_t L = Ph.extent(J), Q = Ph.digit(V, J);
+            const int64_t B = Dir ? Step - (L - 1 - Q) : L - 1 - (Step - Q);
+            if (Dir ? (Step < L - 1 - Q || B >= Q) : (Step < Q || B <= Q))
+              return;
+            Interval C = subRange(Range[0][V], L, B, Cut.Segments, Seg);
+            Rd.send(G.Order[V], Ph.G.Order[Ph.with(V, J, Q + (Dir ? -1 : 1))],
+                    C.Lo, C.Hi);
+          },
+          Open, Close);
+    }
+    for (size_t L = 0; L < NL; ++L) {
+      Parent[L].push_back(Range[L]);
+      const size_t J = Ph.Lanes[L].Dims[T];
+      for (int64_t V = 0; V < P; ++V)
+        Range[L][V] = subRange(Range[L][V], Ph.extent(J), Ph.digit(V, J));
+    }
+  }
+  // Allgather back, phase by phase in reverse: position q passes on the
+  // piece of position q - s (the other direction: q + s).
+  for (size_t T = N; T-- > 0;)
+    Ph.phase(
+        T,
+        [&](size_t L, int64_t V, size_t J, int64_t Step, int64_t Seg) {
+          const int64_t Dir = Ph.Lanes[L].Dir, Q = Ph.digit(V, J);
+          const int64_t B = mod(Dir ? Q + Step : Q - Step, Ph.extent(J));
+          Interval C =
+              subRange(Parent[L][T][V], Ph.extent(J), B, Cut.Segments, Seg);
+          Rd.send(G.Order[V], Ph.next(V, J, Dir), C.Lo, C.Hi,
+                  TransferKind::Copy);
+        },
+        Open, Close);
+  S.Steps = orderedRounds(Rd.Ts, P, &Rd.Groups);
+  return S;
+}
+
+/// Allgather along the dimension rings: each block in Cut.parts() chunks,
+/// Cut.Segments per lane.
+Schedule ringAllgather(const Machine &M, const Request &R, RingCut Cut) {
+  Schedule S = scheduleSkeleton(M, R, "dimension-rings");
+  const RingGrid G = ringGrid(M, R, /*Fold=*/true);
+  const RingPhases Ph(M, G, Cut);
+  S.NumChunks = Cut.parts();
+  for (size_t T = 0; T < G.Extents.size(); ++T)
+    Ph.phase(
+        T,
+        [&](size_t L, int64_t V, size_t J, int64_t Step, int64_t Seg) {
+          // Before phase T, v holds the blocks of the grid indices that
+          // share its digits of the lane's dimensions T, T+1, ...: the group
+          // of ring position b has digit J = b and any digits of the
+          // dimensions the lane took before.
+          const Lane &Ln = Ph.Lanes[L];
+          const int64_t Q = Ph.digit(V, J);
+          const int64_t B = mod(Ln.Dir ? Q + Step : Q - Step, Ph.extent(J));
+          std::vector<int64_t> Group{Ph.with(V, J, B)};
+          for (size_t Before = 0; Before < T; ++Before) {
+            const size_t D = Ln.Dims[Before];
+            std::vector<int64_t> Wider;
+            for (int64_t W : Group)
+              for (int64_t X = 0; X < Ph.extent(D); ++X)
+                Wider.push_back(Ph.with(W, D, X));
+            Group = std::move(Wider);
+          }
+          const int64_t Chunk = int64_t(L) * Cut.Segments + Seg;
+          S.Steps.back().Transfers.push_back(
+              gridBlocks(S, G.Order, G.Order[V], Ph.next(V, J, Ln.Dir), Group,
+                         {Chunk, Chunk + 1}));
+        },
+        [&] { S.Steps.emplace_back(); }, [] {});
+  return S;
+}
+
+/// The element count of a reduction, the byte count of anything else.
+uint64_t units(const Request &R) { return R.Bytes / elementBytes(R.Datatype); }
+
+/// Whether \p Cut gives every piece an element (or the message is empty) and
+/// stays within the (rank, segment) pairs a schedule may have; else why not.
+/// The allreduce cuts the vector in P x parts (a non-commutative one: P x
+/// segments), the allgather each block in parts.
+bool cutFits(const Request &R, const RingCut &Cut, std::string &Why) {
+  const bool Gather = R.Coll == Collective::Allgather;
+  const int64_t Parts = Gather || R.Commutative ? Cut.parts() : Cut.Segments;
+  const uint64_t Count = units(R),
+                 Need = uint64_t(Gather ? Parts : Parts * R.size());
+  if (Count > 0 && Count < Need) {
+    Why = "the " + std::string(Gather ? "byte" : "element") + " count (" +
+          std::to_string(Count) + ") must be 0 or at least " +
+          std::to_string(Need) + " (one per piece)";
+    return false;
+  }
+  if (int64_t(Need) > maxSegmentsFor(R.size())) {
+    Why = std::to_string(R.size()) + " ranks x " + std::to_string(Need) +
+          " pieces exceed the " + std::to_string(MaxRankSegments) +
+          " (rank, segment) pairs a schedule may have";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+RingGrid ringGrid(const Machine &M, const Request &R, bool Fold) {
+  RingGrid G;
+  const int32_t P = R.size();
+  G.Order.resize(P);
+  std::iota(G.Order.begin(), G.Order.end(), 0);
+  std::stable_sort(G.Order.begin(), G.Order.end(), [&](int32_t A, int32_t B) {
+    return R.Nodes[A] < R.Nodes[B];
+  });
+  const Topology &T = M.Topo;
+  bool Full = T.hasCoordinates() && T.Nodes == P;
+  for (int32_t I = 0; Full && I < P; ++I)
+    Full = R.Nodes[G.Order[I]] == I;
+  if (Full) {
+    // Dimension 0 is the stride-1 dimension, the last written one.
+    const size_t N = T.Dims.size();
+    std::vector<std::vector<int64_t>> Seq;
+    std::vector<size_t> Written;
+    for (size_t J = 0; J < N; ++J) {
+      const size_t W = N - 1 - J;
+      if (T.Dims[W] < 2)
+        continue;
+      G.Extents.push_back(T.Dims[W]);
+      Seq.push_back(
+          ringSequence(T.Dims[W], Fold && T.Kind == TopologyKind::Mesh));
+      Written.push_back(W);
+    }
+    std::vector<int32_t> ByNode = G.Order;
+    std::vector<int64_t> Coord(N, 0);
+    for (int64_t V = 0; V < P; ++V) {
+      int64_t X = V;
+      for (size_t J = 0; J < Seq.size(); ++J) {
+        Coord[Written[J]] = Seq[J][X % G.Extents[J]];
+        X /= G.Extents[J];
+      }
+      G.Order[V] = ByNode[T.nodeOf(Coord)];
+    }
+    G.Physical = true;
+    return G;
+  }
+  // Groups of consecutive ranks in node order, near the natural group sizes.
+  std::vector<int64_t> Natural;
+  if (T.hasCoordinates())
+    Natural.assign(T.Dims.rbegin(), T.Dims.rend());
+  else if (T.Kind == TopologyKind::FatTree)
+    Natural = T.Down;
+  for (int64_t Rest = P, I = 0; Rest > 1; ++I) {
+    double Want = size_t(I) < Natural.size() ? double(Natural[I])
+                  : I == 0                   ? std::sqrt(double(Rest))
+                                             : double(Rest);
+    int64_t L = divisorNear(Rest, std::max(2.0, Want));
+    G.Extents.push_back(L);
+    Rest /= L;
+  }
+  return G;
+}
+
+bool onNetwork(const Machine &M, const Request &, std::string &Why) {
+  if (M.Net)
+    return true;
+  Why = "auto considers it only on a machine with a network";
+  return false;
+}
+
+bool onNetworkRings(const Machine &M, const Request &R, std::string &Why) {
+  if (!onNetwork(M, R, Why))
+    return false;
+  switch (M.Topo.Kind) {
+  case TopologyKind::Mesh:
+  case TopologyKind::Torus:
+  case TopologyKind::Hypercube:
+    return true;
+  default:
+    Why = "auto considers it only on a mesh, torus or hypercube with a "
+          "network";
+    return false;
+  }
+}
+
+bool nearestHalvingApplies(const Machine &M, const Request &R,
+                           std::string &Why) {
+  return reduceScatterApplies(M, R, Why);
+}
+
+llvm::Expected<Schedule> buildNearestHalving(const Machine &M,
+                                             const Request &R) {
+  std::string Why;
+  if (!nearestHalvingApplies(M, R, Why))
+    return failure("nearest-halving", Why);
+  Schedule S = scheduleSkeleton(M, R, "nearest-halving");
+  const PowerCore PC(M, R);
+  const int64_t Core = PC.Core;
+  S.NumChunks = Core;
+  Reducer Rd(S);
+  PC.foldIn(Rd, Core);
+  // Halving, nearest partner first: core c keeps the half of its range on
+  // its side of bit m and sends the other half to c ^ m, which combines it.
+  std::vector<Interval> Range(Core, Interval{0, Core});
+  for (int64_t Mask = 1; Mask < Core; Mask <<= 1) {
+    Rd.begin();
+    for (int64_t C = 0; C < Core; ++C) {
+      const int64_t Mid = (Range[C].Lo + Range[C].Hi) / 2;
+      const bool Upper = C & Mask;
+      Rd.send(PC.rank(C), PC.rank(C ^ Mask), Upper ? Range[C].Lo : Mid,
+              Upper ? Mid : Range[C].Hi);
+    }
+    Rd.end();
+    for (int64_t C = 0; C < Core; ++C) {
+      const int64_t Mid = (Range[C].Lo + Range[C].Hi) / 2;
+      (C & Mask ? Range[C].Lo : Range[C].Hi) = Mid;
+    }
+  }
+  // Doubling back, farthest partner first: c and c ^ m hold adjacent ranges.
+  for (int64_t Mask = Core / 2; Mask >= 1; Mask >>= 1) {
+    Rd.begin();
+    for (int64_t C = 0; C < Core; ++C)
+      Rd.send(PC.rank(C), PC.rank(C ^ Mask), Range[C].Lo, Range[C].Hi,
+              TransferKind::Copy);
+    Rd.end();
+    std::vector<Interval> Before = Range;
+    for (int64_t C = 0; C < Core; ++C)
+      Range[C] = {std::min(Before[C].Lo, Before[C ^ Mask].Lo),
+                  std::max(Before[C].Hi, Before[C ^ Mask].Hi)};
+  }
+  PC.copyOut(Rd, Core);
+  S.Steps = orderedRounds(Rd.Ts, S.size(), &Rd.Groups);
+  return S;
+}
+
+llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
+                                              const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "nearest-doubling");
+  const PowerCore PC(M, R);
+  Reducer Rd(S);
+  PC.foldIn(Rd, 1);
+  for (int64_t Mask = 1; Mask < PC.Core; Mask <<= 1) {
+    Rd.begin();
+    for (int64_t C = 0; C < PC.Core; ++C)
+      Rd.send(PC.rank(C), PC.rank(C ^ Mask), 0, 1);
+    Rd.end();
+  }
+  PC.copyOut(Rd, 1);
+  S.Steps = orderedRounds(Rd.Ts, S.size(), &Rd.Groups);
+  return S;
+}
+
+bool dimensionRingsApplies(const Machine &, const Request &R,
+                           std::string &Why) {
+  return cutFits(R, RingCut{1, 1, std::max<int64_t>(1, R.Segments)}, Why);
+}
+
+llvm::Expected<Schedule> buildDimensionRingsCut(const Machine &M,
+                                                const Request &R,
+                                                int64_t Directions,
+                                                int64_t Orders) {
+  std::string Why;
+  const RingCut Cut{Directions, Orders, std::max<int64_t>(1, R.Segments)};
+  if (Directions < 1 || Directions > 2 || Orders < 1 || Orders > 2)
+    return failure("dimension-rings", "directions and orders are 1 or 2");
+  if (!cutFits(R, Cut, Why))
+    return failure("dimension-rings", Why);
+  return R.Coll == Collective::Allgather ? ringAllgather(M, R, Cut)
+                                         : ringAllreduce(M, R, Cut);
+}
+
+llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
+                                             const Request &R) {
+  std::string Why;
+  if (!dimensionRingsApplies(M, R, Why))
+    return failure("dimension-rings", Why);
+  // One lane, both directions, or both directions in both orders of the
+  // dimensions (a non-commutative allreduce's chains use both directions
+  // anyway), whichever the machine's cost pass times faster; the request's
+  // segments cut each piece further. (Searching the segments as well made
+  // auto's choice several times slower and never won on the bundled
+  // platforms: docs/network.md.)
+  const bool Lanes =
+      R.size() > 1 && (R.Commutative || R.Coll == Collective::Allgather);
+  const size_t Dims = ringGrid(M, R, true).Extents.size();
+  std::optional<Schedule> Best;
+  for (auto [Directions, Orders] :
+       {std::pair<int64_t, int64_t>{1, 1}, {2, 1}, {2, 2}}) {
+    if (Directions * Orders > 1 && !Lanes)
+      break;
+    if (Orders > 1 && Dims < 2)
+      break;
+    auto S = buildDimensionRingsCut(M, R, Directions, Orders);
+    if (!S) {
+      llvm::consumeError(S.takeError());
+      break;
+    }
+    estimateCost(*S, M);
+    if (!Best || S->Makespan < Best->Makespan)
+      Best = std::move(*S);
+  }
+  return std::move(*Best);
+}
+
+} // namespace collc

@@ -1,0 +1,124 @@
+#include "algorithms/Trees.h"
+
+#include "algorithms/OptTree.h"
+
+#include <deque>
+
+namespace collc {
+
+ChainSplit optTreeSplit(const BigVector<int32_t> &J) {
+  return [&J](int64_t I, int64_t Offset) -> int64_t {
+    int64_t Keep = J[I];
+    if (Offset < Keep)
+      return Keep; // keep the lower j nodes
+    // Keep the upper j nodes if they contain the holder; otherwise (only
+    // possible for a source in the middle when j < i/2, i.e. t_hold > t_end)
+    // keep the lower i-j nodes.
+    return I - Keep;
+  };
+}
+
+ChainSplit binomialSplit() {
+  return [](int64_t I, int64_t) -> int64_t { return I / 2; };
+}
+
+std::vector<int32_t> rotatedChain(int32_t Ranks, int32_t Root) {
+  std::vector<int32_t> C(Ranks);
+  for (int32_t I = 0; I < Ranks; ++I)
+    C[I] = static_cast<int32_t>((static_cast<int64_t>(Root) + I) % Ranks);
+  return C;
+}
+
+std::vector<Transfer> chainSplitTransfers(const Schedule &S,
+                                          const std::vector<int32_t> &Chain,
+                                          int64_t SourceIndex,
+                                          const ChainSplit &Split) {
+  struct Holder {
+    int64_t Self, L, R;
+  };
+  std::vector<Transfer> Out;
+  Out.reserve(Chain.size() ? Chain.size() - 1 : 0);
+  Piece Whole = S.wholeMessage();
+  std::deque<Holder> Work;
+  if (!Chain.empty())
+    Work.push_back({SourceIndex, 0, static_cast<int64_t>(Chain.size()) - 1});
+  while (!Work.empty()) {
+    Holder H = Work.front();
+    Work.pop_front();
+    while (H.L < H.R) {
+      int64_t I = H.R - H.L + 1;
+      int64_t A = Split(I, H.Self - H.L);
+      Holder To;
+      if (H.Self < H.L + A) {
+        To = {H.L + A, H.L + A, H.R};
+        H.R = H.L + A - 1;
+      } else {
+        To = {H.L + A - 1, H.L, H.L + A - 1};
+        H.L = H.L + A;
+      }
+      Transfer T;
+      T.Src = Chain[H.Self];
+      T.Dst = Chain[To.Self];
+      T.Bytes = S.Bytes;
+      T.Pieces.push_back(Whole);
+      Out.push_back(std::move(T));
+      Work.push_back(To);
+    }
+  }
+  return Out;
+}
+
+namespace {
+
+Schedule treeSchedule(const Machine &M, const Request &R, llvm::StringRef Name,
+                      const ChainSplit &Split) {
+  Schedule S = scheduleSkeleton(M, R, Name);
+  auto Chain = rotatedChain(S.size(), S.Root);
+  S.Steps = stepsByRounds(chainSplitTransfers(S, Chain, 0, Split), S.size());
+  return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildOptTree(const Machine &M, const Request &R) {
+  OptTreeTable Table =
+      optTreeSplits(R.size(), M.M.tHold(R.Bytes), M.M.tEnd(R.Bytes));
+  return treeSchedule(M, R, "opt-tree", optTreeSplit(Table.J));
+}
+
+llvm::Expected<Schedule> buildBinomial(const Machine &M, const Request &R) {
+  return treeSchedule(M, R, "binomial", binomialSplit());
+}
+
+namespace {
+
+/// Separate addressing (the root sends to every rank in chain order) or a
+/// chain (each rank forwards to the next).
+Schedule flatSchedule(const Machine &M, const Request &R, llvm::StringRef Name,
+                      bool FromRoot) {
+  Schedule S = scheduleSkeleton(M, R, Name);
+  auto Chain = rotatedChain(S.size(), S.Root);
+  std::vector<Transfer> Ts;
+  for (size_t I = 1; I < Chain.size(); ++I) {
+    Transfer T;
+    T.Src = FromRoot ? Chain[0] : Chain[I - 1];
+    T.Dst = Chain[I];
+    T.Bytes = S.Bytes;
+    T.Pieces.push_back(S.wholeMessage());
+    Ts.push_back(std::move(T));
+  }
+  S.Steps = stepsByRounds(std::move(Ts), S.size());
+  return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildSequential(const Machine &M, const Request &R) {
+  return flatSchedule(M, R, "sequential", /*FromRoot=*/true);
+}
+
+llvm::Expected<Schedule> buildChain(const Machine &M, const Request &R) {
+  return flatSchedule(M, R, "chain", /*FromRoot=*/false);
+}
+
+} // namespace collc

@@ -1,0 +1,45 @@
+/// \file
+/// One-to-all trees built by recursively splitting a chain of ranks (paper
+/// 000): OPT-tree, binomial, sequential (separate addressing) and chain. The
+/// same chain recursion, on a dimension-ordered chain, is OPT-mesh and U-mesh.
+#ifndef COLLC_ALGORITHMS_TREES_H
+#define COLLC_ALGORITHMS_TREES_H
+
+#include "algorithms/Builder.h"
+#include "algorithms/OptTree.h"
+
+#include <functional>
+
+namespace collc {
+
+/// Size of the lower part [l, l+a-1] when a holder at offset \p Offset of an
+/// \p I-node range splits it; the holder keeps the part containing it and
+/// sends the other part to that part's node nearest to it (the lowest node of
+/// the upper part, or the highest node of the lower part, as Algorithm 2).
+using ChainSplit = std::function<int64_t(int64_t I, int64_t Offset)>;
+
+/// Split keeping the OPT-tree subtree size j_i on the holder's side.
+ChainSplit optTreeSplit(const BigVector<int32_t> &J);
+/// Binomial split (McKinley's U-mesh): the lower part has floor(i/2) nodes.
+ChainSplit binomialSplit();
+
+/// Transfers of the multicast of the whole message over \p Chain (ranks, in
+/// chain order) from the rank at \p SourceIndex, in the order they are
+/// discovered (each holder's receive before its sends).
+std::vector<Transfer> chainSplitTransfers(const Schedule &S,
+                                          const std::vector<int32_t> &Chain,
+                                          int64_t SourceIndex,
+                                          const ChainSplit &Split);
+
+/// Ranks in chain order for a tree on a crossbar: the root, then the other
+/// ranks in increasing rank order (wrapping around).
+std::vector<int32_t> rotatedChain(int32_t Ranks, int32_t Root);
+
+llvm::Expected<Schedule> buildOptTree(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildBinomial(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildSequential(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildChain(const Machine &M, const Request &R);
+
+} // namespace collc
+
+#endif

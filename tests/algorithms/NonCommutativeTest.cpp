@@ -1,0 +1,120 @@
+// Non-commutative operators: every reduction collective, every rank count
+// 1..9, every root and every algorithm (and auto) gives a schedule that
+// verifies with commutative: false (every combine joins adjacent rank ranges)
+// and whose MPI table says it does not need a commutative operator.
+#include "backends/Mpi.h"
+#include "algorithms/Registry.h"
+#include "compiler/Driver.h"
+#include "readers/Spec.h"
+#include "passes/Verify.h"
+#include "tests/TestUtil.h"
+
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+using namespace collc;
+
+namespace {
+
+Machine pcCluster() {
+  auto M = loadMachine(std::string(COLLC_SOURCE_DIR) +
+                       "/examples/machines/pc-cluster.yaml");
+  REQUIRE(M);
+  return *M;
+}
+
+Request request(Collective C, int32_t P, int32_t Root, uint64_t Bytes,
+                const char *Alg) {
+  Request R = test::request(C, P, Root, Bytes, Alg);
+  R.Commutative = false;
+  return R;
+}
+
+/// The "needs a commutative operator" field of the schedule's MPI variant.
+std::string needsCommutative(const Schedule &S) {
+  const std::vector<Schedule> Ss{S}; // the bands point into it
+  auto V = mpiSizeBands(Ss, MpiSizes::Exact);
+  REQUIRE(static_cast<bool>(V));
+  MpiOptions O;
+  O.Name = "t";
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  llvm::Error E = emitMpi(OS, *V, O);
+  REQUIRE(!E);
+  OS.flush();
+  // {"name", collc::rt::Kind, ranks, root, min, max, chunks, needs, ...}
+  size_t At = Text.find("\", collc::rt::");
+  REQUIRE(At != std::string::npos);
+  for (int Field = 0; Field < 7; ++Field)
+    At = Text.find(", ", At) + 2;
+  return Text.substr(At, Text.find(',', At) - At);
+}
+
+} // namespace
+
+TEST_CASE("non-commutative: every reduction, rank count, root and algorithm "
+          "folds in rank order") {
+  Machine M = pcCluster();
+  size_t Checked = 0;
+  for (Collective C : {Collective::Reduce, Collective::Allreduce,
+                       Collective::Scan, Collective::Exscan})
+    for (int32_t P = 1; P <= 9; ++P)
+      for (int32_t Root = 0; Root < (C == Collective::Reduce ? P : 1); ++Root)
+        // 65536 bytes: where auto prefers the reduce-scatter on pc-cluster.
+        for (uint64_t Bytes : {64u, 65536u}) {
+          std::vector<const char *> Algs{"auto"};
+          for (const AlgorithmInfo &A : algorithms())
+            if (A.supports(C))
+              Algs.push_back(A.Name);
+          for (const char *Alg : Algs) {
+            Request R = request(C, P, Root, Bytes, Alg);
+            if (const AlgorithmInfo *A = findAlgorithm(Alg, C)) {
+              std::string Why;
+              // Only sizes may stop an algorithm, never the operator.
+              if (!A->applies(M, R, Why)) {
+                CHECK(Why.find("commutative") == std::string::npos);
+                continue;
+              }
+            }
+            std::string Coll = collectiveName(C), Name = Alg;
+            CAPTURE(Coll);
+            CAPTURE(P);
+            CAPTURE(Root);
+            CAPTURE(Bytes);
+            CAPTURE(Name);
+            auto S = compile(M, R);
+            if (!S) {
+              CHECK(llvm::toString(S.takeError()) == "");
+              continue;
+            }
+            CHECK_FALSE(S->Commutative);
+            CHECK(needsCommutative(*S) == "false");
+            ++Checked;
+          }
+        }
+  CHECK(Checked > 500);
+  // auto takes the rank-ordered reduce-scatter where it is the cheapest.
+  auto S = compile(M, request(Collective::Allreduce, 8, 0, 65536, "auto"));
+  REQUIRE(S);
+  CHECK(S->Algorithm == "reduce-scatter-allgather");
+}
+
+TEST_CASE("non-commutative: the verifier refuses a reduce-scatter out of "
+          "rank order") {
+  Machine M = pcCluster();
+  // The commutative form halves from the farthest partner: rank 0 combines
+  // rank 4's contribution first, which is not adjacent to its own.
+  Request R =
+      request(Collective::Allreduce, 8, 0, 64, "reduce-scatter-allgather");
+  R.Commutative = true;
+  auto S = compile(M, R);
+  REQUIRE(S);
+  CHECK(needsCommutative(*S) == "true");
+  Schedule NonComm = *S;
+  NonComm.Commutative = false;
+  auto Problems = verifySchedule(NonComm, M);
+  REQUIRE_FALSE(Problems.empty());
+  CHECK(Problems[0].find("a non-commutative operator needs adjacent ranges") !=
+        std::string::npos);
+}
