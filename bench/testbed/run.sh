@@ -59,7 +59,9 @@ csv() { echo "$1" | tr ' ' ,; }
 if [ -z "$inner" ]; then
   mkdir -p "$bin"
   mpicxx -std=c++17 -O2 -Wall -Wextra "$root/bench/testbed/coll_bench.cpp" -o "$bin/coll_bench"
-  pass_on=(--collectives "$collectives" --sizes "$sizes" --runs "$runs" --segments "$segments")
+  mpicc -O2 -Wall -Wextra "$root/bench/testbed/exchange.c" -o "$bin/exchange"
+  pass_on=(--collectives "$collectives" --sizes "$sizes" --runs "$runs" --segments "$segments"
+           --rate "$rate" --per-leaf "$per_leaf")
   [ "$generated" = 1 ] || pass_on+=(--no-generated)
   for topo in $topologies; do
     for n in $nodes; do
@@ -84,6 +86,12 @@ cd "$out"
   echo "# TCP flows against the shaped links ($(cut -d' ' -f1-3 /proc/loadavg))"
   "$testbed" measure --shift 1
   case $tag in tree-*) "$testbed" measure ;; esac
+  # The same under MPI: 4 MiB from every rank to the next (one flow per
+  # link direction; the wire takes 4 MiB / (rate x payload share)), and on
+  # the tree between the leaves (MASK: the nodes of a leaf).
+  echo "# MPI over the links: 4 MiB, wire $(awk -v r="$rate" 'BEGIN { m = r ~ /gbit$/ ? 1e9 : r ~ /mbit$/ ? 1e6 : 1e3; sub(/[kmg]bit$/, "", r); printf "%.1f", 4194304 / (r * m / 8 * 1448 / 1514) * 1e3 }') ms per flow alone"
+  "$testbed" run -- "$bin/exchange" 4194304
+  case $tag in tree-*) "$testbed" run -- -x MASK="$per_leaf" "$bin/exchange" 4194304 ;; esac
 } > "measure-$tag.txt" 2>> "$log"
 cat "measure-$tag.txt" >&2
 
