@@ -3,9 +3,9 @@
 # topology and node count, a testbed is made, checked (TCP flows against the
 # shaped rates), and every collective is timed in one launch per collective
 # under collc's drop-in (with the machine the testbed wrote), Open MPI's
-# default and every coll/tuned algorithm forced (bench/testbed/coll_bench.cpp);
-# then the code `collc --emit mpi` generates for the same machine runs there,
-# against the evaluator's prediction. The testbed is removed after each
+# default and every coll/tuned algorithm forced, and the code `collc --emit
+# mpi` generates for the same machine (against the evaluator's prediction),
+# all interleaved (bench/testbed/coll_bench.cpp). The testbed is removed after each
 # configuration, whatever happens. Needs root and a build (build/bin/collc,
 # build/lib/libcollc-mpi.so).
 #
@@ -111,16 +111,9 @@ for c in $collectives; do
 done
 rm -f "verbose-$tag.txt"
 
-: > "cells-$tag.txt"
-for c in $collectives; do
-  echo "-- $c ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-  "$testbed" run -- "${common[@]}" "${preload[@]}" "$bin/coll_bench" --collective "$c" \
-    --sizes "$(csv "$sizes")" --runs "$runs" --segments "$segments" \
-    >> "cells-$tag.txt" 2>> "$log"
-done
-
 # The evaluator's makespan of `auto` on the testbed's machine, and the code
-# collc generates for it, run here.
+# collc generates for it (one entry point per collective, a variant per
+# size), compiled into the benchmark: it runs in the same launches.
 : > "predicted-$tag.txt"
 schedules=()
 for c in $collectives; do
@@ -134,14 +127,19 @@ for c in $collectives; do
     schedules+=(--schedule "s-$c-$b.json")
   done
 done
-if [ -n "$generated" ] && [ "$generated" = 1 ]; then
+prog=$bin/coll_bench variants=collc,default,forced
+if [ "$generated" = 1 ]; then
   "$collc" "${schedules[@]}" --emit mpi --mpi-name tb -o "gen-$tag.cpp"
+  prog=$bin/coll_bench-$tag variants=collc,generated,default,forced
   mpicxx -std=c++17 -O2 -Wall -Wextra -DCOLLC_GENERATED -I"$root/runtime" \
-    "$root/bench/testbed/coll_bench.cpp" "gen-$tag.cpp" -o "$bin/coll_bench_gen-$tag"
-  for c in $collectives; do
-    "$testbed" run -- "${common[@]}" "$bin/coll_bench_gen-$tag" --collective "$c" \
-      --sizes "$(csv "$sizes")" --runs "$runs" --variants generated \
-      >> "cells-$tag.txt" 2>> "$log"
-  done
+    "$root/bench/testbed/coll_bench.cpp" "gen-$tag.cpp" -o "$prog"
 fi
+
+: > "cells-$tag.txt"
+for c in $collectives; do
+  echo "-- $c ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+  "$testbed" run -- "${common[@]}" "${preload[@]}" "$prog" --collective "$c" \
+    --sizes "$(csv "$sizes")" --runs "$runs" --segments "$segments" --variants "$variants" \
+    >> "cells-$tag.txt" 2>> "$log"
+done
 rm -f s-*.json
