@@ -12,7 +12,11 @@
 #   bench/testbed/run.sh [--out DIR] [--nodes "8 16"] [--topologies "switch tree"]
 #       [--collectives "bcast allreduce allgather alltoall"] [--sizes "1024 ... 16777216"]
 #       [--runs 5] [--rate 100mbit] [--per-leaf 4] [--uplinks 1] [--segments 0,16384,131072]
-#       [--no-generated]
+#       [--piece BYTES] [--no-generated]
+#
+# --piece: collc's runtime (the drop-in and the generated code) cuts every
+# message in pieces of at most BYTES, all posted at once (COLLC_MAX_PIECE;
+# 65000 keeps each below Open MPI's TCP eager limit).
 #
 # Results go to DIR (default bench/testbed/results): cells-<topology>-<N>.txt
 # (coll_bench's lines), algorithms-*.txt (collc's choices), predicted-*.txt
@@ -26,7 +30,7 @@ nodes="8 16"
 topologies="switch tree"
 collectives="bcast allreduce allgather alltoall"
 sizes="1024 4096 16384 65536 262144 1048576 4194304 16777216"
-runs=5 rate=100mbit per_leaf=4 uplinks=1 segments=0,16384,131072 generated=1
+runs=5 rate=100mbit per_leaf=4 uplinks=1 segments=0,16384,131072 generated=1 piece=
 inner=
 while [ $# -gt 0 ]; do
   case $1 in
@@ -40,6 +44,7 @@ while [ $# -gt 0 ]; do
     --per-leaf) per_leaf=$2; shift ;;
     --uplinks) uplinks=$2; shift ;;
     --segments) segments=$2; shift ;;
+    --piece) piece=$2; shift ;;
     --no-generated) generated=0 ;;
     --inner) inner=$2; shift ;; # (the part that runs inside one testbed)
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
@@ -63,6 +68,7 @@ if [ -z "$inner" ]; then
   pass_on=(--collectives "$collectives" --sizes "$sizes" --runs "$runs" --segments "$segments"
            --rate "$rate" --per-leaf "$per_leaf")
   [ "$generated" = 1 ] || pass_on+=(--no-generated)
+  [ -z "$piece" ] || pass_on+=(--piece "$piece")
   for topo in $topologies; do
     for n in $nodes; do
       shape=()
@@ -96,6 +102,7 @@ cd "$out"
 cat "measure-$tag.txt" >&2
 
 common=(-x COLLC_MACHINE="$machine" --mca coll_tuned_use_dynamic_rules 1)
+[ -z "$piece" ] || common+=(-x COLLC_MAX_PIECE="$piece")
 preload=(-x LD_PRELOAD="$lib")
 # The block of allgather and all-to-all: the size per rank over the ranks.
 block() { if [ "$1" = allgather ] || [ "$1" = alltoall ]; then echo $(($2 / n)); else echo "$2"; fi; }

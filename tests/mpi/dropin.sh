@@ -126,6 +126,15 @@ if [ "$flavor" = openmpi ]; then
   [ "$files" -gt 0 ] || fail "no cache file written"
   ! find cache -name '*.tmp' | grep -q . || fail "a temporary cache file was left"
   echo "dropin (openmpi): $files cache files written, then read, results correct"
+  # Every message cut in pieces of 4099 bytes (COLLC_MAX_PIECE), all posted
+  # at once: the same results, every call served.
+  run -x COLLC_MAX_PIECE=4099 "${preload[@]}" ./dropin > pieces.out 2> pieces.err ||
+    fail "the program failed with COLLC_MAX_PIECE"
+  n=$(grep -c "results correct$" pieces.out || true)
+  [ "$n" = "$p" ] || fail "with COLLC_MAX_PIECE: $n of $p ranks report correct results"
+  c=$(grep -cE "^collc: [a-z]+ '[^']+' on [0-9]+ ranks" pieces.err || true)
+  [ "$c" = "$calls" ] || fail "with COLLC_MAX_PIECE: $c calls served of $calls"
+  echo "dropin (openmpi): messages in pieces of 4099 bytes, results correct"
 fi
 kinds=$(grep -oE "^collc: [a-z]+ '[^']+'" err | sed 's/^collc: //' | sort -u | paste -sd, -)
 echo "dropin ($flavor, $p ranks): $calls calls, all served by collc: $kinds"
