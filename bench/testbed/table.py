@@ -2,6 +2,11 @@
 """The tables of bench/testbed/run.sh's results (markdown, on stdout).
 
     bench/testbed/table.py [DIR]     (default bench/testbed/results)
+    bench/testbed/table.py DIR --against OTHER
+
+With --against: per cell both directories hold, collc's drop-in over the
+fastest Open MPI algorithm (and over the default) in DIR and in OTHER, e.g.
+a run with `run.sh --piece` against one without.
 
 Per configuration (topology, nodes): collc's drop-in against Open MPI's
 default and the fastest of its forced coll/tuned algorithms, medians of the
@@ -126,12 +131,58 @@ def configuration_table(d, tag):
     return "\n".join(out)
 
 
+def collc_ratios(d, tag):
+    """{(coll, bytes): (collc / fastest, collc / default)} of one configuration."""
+    out = {}
+    for key, v in read_cells(os.path.join(d, f"cells-{tag}.txt")).items():
+        lib = {k: x[0] for k, x in v.items() if k.startswith("ompi:") and x[0] != "pruned"}
+        if "collc" not in v or v["collc"][0] == "pruned" or "ompi:default" not in lib:
+            continue
+        c = v["collc"][0]
+        out[key] = (c / min(lib.values()), c / lib["ompi:default"])
+    return out
+
+
+def comparison_table(d, other, tags):
+    order = ["bcast", "allreduce", "allgather", "alltoall"]
+    head = "| collective | bytes | " + " | ".join(
+        f"{t}: {os.path.basename(os.path.normpath(x))}" for t in tags for x in (d, other)) + " |"
+    out = ["collc / fastest Open MPI algorithm (collc / Open MPI default)", "", head,
+           "|---|---:|" + "---:|" * (2 * len(tags))]
+    mine = {t: collc_ratios(d, t) for t in tags}
+    theirs = {t: collc_ratios(other, t) for t in tags}
+    keys = set().union(*(set(mine[t]) & set(theirs[t]) for t in tags))
+    for coll, b in sorted(keys, key=lambda k: (order.index(k[0]) if k[0] in order else 9, k[1])):
+        row = []
+        for t in tags:
+            for r in (mine[t].get((coll, b)), theirs[t].get((coll, b))):
+                row.append(f"{r[0]:.2f} ({r[1]:.2f})" if r else "-")
+        out.append(f"| {coll} | {size_text(b)} | " + " | ".join(row) + " |")
+    return "\n".join(out)
+
+
 def main(argv):
-    d = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(__file__), "results")
+    args = argv[1:]
+    other = None
+    if "--against" in args:
+        i = args.index("--against")
+        if i + 1 >= len(args):
+            print("table.py: --against needs a directory", file=sys.stderr)
+            return 1
+        other = args[i + 1]
+        del args[i:i + 2]
+    d = args[0] if args else os.path.join(os.path.dirname(__file__), "results")
     tags = sorted(os.path.basename(p)[6:-4] for p in glob.glob(os.path.join(d, "cells-*.txt")))
     if not tags:
         print(f"table.py: no cells-*.txt in {d}", file=sys.stderr)
         return 1
+    if other is not None:
+        tags = [t for t in tags if os.path.exists(os.path.join(other, f"cells-{t}.txt"))]
+        if not tags:
+            print(f"table.py: no configuration in both {d} and {other}", file=sys.stderr)
+            return 1
+        print(comparison_table(d, other, tags))
+        return 0
     print("\n\n".join(configuration_table(d, t) for t in tags))
     return 0
 
