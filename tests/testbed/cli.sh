@@ -6,7 +6,9 @@
 #    rate, the machine `plan` writes is one collc reads and builds on, with
 #    the rates asked for (bytes per µs = Mbit/s / 8);
 #  - on random rings and tori the testbed's static routes are collc's routes
-#    for that machine, hop for hop (collc-netcheck routes FILE).
+#    for that machine, hop for hop (collc-netcheck routes FILE);
+#  - bench/testbed/table.py picks the fastest Open MPI variant of a cell and
+#    compares two runs.
 #
 #   cli.sh <collc> <collc-netcheck> <srcdir> <workdir> [seed]
 set -euo pipefail
@@ -83,4 +85,18 @@ for i in $(seq 1 24); do
   esac
   [ "$got" = "$want" ] || fail "$what: links of $got bytes/us, expected $want"
 done
+# bench/testbed/table.py: the fastest Open MPI variant of a cell is the one
+# with the lowest median (a pruned one is never it), and --against puts two
+# runs side by side.
+mkdir -p run-a run-b
+printf '%s\n' "cell bcast 4 1048576 collc 300 290 310 5" "cell bcast 4 1048576 ompi:default 600 590 610 5" \
+  "cell bcast 4 1048576 ompi:binomial 200 190 210 5" "pruned bcast 4 1048576 ompi:linear 100" > run-a/cells-switch-4.txt
+sed 's/collc 300/collc 150/' run-a/cells-switch-4.txt > run-b/cells-switch-4.txt
+python3 "$src/bench/testbed/table.py" run-a > table.txt || fail "table.py failed"
+grep -qF "| bcast | 1 MiB | 300 (?) | 600 | 200 (binomial) | 0.50 | 1.50 |" table.txt ||
+  { cat table.txt; fail "table.py: wrong row"; }
+python3 "$src/bench/testbed/table.py" run-a --against run-b > table.txt || fail "table.py --against failed"
+grep -qF "| bcast | 1 MiB | 1.50 (0.50) | 0.75 (0.25) |" table.txt || { cat table.txt; fail "table.py --against: wrong row"; }
+! python3 "$src/bench/testbed/table.py" run-a --against no-such-dir > /dev/null 2> err || fail "table.py --against a missing run succeeded"
+grep -q "^table.py: no configuration in both" err || fail "table.py: no message for a missing run"
 echo "testbed cli: 24 random testbeds (seed $seed): machines collc builds on, rates as asked, ring and torus routes equal to collc's"
