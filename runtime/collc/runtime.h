@@ -27,7 +27,8 @@
 /// contributions of higher ranks (acc = acc op in), so non-commutative
 /// operators see their operands in rank order. An exscan keeps its result
 /// apart from the partial it forwards: a segment with SegAlso updates both
-/// from one message. Messages above INT_MAX bytes are split.
+/// from one message. Messages above 1 GiB (or COLLC_MAX_PIECE bytes) are
+/// split.
 ///
 /// Messages travel on a duplicate of the user's communicator, made once and
 /// cached on it with an attribute, so they never match the user's traffic.
@@ -248,14 +249,30 @@ inline uint64_t opBytes(const Buffers &B, const Variant &V, const Op &O,
   return N;
 }
 
-/// Largest piece of a message given to one MPI call.
-constexpr uint64_t MaxPiece = uint64_t(1) << 30;
+/// Largest piece of a message given to one MPI call: 1 GiB, or the bytes
+/// COLLC_MAX_PIECE gives (a decimal count from 1 to 2^30; anything else is
+/// ignored). A message longer than that goes as several, all posted at
+/// once. Under Open MPI over TCP two messages beyond the eager limit that
+/// cross on one connection (an exchange) move at half the link's rate, and
+/// pieces below the limit do not (docs/testbed.md, "Why collc loses here").
+inline uint64_t maxPiece() {
+  static const uint64_t Piece = [] {
+    const uint64_t Most = uint64_t(1) << 30;
+    const char *E = std::getenv("COLLC_MAX_PIECE");
+    if (!E || *E < '0' || *E > '9')
+      return Most;
+    char *End = nullptr;
+    unsigned long long V = std::strtoull(E, &End, 10);
+    return *End == '\0' && V >= 1 && V <= Most ? uint64_t(V) : Most;
+  }();
+  return Piece;
+}
 
 inline int postPieces(bool Recv, char *P, uint64_t N, int Peer, MPI_Comm C,
                       std::vector<MPI_Request> &Reqs) {
   const int Tag = 7171;
   do {
-    uint64_t Len = std::min(N, MaxPiece);
+    uint64_t Len = std::min(N, maxPiece());
     MPI_Request R;
     int Err =
         Recv ? MPI_Irecv(P, static_cast<int>(Len), MPI_BYTE, Peer, Tag, C, &R)

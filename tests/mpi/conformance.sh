@@ -17,7 +17,11 @@
 # 8-byte blocks; a ring allgather and a Bruck all-to-all of 8-byte blocks; a
 # barrier.
 #
-#   conformance.sh openmpi|mpich|smpi <collc> <srcdir> <workdir> <P...>
+# Flavor `testbed`: Open MPI across the nodes of the testbed that is up
+# (scripts/testbed, $TESTBED_NAME), one rank per node over TCP, the
+# schedules built for the machine it wrote ($TESTBED_MACHINE).
+#
+#   conformance.sh openmpi|mpich|smpi|testbed <collc> <srcdir> <workdir> <P...>
 set -euo pipefail
 flavor=$1 collc=$2 src=$3 work=$4
 shift 4
@@ -25,6 +29,7 @@ rm -rf "$work"
 mkdir -p "$work/json"
 cd "$work"
 m=$src/examples/machines/pc-cluster.yaml
+[ "$flavor" != testbed ] || m=$TESTBED_MACHINE
 for c in reduce allreduce; do
   printf 'collective: %s\nranks: 2\nbytes: 1000\ndatatype: int64\ncommutative: false\nalgorithm: binomial\n' \
     "$c" > "nc-$c.yaml"
@@ -62,14 +67,16 @@ flags=(-O2 -Wall -Wextra -Werror)
 args=()
 inter=1
 case $flavor in
-  openmpi)
+  openmpi|testbed)
     cxx=mpicxx.openmpi cc=mpicc.openmpi
+    launcher=(mpirun.openmpi --allow-run-as-root --oversubscribe)
+    [ "$flavor" != testbed ] || launcher=("$src/scripts/testbed" run --)
     launch() { # launch <P> <env...> -- <program>
       local p=$1 env=()
       shift
       while [ "$1" != -- ]; do env+=(-x "$1"); shift; done
       shift
-      timeout 120 mpirun.openmpi --allow-run-as-root --oversubscribe -np "$p" "${env[@]}" "$@"
+      timeout 120 "${launcher[@]}" -np "$p" "${env[@]}" "$@"
     }
     ;;
   mpich)

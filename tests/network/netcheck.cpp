@@ -1,8 +1,9 @@
 //===- netcheck: the evaluator's side of the comparisons with SMPI --------===//
 //
-//   collc-netcheck routes PLATFORM
+//   collc-netcheck routes PLATFORM|MACHINE-FILE
 //       every route of the platform's machine (tests/network/Platforms.h),
-//       "a b: from->to#lane ..." in vertex numbers (passes/Routes.h);
+//       or of a machine file (a spec or a SimGrid platform: what --machine
+//       reads), "a b: from->to#lane ..." in vertex numbers (passes/Routes.h);
 //   collc-netcheck schedule PLATFORM COLLECTIVE ALGORITHM BYTES OUT.json
 //       builds, costs (the network evaluator) and verifies the schedule on
 //       the platform's 256 ranks (root 0; reductions sum int32), writes it
@@ -11,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Driver.h"
+#include "compiler/MachineSpec.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Routes.h"
 #include "tests/network/Platforms.h"
@@ -32,6 +34,15 @@ int main(int argc, char **argv) {
   }
   std::string Mode = argv[1];
   std::optional<Machine> M = test::smpiPlatform(argv[2]);
+  if (!M && Mode == "routes" && llvm::sys::fs::exists(argv[2])) {
+    llvm::Expected<Machine> File = loadMachine(argv[2]);
+    if (!File) {
+      llvm::errs() << "collc-netcheck: " << llvm::toString(File.takeError())
+                   << "\n";
+      return 1;
+    }
+    M = std::move(*File);
+  }
   if (!M) {
     llvm::errs() << "collc-netcheck: unknown platform '" << argv[2] << "'\n";
     return 1;
