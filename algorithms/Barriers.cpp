@@ -21,14 +21,6 @@ llvm::Error tooLarge(const Request &R) {
                                  static_cast<long long>(MaxBarrierRanks));
 }
 
-/// ceil(log2 P).
-int32_t rounds(int32_t P) {
-  int32_t L = 0;
-  while ((int64_t(1) << L) < P)
-    ++L;
-  return L;
-}
-
 } // namespace
 
 bool barrierApplies(const Machine &, const Request &R, std::string &Why) {
@@ -47,7 +39,7 @@ llvm::Expected<Schedule> buildDisseminationBarrier(const Machine &M,
     return tooLarge(R);
   Schedule S = scheduleSkeleton(M, R, "dissemination");
   const int32_t P = S.size();
-  for (int32_t K = 0; K < rounds(P); ++K) {
+  for (int32_t K = 0; K < ceilLog2(P); ++K) {
     Step St;
     int64_t D = int64_t(1) << K;
     for (int32_t I = 0; I < P; ++I)
@@ -62,7 +54,7 @@ llvm::Expected<Schedule> buildTreeBarrier(const Machine &M, const Request &R) {
     return tooLarge(R);
   Schedule S = scheduleSkeleton(M, R, "tree");
   const int32_t P = S.size();
-  const int32_t L = rounds(P);
+  const int32_t L = ceilLog2(P);
   // Ranks relative to the root: rank = (root + rel) mod P.
   auto Abs = [&](int64_t Rel) {
     return static_cast<int32_t>((S.Root + Rel) % P);

@@ -1,6 +1,29 @@
 #include "algorithms/Builder.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace collc {
+
+llvm::Expected<Schedule> BuilderRef::operator()(const Machine &M,
+                                                const Request &R,
+                                                Pipeline &P) const {
+  return Plain ? Plain(M, R) : Searching(M, R, P);
+}
+
+llvm::Expected<Schedule> BuilderRef::operator()(const Machine &M,
+                                                const Request &R) const {
+  if (Plain)
+    return Plain(M, R);
+  PipelineOptions Quiet;
+  Pipeline P(Quiet);
+  return Searching(M, R, P);
+}
+
+llvm::Error notApplicable(llvm::StringRef Algorithm, const llvm::Twine &Why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 (Algorithm + ": " + Why).str());
+}
 
 Schedule scheduleSkeleton(const Machine &M, const Request &R,
                           llvm::StringRef Algorithm) {
@@ -32,13 +55,46 @@ Transfer wholeMessageCall(const Schedule &S, int64_t From, int64_t To) {
 
 Transfer rootChunksCall(const Schedule &S, int64_t From, int64_t To,
                         Interval Chunks) {
+  return rootChunksCall(S, From, To, llvm::ArrayRef<Interval>(Chunks));
+}
+
+Transfer rootChunksCall(const Schedule &S, int64_t From, int64_t To,
+                        llvm::ArrayRef<Interval> Chunks) {
   Transfer T;
   T.Src = static_cast<int32_t>(From);
   T.Dst = static_cast<int32_t>(To);
-  T.Bytes = S.chunkBytes(Chunks);
   T.Kind = TransferKind::Copy;
-  T.Pieces.push_back({{S.Root, S.Root + 1}, {0, S.size()}, Chunks});
+  for (const Interval &C : Chunks) {
+    T.Bytes += S.chunkBytes(C);
+    T.Pieces.push_back({{S.Root, S.Root + 1}, {0, S.size()}, C});
+  }
   return T;
+}
+
+int ceilLog2(int64_t N) {
+  int D = 0;
+  while ((int64_t(1) << D) < N)
+    ++D;
+  return D;
+}
+
+std::vector<int32_t> nodeOrderFromRoot(const Schedule &S) {
+  const int32_t P = S.size();
+  std::vector<int32_t> Order(P);
+  std::iota(Order.begin(), Order.end(), 0);
+  std::stable_sort(Order.begin(), Order.end(), [&](int32_t A, int32_t B) {
+    return S.Participants[A].Node < S.Participants[B].Node;
+  });
+  std::rotate(Order.begin(), std::find(Order.begin(), Order.end(), S.Root),
+              Order.end());
+  return Order;
+}
+
+bool onNetwork(const Machine &M, const Request &, std::string &Why) {
+  if (M.Net)
+    return true;
+  Why = "auto considers it only on a machine with a network";
+  return false;
 }
 
 } // namespace collc

@@ -1,27 +1,64 @@
 /// \file
-/// What a builder needs, without the registry (algorithms/Registry.h): the
-/// signatures of a builder and of its applicability test, and the pieces
-/// every builder's schedule starts from.
+/// The builder kit: what a builder needs, without the registry
+/// (algorithms/Registry.h). The signatures of a builder and of its
+/// applicability test, the one way a builder refuses (notApplicable), the
+/// pieces every builder's schedule starts from, and the helpers two
+/// families share (rank orders, ceilLog2, copies of the root's chunks). A
+/// builder that searches its parameters takes the Pipeline and searches
+/// through algorithms/Cheapest.h, so `--time-passes` shows each candidate.
+///
+/// Applicability is decided once, by the registry's Applies where the
+/// candidates are listed; a builder asserts what it relies on instead of
+/// checking it again.
 #ifndef COLLC_ALGORITHMS_BUILDER_H
 #define COLLC_ALGORITHMS_BUILDER_H
 
 #include "ir/Machine.h"
 #include "ir/Request.h"
 #include "ir/Schedule.h"
+#include "passes/Pipeline.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace collc {
 
 /// A builder: a function from (machine, request) to a schedule. Builders
 /// fill steps, transfers and pieces; times are the cost pass's business.
 using BuildFn = llvm::Expected<Schedule> (*)(const Machine &, const Request &);
+/// A builder that searches its parameters: it builds and costs candidates
+/// through \p P (algorithms/Cheapest.h), each timed under its name.
+using SearchFn = llvm::Expected<Schedule> (*)(const Machine &, const Request &,
+                                              Pipeline &P);
 /// Whether an algorithm can serve this machine and request; sets \p Why if not.
 using AppliesFn = bool (*)(const Machine &, const Request &, std::string &Why);
+
+/// A builder as the registry holds it: plain, or one that searches. Called
+/// with a pipeline, a searching builder times its candidates there; called
+/// without, in a pipeline of its own that prints nothing.
+class BuilderRef {
+public:
+  BuilderRef(BuildFn F) : Plain(F) {}
+  BuilderRef(SearchFn F) : Searching(F) {}
+  llvm::Expected<Schedule> operator()(const Machine &M, const Request &R,
+                                      Pipeline &P) const;
+  llvm::Expected<Schedule> operator()(const Machine &M,
+                                      const Request &R) const;
+
+private:
+  BuildFn Plain = nullptr;
+  SearchFn Searching = nullptr;
+};
+
+/// The one way a builder refuses a request it cannot serve:
+/// "<Algorithm>: <Why>".
+llvm::Error notApplicable(llvm::StringRef Algorithm, const llvm::Twine &Why);
 
 /// Fills what every builder's schedule shares from the request: collective,
 /// algorithm name, machine name, bytes, root, participants, reduction fields.
@@ -35,6 +72,22 @@ Transfer wholeMessageCall(const Schedule &S, int64_t From, int64_t To);
 /// (every rank's destination) from rank \p From to rank \p To.
 Transfer rootChunksCall(const Schedule &S, int64_t From, int64_t To,
                         Interval Chunks);
+/// The same for several disjoint ranges of chunks, one piece each.
+Transfer rootChunksCall(const Schedule &S, int64_t From, int64_t To,
+                        llvm::ArrayRef<Interval> Chunks);
+
+/// ceil(log2 N) for N >= 1: the rounds of a binomial tree or of recursive
+/// doubling over N ranks.
+int ceilLog2(int64_t N);
+
+/// Relative index -> rank: the ranks of \p S in node order, the root first
+/// and then the ranks after it (wrapping round), ties by rank.
+std::vector<int32_t> nodeOrderFromRoot(const Schedule &S);
+
+/// For `--algorithm auto`: builders laid onto a network, which auto
+/// considers only on a machine with one (where the flow-level evaluator
+/// judges them); an explicit request takes them anywhere.
+bool onNetwork(const Machine &M, const Request &R, std::string &Why);
 
 } // namespace collc
 

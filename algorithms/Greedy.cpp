@@ -140,11 +140,11 @@ llvm::Expected<Schedule> buildGreedy(const Machine &M, const Request &R) {
           break;
         }
     if (Left.empty())
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          "greedy: the participants are not connected in the %s "
-          "topology (%lld of %d ranks reachable from the root)",
-          topologyKindName(Topo.Kind), static_cast<long long>(Count), P);
+      return notApplicable(
+          "greedy", llvm::Twine("the participants are not connected in the ") +
+                        topologyKindName(Topo.Kind) + " topology (" +
+                        llvm::Twine(static_cast<long long>(Count)) + " of " +
+                        llvm::Twine(P) + " ranks reachable from the root)");
     // Holders without uninformed neighbours never get one again.
     Holders = Left;
     const int32_t NL = static_cast<int32_t>(Left.size());

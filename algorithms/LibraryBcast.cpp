@@ -1,5 +1,6 @@
 #include "algorithms/LibraryBcast.h"
 
+#include "algorithms/Cheapest.h"
 #include "algorithms/Placement.h"
 #include "ir/Diagnostic.h"
 #include "passes/Cost.h"
@@ -25,17 +26,6 @@ std::vector<int64_t> radicesFor(int64_t P) {
 
 } // namespace
 
-std::vector<int32_t> nodeOrderFromRoot(const Schedule &S) {
-  const int32_t P = S.size();
-  std::vector<int32_t> Order(P);
-  std::iota(Order.begin(), Order.end(), 0);
-  std::stable_sort(Order.begin(), Order.end(), [&](int32_t A, int32_t B) {
-    return S.Participants[A].Node < S.Participants[B].Node;
-  });
-  std::rotate(Order.begin(), std::find(Order.begin(), Order.end(), S.Root),
-              Order.end());
-  return Order;
-}
 
 int64_t knomialParent(int64_t I, int64_t K) {
   if (I <= 0)
@@ -64,8 +54,8 @@ llvm::Expected<Schedule> buildKnomialRadix(const Machine &M, const Request &R,
   Schedule S = scheduleSkeleton(M, R, "knomial");
   const int32_t P = S.size();
   if (K < 2)
-    return error("knomial: radix %lld: expected at least 2",
-                 static_cast<long long>(K));
+    return notApplicable("knomial", "radix " + llvm::Twine(K) +
+                                        ": expected at least 2");
   if (P < 2)
     return S;
   S.NumChunks = std::clamp<int64_t>(
@@ -107,24 +97,21 @@ llvm::Expected<Schedule> buildKnomialRadix(const Machine &M, const Request &R,
   return S;
 }
 
-llvm::Expected<Schedule> buildKnomial(const Machine &M, const Request &R) {
-  const int64_t P = R.size();
-  if (P < 2)
+llvm::Expected<Schedule> buildKnomial(const Machine &M, const Request &R,
+                                      Pipeline &P) {
+  const int64_t Ranks = R.size();
+  if (Ranks < 2)
     return buildKnomialRadix(M, R, 2, 1);
   // The radix, with the request's segment count (one segment by default:
   // a searched count would change the schedule at every few bytes, and the
   // segmented broadcasts that win from a few KiB on are other builders).
   const int64_t Seg = R.Segments > 0 ? R.Segments : 1;
-  std::optional<Schedule> Best;
-  for (int64_t K : radicesFor(P)) {
-    llvm::Expected<Schedule> S = buildKnomialRadix(M, R, K, Seg);
-    if (!S)
-      return S.takeError();
-    estimateCost(*S, M);
-    if (!Best || S->Makespan < Best->Makespan)
-      Best = std::move(*S);
-  }
-  return std::move(*Best);
+  Cheapest Radices(M, P, makespanJudge());
+  for (int64_t K : radicesFor(Ranks))
+    if (!Radices.consider("radix " + llvm::Twine(K),
+                          [&] { return buildKnomialRadix(M, R, K, Seg); }))
+      return Radices.takeLastError();
+  return Radices.take();
 }
 
 llvm::Expected<Schedule> buildScatterRdbAllgather(const Machine &M,

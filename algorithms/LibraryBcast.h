@@ -46,7 +46,8 @@ std::vector<int64_t> knomialChildren(int64_t I, int64_t K, int64_t P);
 /// searched with the machine's cost pass. One message by default; a
 /// request's `segments` sends that many segments down the same tree, a rank
 /// sending segment c to all its children before segment c + 1.
-llvm::Expected<Schedule> buildKnomial(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildKnomial(const Machine &M, const Request &R,
+                                      Pipeline &P);
 
 /// The k-nomial broadcast of radix \p K with \p Segments segments (what
 /// buildKnomial searches over).
@@ -69,10 +70,6 @@ llvm::Expected<Schedule> buildKnomialRadix(const Machine &M, const Request &R,
 /// once (P log2 P messages in all when P is a power of two).
 llvm::Expected<Schedule> buildScatterRdbAllgather(const Machine &M,
                                                   const Request &R);
-
-/// Relative index -> rank: the ranks of \p S in node order, the root first
-/// and then the ranks after it (wrapping round), ties by rank.
-std::vector<int32_t> nodeOrderFromRoot(const Schedule &S);
 
 } // namespace collc
 

@@ -26,8 +26,7 @@ llvm::Expected<Schedule> meshSchedule(const Machine &M, const Request &R,
                                       const ChainSplit &Split) {
   std::string Why;
   if (!meshApplies(M, R, Why))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s %s",
-                                   Name.str().c_str(), Why.c_str());
+    return notApplicable(Name, Why);
   Schedule S = scheduleSkeleton(M, R, Name);
   std::vector<int32_t> Chain = dimensionOrderedChain(S);
   int64_t Source =

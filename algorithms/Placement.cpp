@@ -1,5 +1,7 @@
 #include "algorithms/Placement.h"
 
+#include "algorithms/Cheapest.h"
+
 #include "passes/Cost.h"
 
 #include <algorithm>
@@ -102,42 +104,33 @@ std::vector<int64_t> bandEdgeCounts(const Machine &M, uint64_t Bytes,
 }
 
 llvm::Expected<Schedule>
-searchSegments(const Machine &M, const Request &R, double Hint, int64_t Max,
+searchSegments(const Machine &M, const Request &R, Pipeline &P, double Hint,
+               int64_t Max,
                llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build,
                int64_t Ways) {
   Max = std::max<int64_t>(1, std::min(Max, maxSegmentsFor(R.size())));
   if (R.Segments > 0)
     return Build(std::min(R.Segments, Max));
-  std::optional<Schedule> Best;
-  int64_t BestK = 0;
+  Cheapest Search(M, P, makespanJudge());
   std::vector<int64_t> Tried;
-  llvm::Error Last = llvm::Error::success();
+  auto BestK = [&] { return Search.bestKey().value_or(0); };
   auto Try = [&](int64_t K) {
     K = std::clamp<int64_t>(K, 1, Max);
     if (std::find(Tried.begin(), Tried.end(), K) != Tried.end())
       return;
     Tried.push_back(K);
-    llvm::Expected<Schedule> S = Build(K);
-    if (!S) {
-      llvm::consumeError(std::move(Last));
-      Last = S.takeError();
-      return;
-    }
-    estimateCost(*S, M);
-    if (!Best || S->Makespan < Best->Makespan ||
-        (S->Makespan == Best->Makespan && K < BestK)) {
-      Best = std::move(*S);
-      BestK = K;
-    }
+    CandidateHooks Hooks;
+    Hooks.TieKey = K;
+    Search.consider("k=" + llvm::Twine(K), [&] { return Build(K); }, Hooks);
   };
   for (int64_t K = 1, SinceBest = 0; SinceBest < 2; K *= 2) {
-    int64_t Before = BestK;
+    int64_t Before = BestK();
     Try(K);
-    SinceBest = BestK == Before ? SinceBest + 1 : 0;
+    SinceBest = BestK() == Before ? SinceBest + 1 : 0;
     if (K >= Max)
       break;
   }
-  int64_t Power = BestK;
+  int64_t Power = BestK();
   if (Hint >= 1)
     Try(std::llround(std::min(Hint, 1e9)));
   Try(Power * 3 / 4);
@@ -148,10 +141,7 @@ searchSegments(const Machine &M, const Request &R, double Hint, int64_t Max,
   for (int64_t K : bandEdgeCounts(M, R.Bytes, Ways))
     if (K <= Max && K >= Power / 2 && K <= Power * 2)
       Try(K);
-  if (!Best)
-    return Last; // moved implicitly (C++20)
-  llvm::consumeError(std::move(Last));
-  return std::move(*Best);
+  return Search.take();
 }
 
 void completeBroadcast(Schedule &S, std::vector<std::vector<bool>> Held) {

@@ -7,6 +7,7 @@
 #include "ir/Machine.h"
 #include "ir/Request.h"
 #include "ir/Schedule.h"
+#include "passes/Pipeline.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
@@ -64,7 +65,8 @@ int64_t pickSegments(const Request &R, double Optimum, int64_t Max);
 
 /// Searches a builder's segment count with the machine's cost pass
 /// (passes/Cost.h: the network evaluator on a machine with a network, else
-/// the model): builds \p Build(k) for candidate counts and returns the
+/// the model), through algorithms/Cheapest.h: builds \p Build(k) for
+/// candidate counts, each timed in \p P as "search: k=<k>", and returns the
 /// schedule of least makespan (the smaller k on a tie). The request's
 /// `segments`, when given, is the only candidate (capped at \p Max). Else the
 /// candidates are 1, 2, 4, ... up to \p Max (stopping two powers past the
@@ -78,7 +80,8 @@ int64_t pickSegments(const Request &R, double Optimum, int64_t Max);
 /// that fails to build is skipped; when none builds, the last error.
 /// \p Ways: the schedule has Ways x k chunks (k per tree of a forest).
 llvm::Expected<Schedule>
-searchSegments(const Machine &M, const Request &R, double Hint, int64_t Max,
+searchSegments(const Machine &M, const Request &R, Pipeline &P, double Hint,
+               int64_t Max,
                llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build,
                int64_t Ways = 1);
 

@@ -113,8 +113,7 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
                                                      const Request &R) {
   std::string Why;
   if (!reduceScatterApplies(M, R, Why))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "reduce-scatter-allgather: %s", Why.c_str());
+    return notApplicable("reduce-scatter-allgather", Why);
   Schedule S = scheduleSkeleton(M, R, "reduce-scatter-allgather");
   const int32_t P = S.size();
   const int64_t Core = floorPow2(P), Extra = P - Core;
@@ -240,8 +239,7 @@ llvm::Expected<Schedule> buildPipelinedScan(const Machine &M,
                                             const Request &R) {
   std::string Why;
   if (!scanApplies(M, R, Why))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "pipelined: %s", Why.c_str());
+    return notApplicable("pipelined", Why);
   uint64_t Count = elementCount(R);
   int64_t K;
   if (R.Segments > 0) {

@@ -21,7 +21,7 @@ struct AlgorithmInfo {
   const char *Name;
   const char *Summary;
   std::vector<Collective> Collectives;
-  BuildFn Build;
+  BuilderRef Build;
   AppliesFn Applies = nullptr;
   /// Whether `--algorithm auto` considers it.
   bool InAuto = true;

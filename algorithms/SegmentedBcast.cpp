@@ -9,24 +9,6 @@ namespace collc {
 
 namespace {
 
-/// A copy of chunks [C0, C1) of the root's message from \p Src to \p Dst.
-Transfer chunkCopy(const Schedule &S, int32_t Src, int32_t Dst, int64_t C0,
-                   int64_t C1) {
-  Transfer T;
-  T.Src = Src;
-  T.Dst = Dst;
-  T.Bytes = S.chunkBytes({C0, C1});
-  T.Pieces.push_back({{S.Root, S.Root + 1}, {0, S.size()}, {C0, C1}});
-  return T;
-}
-
-int ceilLog2(int64_t P) {
-  int D = 0;
-  while ((int64_t(1) << D) < P)
-    ++D;
-  return D;
-}
-
 /// At most one segment per byte; at least one segment.
 int64_t maxSegments(const Request &R) {
   return std::max<int64_t>(1, static_cast<int64_t>(R.Bytes));
@@ -111,8 +93,8 @@ llvm::Expected<Schedule> buildEdgeDisjoint(const Machine &M, const Request &R) {
       int64_t Y = X ^ (int64_t(1) << Dim);
       Has[Y][J] = true;
       if (X < P && Y < P)
-        Tagged.push_back({Step, chunkCopy(S, relRank(X, S.Root, P),
-                                          relRank(Y, S.Root, P), J, J + 1)});
+        Tagged.push_back({Step, rootChunksCall(S, relRank(X, S.Root, P),
+                                          relRank(Y, S.Root, P), {J, J + 1})});
     }
   }
   // Real holders: replay the kept transfers.
@@ -164,14 +146,14 @@ llvm::Expected<Schedule> buildKSegment(const Machine &M, const Request &R) {
   std::vector<Transfer> Ts;
   // 1. The root sends segment g to the leader of group g.
   for (int64_t G = 1; G < K; ++G)
-    Ts.push_back(chunkCopy(S, S.Root, Rank(G, 0), G, G + 1));
+    Ts.push_back(rootChunksCall(S, S.Root, Rank(G, 0), {G, G + 1}));
   // 2. Each group passes its segment down its chain.
   int64_t MaxSize = 0;
   for (int64_t G = 0; G < K; ++G) {
     int64_t Size = First[G + 1] - First[G];
     MaxSize = std::max(MaxSize, Size);
     for (int64_t I = 1; I < Size; ++I)
-      Ts.push_back(chunkCopy(S, Rank(G, I - 1), Rank(G, I), G, G + 1));
+      Ts.push_back(rootChunksCall(S, Rank(G, I - 1), Rank(G, I), {G, G + 1}));
   }
   // 3. Ring among the members with index i of the groups that have one; in
   // round r member (g, i) passes on the segment it got r rounds ago.
@@ -195,7 +177,7 @@ llvm::Expected<Schedule> buildKSegment(const Machine &M, const Request &R) {
         int32_t From = Rank(Ring[X], I), To = Rank(Ring[(X + 1) % N], I);
         if (Held[To][Seg])
           continue; // the root already holds everything
-        Ts.push_back(chunkCopy(S, From, To, Seg, Seg + 1));
+        Ts.push_back(rootChunksCall(S, From, To, {Seg, Seg + 1}));
         Groups.resize(Ts.size(), -1);
         Groups.back() = Group;
         Held[To][Seg] = true;
@@ -218,8 +200,8 @@ llvm::Expected<Schedule> buildPipeline(const Machine &M, const Request &R) {
   // Chunk c crosses link i -> i+1 in step i + c.
   for (int64_t C = 0; C < S.NumChunks; ++C)
     for (int64_t I = 0; I + 1 < P; ++I)
-      Tagged.push_back({I + C, chunkCopy(S, relRank(I, S.Root, P),
-                                         relRank(I + 1, S.Root, P), C, C + 1)});
+      Tagged.push_back({I + C, rootChunksCall(S, relRank(I, S.Root, P),
+                                         relRank(I + 1, S.Root, P), {C, C + 1})});
   S.Steps = placeInSteps(std::move(Tagged));
   return S;
 }
@@ -244,8 +226,8 @@ llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M,
       int64_t Prev = 0;
       for (int64_t I = Lo; I < Hi; ++I) {
         Tagged.push_back({2 * C + Path + (I - Lo),
-                          chunkCopy(S, relRank(Prev, S.Root, P),
-                                    relRank(I, S.Root, P), C, C + 1)});
+                          rootChunksCall(S, relRank(Prev, S.Root, P),
+                                    relRank(I, S.Root, P), {C, C + 1})});
         Prev = I;
       }
     }
@@ -275,9 +257,8 @@ llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
     while (Rg.L < Rg.R) {
       int64_t Mid = Rg.L + (Rg.R - Rg.L + 1 + 1) / 2;
       if (Own(Mid) < Own(Rg.R + 1))
-        Ts.push_back(chunkCopy(S, relRank(Rg.L, S.Root, P),
-                               relRank(Mid, S.Root, P), Own(Mid),
-                               Own(Rg.R + 1)));
+        Ts.push_back(rootChunksCall(S, relRank(Rg.L, S.Root, P),
+                               relRank(Mid, S.Root, P), {Own(Mid), Own(Rg.R + 1)}));
       Work.push_back({Mid, Rg.R});
       Rg.R = Mid - 1;
     }
@@ -303,8 +284,7 @@ llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
       Has[Next][O] = true;
       if (Own(O) == Own(O + 1))
         continue; // an owner without segments (fewer bytes than ranks)
-      Ts.push_back(chunkCopy(S, relRank(I, S.Root, P), relRank(Next, S.Root, P),
-                             Own(O), Own(O + 1)));
+      Ts.push_back(rootChunksCall(S, relRank(I, S.Root, P), relRank(Next, S.Root, P), {Own(O), Own(O + 1)}));
       Groups.push_back(Round);
     }
   S.Steps = orderedRounds(Ts, P, &Groups);

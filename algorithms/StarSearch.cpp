@@ -240,9 +240,7 @@ StarPlan starPlan(int M) {
     return P;
   }
   const std::vector<int32_t> Nb = neighbourTable(M);
-  int Bound = 0;
-  while ((int64_t(1) << Bound) < N)
-    ++Bound;
+  const int Bound = ceilLog2(N);
   // About 2^20 node visits in all: 1024 tries on S_4..S_6, 26 on S_8, one
   // on S_10. Stop early at the lower bound.
   const int64_t Tries = std::clamp<int64_t>((int64_t(1) << 20) / N, 1, 1024);

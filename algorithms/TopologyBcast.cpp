@@ -1,6 +1,7 @@
 #include "algorithms/TopologyBcast.h"
 #include "algorithms/LibraryBcast.h"
 
+#include "algorithms/Cheapest.h"
 #include "algorithms/Placement.h"
 #include "algorithms/SegmentedBcast.h"
 #include "ir/Diagnostic.h"
@@ -16,20 +17,6 @@
 namespace collc {
 
 namespace {
-
-/// A copy of the root's chunks \p Chunks (disjoint ranges) from \p Src to
-/// \p Dst.
-Transfer copyChunks(const Schedule &S, int32_t Src, int32_t Dst,
-                    const std::vector<Interval> &Chunks) {
-  Transfer T;
-  T.Src = Src;
-  T.Dst = Dst;
-  for (const Interval &C : Chunks) {
-    T.Bytes += S.chunkBytes(C);
-    T.Pieces.push_back({{S.Root, S.Root + 1}, {0, S.size()}, C});
-  }
-  return T;
-}
 
 int64_t floorMod(int64_t A, int64_t N) { return ((A % N) + N) % N; }
 
@@ -145,7 +132,7 @@ std::vector<Step> forestSteps(const Schedule &S,
   std::vector<Transfer> Ts;
   Ts.reserve(Sends.size());
   for (const Send &X : Sends)
-    Ts.push_back(copyChunks(S,
+    Ts.push_back(rootChunksCall(S,
                             static_cast<int32_t>(Trees[X.Tree].Parent[X.Dst]),
                             X.Dst, {X.Chunks}));
   return orderedRounds(Ts, S.size());
@@ -197,29 +184,6 @@ int64_t maxSegmentsPerTree(const Request &R, int64_t Ways,
   return std::max<int64_t>(1, Cap / std::max<int64_t>(1, Ways));
 }
 
-/// The schedule of least makespan among \p Candidates (costed if a search
-/// did not cost it); the first on a tie; an error when none built.
-llvm::Expected<Schedule>
-fastest(const Machine &M, std::vector<llvm::Expected<Schedule>> Candidates) {
-  std::optional<Schedule> Best;
-  llvm::Error Last = llvm::Error::success();
-  for (llvm::Expected<Schedule> &C : Candidates) {
-    if (!C) {
-      llvm::consumeError(std::move(Last));
-      Last = C.takeError();
-      continue;
-    }
-    if (std::isnan(C->Makespan))
-      estimateCost(*C, M);
-    if (!Best || C->Makespan < Best->Makespan)
-      Best = std::move(*C);
-  }
-  if (!Best)
-    return Last;
-  llvm::consumeError(std::move(Last));
-  return std::move(*Best);
-}
-
 /// What every mesh and torus builder starts from: the schedule's skeleton
 /// and the ranks by node; an error saying why the machine has none.
 struct GridStart {
@@ -230,7 +194,7 @@ llvm::Expected<GridStart> gridStart(const Machine &M, const Request &R,
                                     llvm::StringRef Name) {
   std::string Why;
   if (!topologyBcastApplies(M, R, Why))
-    return error("%s", Why.c_str());
+    return notApplicable(Name, Why);
   GridStart G{scheduleSkeleton(M, R, Name), {}};
   G.L = layoutOf(G.S, M.Topo.Nodes);
   return G;
@@ -239,10 +203,10 @@ llvm::Expected<GridStart> gridStart(const Machine &M, const Request &R,
 /// A broadcast of every chunk down one tree over ranks, its segment count
 /// searched from \p Hint.
 llvm::Expected<Schedule> searchOneTree(const Machine &M, const Request &R,
-                                       const Schedule &Skel,
+                                       Pipeline &Pl, const Schedule &Skel,
                                        const ParentArray &Tree, double Hint,
                                        int64_t Budget = MaxSearchTransfers) {
-  return searchSegments(M, R, Hint, maxSegmentsPerTree(R, 1, Budget),
+  return searchSegments(M, R, Pl, Hint, maxSegmentsPerTree(R, 1, Budget),
                         [&](int64_t K) -> llvm::Expected<Schedule> {
                           Schedule S = Skel;
                           S.NumChunks = K;
@@ -512,19 +476,20 @@ std::vector<ParentArray> halfSpaceTreesOf(const Topology &T, int64_t Root) {
   return Trees;
 }
 
-llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R) {
+llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R,
+                                           Pipeline &Pl) {
   llvm::Expected<GridStart> G = gridStart(M, R, "ring-pipeline");
   if (!G || G->S.size() < 2)
     return G ? llvm::Expected<Schedule>(std::move(G->S)) : G.takeError();
   const int32_t P = G->S.size();
   const ParentArray Tree = rankTree(G->L, ringTree(M.Topo, G->L.RootNode), P);
   // Two chains of about P/2: the linear model's optimum for that depth.
-  return searchOneTree(M, R, G->S, Tree,
+  return searchOneTree(M, R, Pl, G->S, Tree,
                        pipelineOptimalSegments(M, P / 2 + 1, R.Bytes));
 }
 
 llvm::Expected<Schedule> buildSpanningTrees(const Machine &M,
-                                            const Request &R) {
+                                            const Request &R, Pipeline &Pl) {
   llvm::Expected<GridStart> G = gridStart(M, R, "spanning-trees");
   if (!G || G->S.size() < 2)
     return G ? llvm::Expected<Schedule>(std::move(G->S)) : G.takeError();
@@ -545,7 +510,16 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M,
     S.Steps = forestSteps(S, Shares);
     return S;
   };
-  std::vector<llvm::Expected<Schedule>> Families;
+  // Each family searched, then the leads: the cheapest of all, the first on
+  // a tie (TieKey: the order considered).
+  Cheapest Families(M, Pl, makespanJudge());
+  int64_t Considered = 0;
+  auto Consider = [&](const llvm::Twine &Name,
+                      llvm::function_ref<llvm::Expected<Schedule>()> Build) {
+    CandidateHooks Hooks;
+    Hooks.TieKey = Considered++;
+    Families.consider(Name, Build, Hooks);
+  };
   // The one-direction trees are not searched: the half-space trees apply
   // where they do, with as many trees, and are never deeper.
   const std::vector<std::vector<ParentArray>> NodeFamilies{
@@ -561,24 +535,23 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M,
     const int64_t Ways =
         std::min<int64_t>(Trees.size(), std::max<uint64_t>(1, R.Bytes));
     Trees.resize(Ways);
-    Families.push_back(searchSegments(
-        M, R, 0, maxSegmentsPerTree(R, Ways),
-        [&](int64_t K) -> llvm::Expected<Schedule> {
-          return Forest(Trees, K, 1);
-        },
-        Ways));
+    Consider("family " + llvm::Twine(RankFamilies.size() + 1) + ", " +
+                 llvm::Twine(Ways) + " trees",
+             [&] {
+               return searchSegments(
+                   M, R, Pl, 0, maxSegmentsPerTree(R, Ways),
+                   [&](int64_t K) -> llvm::Expected<Schedule> {
+                     return Forest(Trees, K, 1);
+                   },
+                   Ways);
+             });
     RankFamilies.push_back(std::move(Trees));
   }
   // The fastest family's segments behind a short lead (network machines:
   // the posting window is what a lead works around), if its chunks stay
   // within what a schedule over P ranks may have.
-  size_t Best = 0;
-  for (size_t F = 1; F < Families.size(); ++F)
-    if (Families[F] &&
-        (!Families[Best] || Families[F]->Makespan < Families[Best]->Makespan))
-      Best = F;
-  if (M.Net && !Families.empty() && Families[Best]) {
-    const std::vector<ParentArray> &Trees = RankFamilies[Best];
+  if (M.Net && Families.best()) {
+    const std::vector<ParentArray> &Trees = RankFamilies[*Families.bestKey()];
     const int64_t Ways = static_cast<int64_t>(Trees.size());
     // The count found, and the nearest count below it whose segments fill
     // a protocol band (counts near-equal without a lead are not with one);
@@ -586,7 +559,7 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M,
     // segments fill the band of the best bandwidth factor, if better than
     // the found segments' band, within a larger budget (one more count, not
     // a search).
-    const int64_t Found = Families[Best]->NumChunks / Ways;
+    const int64_t Found = Families.best()->NumChunks / Ways;
     const bool Capped = Found == maxSegmentsPerTree(R, Ways);
     std::vector<int64_t> Counts{Found};
     auto FactorAt = [&](int64_t K) {
@@ -614,9 +587,13 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M,
       for (int64_t Group : LeadGroups)
         if (K >= 2 && Ways * K * Group <= maxSegmentsFor(P) &&
             static_cast<uint64_t>(Ways * K * Group) <= R.Bytes)
-          Families.push_back(Forest(Trees, K, Group));
+          Consider("lead, k=" + llvm::Twine(K) + ", groups of " +
+                       llvm::Twine(Group),
+                   [&]() -> llvm::Expected<Schedule> {
+                     return Forest(Trees, K, Group);
+                   });
   }
-  return fastest(M, std::move(Families));
+  return Families.take();
 }
 
 llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R) {
@@ -638,10 +615,11 @@ llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R) {
   for (size_t I = 0; I < D; ++I)
     Stride[I + 1] = Stride[I] * T.Dims[G[I]];
   if (Stride[D] > maxSegmentsFor(P))
-    return error("scatter-ring needs one block per node: %lld blocks exceed "
-                 "the %lld segments a schedule over %d ranks may have",
-                 static_cast<long long>(Stride[D]),
-                 static_cast<long long>(maxSegmentsFor(P)), P);
+    return notApplicable(
+        "scatter-ring",
+        "needs one block per node: " + llvm::Twine(Stride[D]) +
+            " blocks exceed the " + llvm::Twine(maxSegmentsFor(P)) +
+            " segments a schedule over " + llvm::Twine(P) + " ranks may have");
   S.NumChunks = Stride[D];
   // Blocks of the nodes that share node C's coordinates in levels >= Lv.
   auto Slab = [&](const std::vector<int64_t> &C, size_t Lv) {
@@ -682,7 +660,7 @@ llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R) {
         Missing.push_back({C, C + 1});
     }
     if (!Missing.empty())
-      Ts.push_back(copyChunks(S, Leader(From), Leader(To), Missing));
+      Ts.push_back(rootChunksCall(S, Leader(From), Leader(To), Missing));
   };
   // Scatter, the slowest level first: each holder relays along its line the
   // slab of each member, the farthest first, both ways interleaved.
@@ -742,12 +720,13 @@ llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R) {
   // Ranks sharing a node: the whole message down the node's chain.
   for (const auto &On : L->RanksOn)
     for (size_t I = 1; I < On.size(); ++I)
-      Ts.push_back(copyChunks(S, On[I - 1], On[I], {{0, S.NumChunks}}));
+      Ts.push_back(rootChunksCall(S, On[I - 1], On[I], {{0, S.NumChunks}}));
   S.Steps = orderedRounds(Ts, P);
   return S;
 }
 
-llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R) {
+llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R,
+                                           Pipeline &Pl) {
   llvm::Expected<GridStart> Start = gridStart(M, R, "scatter-trees");
   if (!Start || Start->S.size() < 2)
     return Start ? llvm::Expected<Schedule>(std::move(Start->S))
@@ -785,7 +764,7 @@ llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R) {
     for (int64_t Bl : Order)
       if (Src[Bl] != L.RootNode)
         Ts.push_back(
-            copyChunks(S, Leader(L.RootNode), Leader(Src[Bl]), {{Bl, Bl + 1}}));
+            rootChunksCall(S, Leader(L.RootNode), Leader(Src[Bl]), {{Bl, Bl + 1}}));
     // Each block down a shortest-path spanning tree rooted at its source
     // (tree source mod d, so that the trees spread over the dimensions),
     // listed by the depth of the sender; the root needs nothing.
@@ -809,12 +788,12 @@ llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R) {
         Edges.begin(), Edges.end(),
         [](const Edge &A, const Edge &C) { return A.Depth < C.Depth; });
     for (const Edge &E : Edges)
-      Ts.push_back(copyChunks(S, Leader(E.From), Leader(E.To),
+      Ts.push_back(rootChunksCall(S, Leader(E.From), Leader(E.To),
                               {{E.Block, E.Block + 1}}));
     // Ranks sharing a node: the whole message down the node's chain.
     for (const auto &On : L.RanksOn)
       for (size_t I = 1; I < On.size(); ++I)
-        Ts.push_back(copyChunks(S, On[I - 1], On[I], {{0, S.NumChunks}}));
+        Ts.push_back(rootChunksCall(S, On[I - 1], On[I], {{0, S.NumChunks}}));
     S.Steps = orderedRounds(Ts, P);
     return S;
   };
@@ -822,33 +801,40 @@ llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R) {
   // searched; then the farthest (the root a leaf of most trees) with the
   // count found: the faster is kept.
   const int64_t Max = std::min(T.Nodes - 1, maxSegmentsPerTree(R, 1));
-  std::vector<llvm::Expected<Schedule>> Placements;
+  Cheapest Placements(M, Pl, makespanJudge());
   Nearest = true;
-  Placements.push_back(searchSegments(M, R, 0, Max, Build));
-  if (Placements.back()) {
+  Placements.consider("nearest sources", [&] {
+    return searchSegments(M, R, Pl, 0, Max, Build);
+  });
+  if (const Schedule *Found = Placements.best()) {
+    const int64_t K = Found->NumChunks;
     Nearest = false;
-    Placements.push_back(Build(Placements.back()->NumChunks));
+    Placements.consider("farthest sources, k=" + llvm::Twine(K),
+                        [&] { return Build(K); });
   }
-  return fastest(M, std::move(Placements));
+  return Placements.take();
 }
 
-llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R) {
+llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
+                                           Pipeline &Pl) {
   Schedule Skel = scheduleSkeleton(M, R, "kary-pipeline");
   const int32_t P = Skel.size();
   if (P < 2)
     return Skel;
   // Ranks in node order, from the root on.
   const std::vector<int32_t> Order = nodeOrderFromRoot(Skel);
-  std::vector<llvm::Expected<Schedule>> Fanouts;
+  Cheapest Fanouts(M, Pl, makespanJudge());
   for (int64_t Fan : {2, 4}) {
     ParentArray Tree(P, -1);
     for (int64_t I = 1; I < P; ++I)
       Tree[Order[I]] = Order[(I - 1) / Fan];
-    Fanouts.push_back(searchOneTree(
-        M, R, Skel, Tree, pipelineOptimalSegments(M, P / Fan + 1, R.Bytes),
-        MaxKarySearchTransfers));
+    Fanouts.consider("fan-out " + llvm::Twine(Fan), [&] {
+      return searchOneTree(M, R, Pl, Skel, Tree,
+                           pipelineOptimalSegments(M, P / Fan + 1, R.Bytes),
+                           MaxKarySearchTransfers);
+    });
   }
-  return fastest(M, std::move(Fanouts));
+  return Fanouts.take();
 }
 
 } // namespace collc

@@ -41,7 +41,8 @@ namespace collc {
 /// (two chains of about P/2); on a torus of odd extents the path is shifted
 /// so that the root sits in its middle; on a mesh the dimension order that
 /// puts the root nearest the middle is taken. Segments searched.
-llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R,
+                                           Pipeline &P);
 
 /// Edge-disjoint spanning trees rooted at the root, each carrying an equal
 /// share of the segments, pipelined. Two families, the search keeps the
@@ -61,7 +62,8 @@ llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R);
 /// under the posting rule's window two equal segments posted together
 /// share a link all the way down a tree; a short first one keeps the
 /// segments behind it offset, each alone on a link as it transmits.
-llvm::Expected<Schedule> buildSpanningTrees(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildSpanningTrees(const Machine &M, const Request &R,
+                                            Pipeline &P);
 
 /// Scatter, then allgather, both along the rings (tori) or lines (meshes) of
 /// each dimension: the root's line of the last dimension gets the slabs of
@@ -82,14 +84,16 @@ llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R);
 /// faster with the B found, the B farthest. Every message is one block, so
 /// no node is handed much data at once to pass on (what a pipeline suffers
 /// when its root posts all its segments together).
-llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R,
+                                           Pipeline &P);
 
 /// A pipelined k-ary tree over the ranks in node order starting at the root
 /// (on a fat tree or cluster, the order of the leaf switches, so a subtree
 /// mostly stays under one switch): rank i of that order receives from rank
 /// (i - 1) / k. The fan-out k in {2, 4} and the segment
 /// count are searched.
-llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R);
+llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
+                                           Pipeline &P);
 
 /// Whether the machine is a mesh, torus or hypercube with a rank on every
 /// node (the mesh and torus builders above).

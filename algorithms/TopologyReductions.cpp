@@ -1,5 +1,6 @@
 #include "algorithms/TopologyReductions.h"
 
+#include "algorithms/Cheapest.h"
 #include "algorithms/Placement.h"
 #include "algorithms/Reducer.h"
 #include "algorithms/Reductions.h"
@@ -13,11 +14,6 @@
 namespace collc {
 
 namespace {
-
-llvm::Error failure(const char *Algorithm, const std::string &Why) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
-                                 Algorithm, Why.c_str());
-}
 
 /// The divisor of \p N (at least 2) nearest to \p Want on a log scale.
 int64_t divisorNear(int64_t N, double Want) {
@@ -415,12 +411,6 @@ RingGrid ringGrid(const Machine &M, const Request &R, bool Fold) {
   return G;
 }
 
-bool onNetwork(const Machine &M, const Request &, std::string &Why) {
-  if (M.Net)
-    return true;
-  Why = "auto considers it only on a machine with a network";
-  return false;
-}
 
 bool onNetworkRings(const Machine &M, const Request &R, std::string &Why) {
   if (!onNetwork(M, R, Why))
@@ -446,7 +436,7 @@ llvm::Expected<Schedule> buildNearestHalving(const Machine &M,
                                              const Request &R) {
   std::string Why;
   if (!nearestHalvingApplies(M, R, Why))
-    return failure("nearest-halving", Why);
+    return notApplicable("nearest-halving", Why);
   Schedule S = scheduleSkeleton(M, R, "nearest-halving");
   const PowerCore PC(M, R);
   const int64_t Core = PC.Core;
@@ -516,18 +506,18 @@ llvm::Expected<Schedule> buildDimensionRingsCut(const Machine &M,
   std::string Why;
   const RingCut Cut{Directions, Orders, std::max<int64_t>(1, R.Segments)};
   if (Directions < 1 || Directions > 2 || Orders < 1 || Orders > 2)
-    return failure("dimension-rings", "directions and orders are 1 or 2");
+    return notApplicable("dimension-rings", "directions and orders are 1 or 2");
   if (!cutFits(R, Cut, Why))
-    return failure("dimension-rings", Why);
+    return notApplicable("dimension-rings", Why);
   return R.Coll == Collective::Allgather ? ringAllgather(M, R, Cut)
                                          : ringAllreduce(M, R, Cut);
 }
 
 llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
-                                             const Request &R) {
+                                             const Request &R, Pipeline &P) {
   std::string Why;
   if (!dimensionRingsApplies(M, R, Why))
-    return failure("dimension-rings", Why);
+    return notApplicable("dimension-rings", Why);
   // One lane, both directions, or both directions in both orders of the
   // dimensions (a non-commutative allreduce's chains use both directions
   // anyway), whichever the machine's cost pass times faster; the request's
@@ -537,23 +527,22 @@ llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
   const bool Lanes =
       R.size() > 1 && (R.Commutative || R.Coll == Collective::Allgather);
   const size_t Dims = ringGrid(M, R, true).Extents.size();
-  std::optional<Schedule> Best;
+  Cheapest Cuts(M, P, makespanJudge());
   for (auto [Directions, Orders] :
        {std::pair<int64_t, int64_t>{1, 1}, {2, 1}, {2, 2}}) {
     if (Directions * Orders > 1 && !Lanes)
       break;
     if (Orders > 1 && Dims < 2)
       break;
-    auto S = buildDimensionRingsCut(M, R, Directions, Orders);
-    if (!S) {
-      llvm::consumeError(S.takeError());
+    if (!Cuts.consider(llvm::Twine(Directions) + " direction(s), " +
+                           llvm::Twine(Orders) + " order(s)",
+                       [&] {
+                         return buildDimensionRingsCut(M, R, Directions,
+                                                       Orders);
+                       }))
       break;
-    }
-    estimateCost(*S, M);
-    if (!Best || S->Makespan < Best->Makespan)
-      Best = std::move(*S);
   }
-  return std::move(*Best);
+  return Cuts.take();
 }
 
 } // namespace collc

@@ -84,7 +84,7 @@ llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
 /// position b collects positions 0..b-1 up from 0 and b+1..L-1 down from
 /// L-1), on the ranks in rank order.
 llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
-                                             const Request &R);
+                                             const Request &R, Pipeline &P);
 /// dimension-rings with one cut, without the search: the data in
 /// \p Directions (1 or 2) x \p Orders (1 or 2: the dimensions in order, and
 /// also in reverse) lanes that run side by side, each piece in the request's
@@ -95,11 +95,6 @@ llvm::Expected<Schedule> buildDimensionRingsCut(const Machine &M,
                                                 int64_t Orders);
 bool dimensionRingsApplies(const Machine &M, const Request &R,
                            std::string &Why);
-
-/// For `--algorithm auto`: these builders are laid onto a network, so auto
-/// considers them only on a machine with one (where the flow-level
-/// evaluator judges them); an explicit request takes them anywhere.
-bool onNetwork(const Machine &M, const Request &R, std::string &Why);
 
 /// For `--algorithm auto` and dimension-rings: a machine with a network whose
 /// topology has rings of its own (a mesh, torus or hypercube). Elsewhere its

@@ -407,11 +407,6 @@ std::vector<SemStepInfo> semStepPlan(int64_t N) {
   return B.Plan;
 }
 
-static llvm::Error notApplicable(const char *Name, const std::string &Why) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s", Name,
-                                 Why.c_str());
-}
-
 llvm::Expected<Schedule> buildSem(const Machine &M, const Request &R) {
   std::string Why;
   if (!semApplies(M, R, Why))

@@ -12,12 +12,15 @@
 /// builder is never a reason to fail the request), with a note.
 ///
 /// The judge is a parameter, so that a better cost model (a network
-/// evaluator) changes what every user of the policy picks at once.
+/// evaluator) changes what every user of the policy picks at once. The
+/// search itself is the builders' (algorithms/Cheapest.h): each candidate
+/// is timed as "auto: <algorithm>", with its own searches below it.
 #ifndef COLLC_COMPILER_AUTOPOLICY_H
 #define COLLC_COMPILER_AUTOPOLICY_H
 
+#include "algorithms/Cheapest.h"
 #include "algorithms/Registry.h"
-#include "compiler/Pipeline.h"
+#include "passes/Pipeline.h"
 #include "ir/Machine.h"
 #include "ir/Request.h"
 #include "ir/Schedule.h"
@@ -25,41 +28,9 @@
 #include "llvm/Support/Error.h"
 
 #include <functional>
-#include <limits>
 #include <string>
 
 namespace collc {
-
-/// How good a candidate is; lower is better.
-struct Score {
-  /// Two of its transfers share a channel while both are in flight, on a
-  /// network whose channels are shared: any contention-free candidate beats
-  /// it, whatever the times (the model's times assume no contention).
-  bool Contention = false;
-  /// The makespan under the judge's cost model.
-  double Time = std::numeric_limits<double>::infinity();
-
-  bool operator<(const Score &O) const {
-    if (Contention != O.Contention)
-      return !Contention;
-    return Time < O.Time;
-  }
-};
-
-/// A cost judge: fills a candidate's times (Start, End, Makespan) and scores
-/// it.
-struct CostJudge {
-  /// What "best" means under this judge, for reports ("--emit select").
-  std::string Description;
-  std::function<Score(Schedule &, const Machine &, Pipeline &)> Judge;
-};
-
-/// The machine model's judge: the cost pass's times (passes/Cost); on a
-/// routed topology with shared channels, contention (passes/Contention)
-/// first. A machine with a network prices shared links in its times, so
-/// there contention comes first only when \p ContentionFirst asks (`--verify`
-/// does: it requires a contention-free schedule, so auto prefers one).
-CostJudge modelJudge(bool ContentionFirst = false);
 
 struct ChooseOptions {
   /// Only candidates this accepts (nullptr: all), e.g. the algorithms Open

@@ -90,7 +90,7 @@ llvm::Expected<Schedule> compile(const Machine &M, const Request &R,
     auto A = lookupAlgorithm(R.Algorithm, M, R);
     if (!A)
       return A.takeError();
-    auto Built = P.run("build", [&] { return (*A)->Build(M, R); });
+    auto Built = P.run("build", [&] { return (*A)->Build(M, R, P); });
     if (!Built)
       return Built.takeError();
     S = std::move(*Built);

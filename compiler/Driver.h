@@ -12,7 +12,7 @@
 #define COLLC_COMPILER_DRIVER_H
 
 #include "compiler/AutoPolicy.h"
-#include "compiler/Pipeline.h"
+#include "passes/Pipeline.h"
 #include "readers/RequestSet.h"
 #include "ir/Machine.h"
 #include "ir/Request.h"

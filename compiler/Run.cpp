@@ -37,15 +37,15 @@ llvm::Expected<RunResult> runPlan(const Machine *M, const RunPlan &P) {
   for (const Schedule &S : Out.Schedules)
     if (P.Verify && M && Reading)
       if (llvm::Error E = requireContentionFree(S, *M))
-        return std::move(E);
+        return E;
   // Without a machine a read schedule keeps its file's times (null: none).
   if (M) {
     for (const Schedule &S : Out.Schedules)
       if (llvm::Error E = requireFiniteTimes(S, *M))
-        return std::move(E);
+        return E;
     if (Out.Sel)
       if (llvm::Error E = requireFiniteTimes(*Out.Sel, *M))
-        return std::move(E);
+        return E;
   }
   return Out;
 }

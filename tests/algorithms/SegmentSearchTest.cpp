@@ -1,6 +1,7 @@
 // searchSegments (algorithms/Placement.h): a builder's segment count
 // chosen by costing candidates with the machine's cost pass.
 #include "algorithms/Placement.h"
+#include "algorithms/Cheapest.h"
 #include "algorithms/SegmentedBcast.h"
 #include "passes/Cost.h"
 #include "tests/TestUtil.h"
@@ -23,9 +24,17 @@ Machine linear(double Ts, double PerByte) {
   return M;
 }
 
+/// A pipeline that prints nothing, for searches whose timing is not looked
+/// at.
+struct QuietPipeline {
+  PipelineOptions O;
+  Pipeline P{O};
+};
+
 } // namespace
 
 TEST_CASE("searchSegments keeps the least makespan of the counts it tries") {
+  QuietPipeline Q;
   const Machine M = linear(10, 0.01);
   Request R = test::bcast(16, 3, 1 << 20, "pipeline");
   std::map<int64_t, double> Times;
@@ -40,7 +49,7 @@ TEST_CASE("searchSegments keeps the least makespan of the counts it tries") {
     }
     return S;
   };
-  llvm::Expected<Schedule> Best = searchSegments(M, R, 0, 4096, Build);
+  llvm::Expected<Schedule> Best = searchSegments(M, R, Q.P, 0, 4096, Build);
   REQUIRE(static_cast<bool>(Best));
   REQUIRE(Times.size() >= 3);
   double Least = Times.begin()->second;
@@ -56,12 +65,13 @@ TEST_CASE("searchSegments keeps the least makespan of the counts it tries") {
 }
 
 TEST_CASE("searchSegments: the request's segments is the only candidate") {
+  QuietPipeline Q;
   const Machine M = linear(10, 0.01);
   Request R = test::bcast(8, 0, 4096, "pipeline");
   R.Segments = 7;
   int Calls = 0;
   llvm::Expected<Schedule> S =
-      searchSegments(M, R, 100, 64, [&](int64_t K) -> llvm::Expected<Schedule> {
+      searchSegments(M, R, Q.P, 100, 64, [&](int64_t K) -> llvm::Expected<Schedule> {
         ++Calls;
         CHECK(K == 7);
         Request Rk = R;
@@ -75,10 +85,11 @@ TEST_CASE("searchSegments: the request's segments is the only candidate") {
 
 TEST_CASE("searchSegments skips candidates that fail, and reports when all "
           "fail") {
+  QuietPipeline Q;
   const Machine M = linear(10, 0.01);
   Request R = test::bcast(8, 0, 1 << 16, "pipeline");
   llvm::Expected<Schedule> S =
-      searchSegments(M, R, 0, 64, [&](int64_t K) -> llvm::Expected<Schedule> {
+      searchSegments(M, R, Q.P, 0, 64, [&](int64_t K) -> llvm::Expected<Schedule> {
         if (K % 2)
           return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                          "odd count %d", int(K));
@@ -89,12 +100,80 @@ TEST_CASE("searchSegments skips candidates that fail, and reports when all "
   REQUIRE(static_cast<bool>(S));
   CHECK(S->NumChunks % 2 == 0);
   llvm::Expected<Schedule> None =
-      searchSegments(M, R, 0, 64, [&](int64_t K) -> llvm::Expected<Schedule> {
+      searchSegments(M, R, Q.P, 0, 64, [&](int64_t K) -> llvm::Expected<Schedule> {
         return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                        "no count %d", int(K));
       });
   REQUIRE(!None);
   CHECK(llvm::toString(None.takeError()).find("no count") == 0);
+}
+
+TEST_CASE("searchSegments times every candidate in the pipeline, under the "
+          "run it is part of") {
+  const Machine M = linear(10, 0.01);
+  Request R = test::bcast(16, 3, 1 << 20, "pipeline");
+  std::vector<int64_t> Built;
+  std::string Log;
+  {
+    llvm::raw_string_ostream OS(Log);
+    PipelineOptions O;
+    O.TimePasses = true;
+    O.Log = &OS;
+    Pipeline P(O);
+    auto S = P.run("build pipeline", [&] {
+      return searchSegments(M, R, P, 0, 4096,
+                            [&](int64_t K) -> llvm::Expected<Schedule> {
+                              Built.push_back(K);
+                              Request Rk = R;
+                              Rk.Segments = K;
+                              return buildPipeline(M, Rk);
+                            });
+    });
+    REQUIRE(static_cast<bool>(S));
+  } // the table is printed when the pipeline ends
+  REQUIRE(Built.size() >= 3);
+  // One row per candidate built, indented under the run that searched.
+  CHECK(Log.find("  build pipeline\n") != std::string::npos);
+  for (int64_t K : Built)
+    CHECK(Log.find("    search: k=" + std::to_string(K) + "\n") !=
+          std::string::npos);
+  // The total counts the outermost run only: it is the build's own time.
+  const size_t Total = Log.find("100.0%  total");
+  CHECK(Total != std::string::npos);
+}
+
+TEST_CASE("Cheapest keeps the lowest score, the lower tie key on a tie, and "
+          "only an accepted candidate") {
+  const Machine M = linear(10, 0.01);
+  PipelineOptions O;
+  Pipeline P(O);
+  auto Fixed = [&](double Makespan, int64_t Chunks) {
+    Schedule S;
+    S.NumChunks = Chunks;
+    S.Makespan = Makespan; // costed: the judge keeps it
+    return S;
+  };
+  Cheapest C(M, P, makespanJudge());
+  CandidateHooks H;
+  H.TieKey = 5;
+  CHECK(C.consider("a", [&] { return Fixed(3.0, 1); }, H));
+  H.TieKey = 2;
+  CHECK(C.consider("b", [&] { return Fixed(3.0, 2); }, H));
+  CHECK(C.best()->NumChunks == 2); // equal time, lower key
+  H.TieKey = 1;
+  auto Refuse = [](const Schedule &) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "no");
+  };
+  H.Accept = Refuse;
+  CHECK(C.consider("c", [&] { return Fixed(1.0, 3); }, H));
+  CHECK(C.best()->NumChunks == 2); // faster, but not accepted
+  CHECK(!C.consider("d", [&]() -> llvm::Expected<Schedule> {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "broken");
+  }));
+  CHECK(llvm::toString(C.takeLastError()) == "broken");
+  llvm::Expected<Schedule> Best = C.take();
+  REQUIRE(static_cast<bool>(Best));
+  CHECK(Best->NumChunks == 2);
 }
 
 TEST_CASE("bandEdgeCounts: the least counts whose segments fit each protocol "

@@ -1,4 +1,4 @@
-#include "compiler/Pipeline.h"
+#include "passes/Pipeline.h"
 
 #include "ir/ScheduleJson.h"
 
@@ -10,13 +10,14 @@ Pipeline::~Pipeline() {
   if (!O.TimePasses || !O.Log)
     return;
   double Total = 0;
-  for (auto &[N, T] : Times)
-    Total += T;
+  for (const Timed &T : Times)
+    if (T.Depth == 0)
+      Total += T.Seconds;
   *O.Log << "===-- collc pass timing --===\n";
-  for (auto &[N, T] : Times)
-    *O.Log << llvm::format("  %10.6f s  %5.1f%%  ", T,
-                           Total > 0 ? 100 * T / Total : 0.0)
-           << N << "\n";
+  for (const Timed &T : Times)
+    *O.Log << llvm::format("  %10.6f s  %5.1f%%  ", T.Seconds,
+                           Total > 0 ? 100 * T.Seconds / Total : 0.0)
+           << std::string(2 * T.Depth, ' ') << T.Name << "\n";
   *O.Log << llvm::format("  %10.6f s  100.0%%  total\n", Total);
 }
 

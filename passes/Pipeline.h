@@ -1,10 +1,14 @@
 /// \file
-/// The pass runner the driver and the `auto` policy share: runs a pass,
-/// records its wall time under a name, and dumps the IR after it when asked
-/// (`--time-passes`, `--print-after-all`). No pass manager: callers run
-/// passes in plain order, as Halide's Lower.cpp does.
-#ifndef COLLC_COMPILER_PIPELINE_H
-#define COLLC_COMPILER_PIPELINE_H
+/// The pass runner the driver, the `auto` policy and the builders' searches
+/// share: runs a pass, records its wall time under a name, and dumps the IR
+/// after it when asked (`--time-passes`, `--print-after-all`). No pass
+/// manager: callers run passes in plain order, as Halide's Lower.cpp does.
+///
+/// Runs nest: a pass that runs passes (auto building a candidate whose
+/// builder searches its segment count through algorithms/Cheapest.h) records
+/// them under it, indented in the table; the total counts the outermost only.
+#ifndef COLLC_PASSES_PIPELINE_H
+#define COLLC_PASSES_PIPELINE_H
 
 #include "ir/Machine.h"
 #include "ir/Schedule.h"
@@ -15,7 +19,6 @@
 
 #include <chrono>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace collc {
@@ -37,13 +40,17 @@ public:
   /// Prints the timing table (with TimePasses).
   ~Pipeline();
 
-  /// Runs \p Pass and records its time under \p Name.
+  /// Runs \p Pass and records its time under \p Name (below the run it is
+  /// part of, if any).
   template <typename F> auto run(const llvm::Twine &Name, F &&Pass) {
+    const size_t At = Times.size();
+    Times.push_back({Name.str(), 0.0, Depth});
+    ++Depth;
     auto T0 = std::chrono::steady_clock::now();
     auto Result = Pass();
     auto T1 = std::chrono::steady_clock::now();
-    Times.push_back(
-        {Name.str(), std::chrono::duration<double>(T1 - T0).count()});
+    --Depth;
+    Times[At].Seconds = std::chrono::duration<double>(T1 - T0).count();
     return Result;
   }
   /// With PrintAfterAll, dumps \p S as it stands after the pass \p Name.
@@ -52,8 +59,15 @@ public:
   void note(const llvm::Twine &Text);
 
 private:
+  struct Timed {
+    std::string Name;
+    double Seconds;
+    /// How many runs it is part of.
+    unsigned Depth;
+  };
   const PipelineOptions &O;
-  std::vector<std::pair<std::string, double>> Times;
+  std::vector<Timed> Times;
+  unsigned Depth = 0;
 };
 
 } // namespace collc

@@ -1,0 +1,110 @@
+#include "algorithms/Cheapest.h"
+
+#include "passes/Contention.h"
+#include "passes/Cost.h"
+#include "passes/Routes.h"
+
+#include <cmath>
+
+namespace collc {
+
+CostJudge modelJudge(bool ContentionFirst) {
+  CostJudge J;
+  J.Description =
+      ContentionFirst
+          ? "contention-free schedules first where channels are shared, "
+            "then the lowest makespan (under the network evaluator on a "
+            "machine with a network)"
+          : "the lowest makespan: under the network evaluator on a "
+            "machine with a network, else under the model with "
+            "contention-free schedules first where channels are shared";
+  J.Judge = [ContentionFirst](Schedule &S, const Machine &M, Pipeline &P) {
+    const llvm::StringRef Name = S.Algorithm;
+    P.run("cost " + Name, [&] {
+      estimateCost(S, M);
+      return 0;
+    });
+    Score Sc;
+    Sc.Time = S.Makespan;
+    // A network's evaluator already prices shared links: its makespan alone
+    // decides, unless contention-free schedules are required.
+    if ((!M.Net || ContentionFirst) && isRouted(M.Topo) &&
+        M.Topo.Kind != TopologyKind::Full)
+      Sc.Contention = P.run("contention " + Name, [&] {
+        ContentionOptions CO;
+        CO.StopAtFirst = true;
+        return !checkContention(S, M, CO).clean();
+      });
+    return Sc;
+  };
+  return J;
+}
+
+const CostJudge &makespanJudge() {
+  static const CostJudge J{
+      "the lowest makespan under the machine's cost pass",
+      [](Schedule &S, const Machine &M, Pipeline &) {
+        if (std::isnan(S.Makespan))
+          estimateCost(S, M);
+        Score Sc;
+        Sc.Time = S.Makespan;
+        return Sc;
+      }};
+  return J;
+}
+
+void Cheapest::leaveOut(const llvm::Twine &Name, llvm::Error E) {
+  if (NoteLeftOut) {
+    P.note(llvm::Twine(Kind) + " leaves out " + Name + ": " +
+           llvm::toString(std::move(E)));
+    return;
+  }
+  llvm::consumeError(std::move(Last));
+  Last = std::move(E);
+}
+
+bool Cheapest::consider(const llvm::Twine &Name,
+                        llvm::function_ref<llvm::Expected<Schedule>()> Build,
+                        const CandidateHooks &Hooks) {
+  const std::string Label = Name.str();
+  return P.run(llvm::Twine(Kind) + ": " + Label, [&] {
+    llvm::Expected<Schedule> S = Build();
+    if (!S) {
+      leaveOut(Label, S.takeError());
+      return false;
+    }
+    const Score Sc = Judge.Judge(*S, M, P);
+    if (Hooks.OnJudged)
+      Hooks.OnJudged(*S, Sc);
+    const bool Wins =
+        !Best || Sc < BestScore ||
+        (!(BestScore < Sc) && Hooks.TieKey && HasBestKey &&
+         *Hooks.TieKey < BestKey);
+    if (!Wins)
+      return true;
+    if (Hooks.Accept)
+      if (llvm::Error E = P.run(llvm::Twine("verify ") + Label,
+                                [&] { return Hooks.Accept(*S); })) {
+        leaveOut(Label, std::move(E));
+        return true;
+      }
+    Best = std::move(*S);
+    BestScore = Sc;
+    HasBestKey = Hooks.TieKey.has_value();
+    BestKey = Hooks.TieKey.value_or(0);
+    return true;
+  });
+}
+
+llvm::Expected<Schedule> Cheapest::take() {
+  if (Best) {
+    llvm::consumeError(std::move(Last));
+    return std::move(*Best);
+  }
+  if (Last)
+    return std::move(Last);
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "%s: no candidate", Kind.c_str());
+}
+
+} // namespace collc
