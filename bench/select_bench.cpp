@@ -11,7 +11,7 @@
 
 #include "bench/Timing.h"
 #include "compiler/AutoPolicy.h"
-#include "compiler/MachineSpec.h"
+#include "readers/MachineSpec.h"
 #include "compiler/Select.h"
 #include "ir/Collective.h"
 

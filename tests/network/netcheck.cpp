@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Driver.h"
-#include "compiler/MachineSpec.h"
+#include "readers/MachineSpec.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Routes.h"
 #include "tests/network/Platforms.h"
