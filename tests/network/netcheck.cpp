@@ -1,8 +1,9 @@
 //===- netcheck: the evaluator's side of the comparisons with SMPI --------===//
 //
 //   collc-netcheck routes PLATFORM
-//       every route of the platform's machine (tests/network/Platforms.h),
-//       "a b: from->to#lane ..." in vertex numbers (passes/Routes.h);
+//       every route of the platform's machine (tests/network/Platforms.h,
+//       or a platform file FILE.xml read by collc's reader), "a b:
+//       from->to#lane ..." in vertex numbers (passes/Routes.h);
 //   collc-netcheck schedule PLATFORM COLLECTIVE ALGORITHM BYTES OUT.json
 //       builds, costs (the network evaluator) and verifies the schedule on
 //       the platform's 256 ranks (root 0; reductions sum int32), writes it
@@ -11,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Driver.h"
+#include "compiler/Spec.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Routes.h"
 #include "tests/network/Platforms.h"
@@ -31,7 +33,18 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::string Mode = argv[1];
-  std::optional<Machine> M = test::smpiPlatform(argv[2]);
+  std::optional<Machine> M;
+  if (llvm::StringRef(argv[2]).endswith(".xml")) {
+    auto Read = loadMachine(argv[2]);
+    if (!Read) {
+      llvm::errs() << "collc-netcheck: " << llvm::toString(Read.takeError())
+                   << "\n";
+      return 1;
+    }
+    M = std::move(*Read);
+  } else {
+    M = test::smpiPlatform(argv[2]);
+  }
   if (!M) {
     llvm::errs() << "collc-netcheck: unknown platform '" << argv[2] << "'\n";
     return 1;
