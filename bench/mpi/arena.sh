@@ -180,7 +180,7 @@ for pname in "${platforms[@]}"; do
       echo "$line $(fmt "${T[bound,$b]}") |"
     done
     echo
-    echo "Bound (bench-bound: bytes bound latency-term bandwidth-term LF BF node):"
+    echo "Bound (bench-bound: bytes bound latency transfer LF BF where):"
     echo
     sed 's/^/    /' "$work/bound"
     echo
