@@ -242,7 +242,8 @@ summarise() {
     FNR == NR { B[$1 SUBSEP $2 SUBSEP $3] = $4; next }
     {
       k = $1 SUBSEP $4 SUBSEP $5
-      if (!(k in Seen)) { Seen[k] = 1; Order[++n] = k; Fam[k] = $2; Ranks[k] = $3 }
+      if (!(k in Seen)) { Seen[k] = 1; Order[++n] = k; Fam[k] = $2; Ranks[k] = $3; Coll[k] = $4 }
+      if (num($7) && (!(k in Low) || $7 + 0 < Low[k] + 0)) { Low[k] = $7; LowName[k] = $6 }
       if ($6 == "auto") { Auto[k] = $7; Alg[k] = $8; next }
       a = substr($6, 6)
       if (a == "default") Def[k] = $7
@@ -254,14 +255,16 @@ summarise() {
         "**shortfall** is a cell where `auto` is more than 0.1% slower than the fastest SMPI " \
         "built-in, or did not run. Times: makespan of one call, simulated µs.\n"
       for (i = 1; i <= n; i++) {
-        k = Order[i]; f = Fam[k]; split(k, K, SUBSEP)
-        if (!(k in Best)) { NoBest[f]++; continue }
+        k = Order[i]; f = Fam[k]; c = Coll[k]; split(k, K, SUBSEP)
+        if ((k in Low) && (k in B) && Low[k] < B[k] * 0.9999) Below[++nb] = k
         if (Auto[k] == "mem") { Mem[f]++; continue }
-        Cells[f]++; AllCells++
+        if (!(k in Best)) { NoBest[f]++; continue }
+        Cells[f]++; AllCells++; CCells[c]++
         short = !num(Auto[k]) || Auto[k] > Best[k] * 1.001
         r = num(Auto[k]) ? Auto[k] / Best[k] : -1
-        if (short) { Short[f]++; AllShort++; Sf[++ns] = k; Kept[K[1]] = 1 }
+        if (short) { Short[f]++; AllShort++; CShort[c]++; Sf[++ns] = k; Kept[K[1]] = 1 }
         if (num(Auto[k]) && (!(f in Worst) || r > Worst[f])) { Worst[f] = r; WorstAt[f] = k }
+        if (num(Auto[k]) && (!(c in CWorst) || r > CWorst[c])) { CWorst[c] = r; CWorstAt[c] = k }
         if (!num(Auto[k])) Failed[f]++
         if (num(Auto[k]) && (k in B) && B[k] > 0) {
           q = Auto[k] / B[k]; Q[f] = Q[f] " " q
@@ -283,8 +286,25 @@ summarise() {
         printf "| %s | %d | %d | %d | %s | %s | %s |\n", f, Cells[f], Short[f], Failed[f], w, med, wb
       }
       printf "| all | %d | %d | | | | |\n\n", AllCells, AllShort
-      for (f in Mem) printf "%s: %d cells not run (buffers beyond ARENA_MEMORY).\n", f, Mem[f]
-      for (f in NoBest) printf "%s: %d cells without any SMPI built-in that finished.\n", f, NoBest[f]
+      for (j = 1; j <= nf; j++) {
+        f = F[j]
+        if (f in Mem) printf "%s: %d cells not run (buffers beyond ARENA_MEMORY).\n", f, Mem[f]
+        if (f in NoBest) printf "%s: %d cells without any SMPI built-in that finished.\n", f, NoBest[f]
+      }
+      print "\n| collective | cells | shortfalls | worst auto / fastest built-in |"
+      print "|---|---:|---:|---|"
+      nc = split("bcast allreduce allgather reduce alltoall", CL, " ")
+      for (j = 1; j <= nc; j++) {
+        c = CL[j]; if (!(c in CCells)) continue
+        w = "-"
+        if (c in CWorst) { split(CWorstAt[c], W, SUBSEP); w = sprintf("%.2f (%s, %d B)", CWorst[c], W[1], W[3]) }
+        printf "| %s | %d | %d | %s |\n", c, CCells[c], CShort[c], w
+      }
+      printf "\nCells where a measured time is below the bound (the bound does not hold there): %d.\n", nb
+      for (i = 1; i <= nb; i++) {
+        k = Below[i]; split(k, K, SUBSEP)
+        printf "- %s %s %d B: %s %.3f < bound %.3f\n", K[1], K[2], K[3], LowName[k], Low[k], B[k]
+      }
       print "\n## Shortfalls\n"
       print "| platform | collective | bytes | auto (µs) | fastest built-in (µs) | ratio | bound (µs) | auto / bound |"
       print "|---|---|---:|---|---|---:|---:|---:|"
