@@ -1,7 +1,8 @@
 //===- bound_bench: physical lower bounds of collectives on a network -----===//
 //
 //   build/bin/bench-bound --machine PLATFORM.xml|SPEC.yaml
-//                         --collective bcast|reduce|allreduce|allgather|alltoall
+//                         --collective
+//                         bcast|reduce|allreduce|allgather|alltoall
 //                         [--ranks P] [--root R] BYTES...
 //
 // Reads the machine with the reader `collc --machine` uses (a SimGrid
@@ -67,8 +68,7 @@ int main(int argc, char **argv) {
   if (!M)
     return fail(llvm::toString(M.takeError()));
   const int64_t P =
-      Ranks != 0 ? Ranks
-                 : M->Topo.Nodes * (M->Net ? M->Net->ProcsPerNode : 1);
+      Ranks != 0 ? Ranks : M->Topo.Nodes * (M->Net ? M->Net->ProcsPerNode : 1);
   auto B = PhysicalBound::analyse(*M, P);
   if (!B)
     return fail(llvm::toString(B.takeError()));

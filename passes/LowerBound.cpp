@@ -125,8 +125,8 @@ Expected<PhysicalBound> PhysicalBound::analyse(const Machine &Mach,
     std::tuple<int64_t, int64_t, int32_t> K{C.From, C.To, C.Lane};
     if (!LC.FullDuplex && C.From > C.To)
       K = {C.To, C.From, C.Lane};
-    auto [It, New] = LinkIds.try_emplace(
-        K, static_cast<uint32_t>(B.Resources.size()));
+    auto [It, New] =
+        LinkIds.try_emplace(K, static_cast<uint32_t>(B.Resources.size()));
     if (New) {
       Resource R;
       // A channel from a vertex to itself is a cluster's backbone, one
@@ -153,7 +153,8 @@ Expected<PhysicalBound> PhysicalBound::analyse(const Machine &Mach,
         R.Name = (Out ? "injection of node " : "ejection of node ") +
                  nodeName(T, B.Used[I]);
         R.MinLatency = Inf;
-        (Out ? Inject : Eject).push_back(static_cast<uint32_t>(B.Resources.size()));
+        (Out ? Inject : Eject)
+            .push_back(static_cast<uint32_t>(B.Resources.size()));
         B.Resources.push_back(std::move(R));
       }
 
@@ -337,12 +338,12 @@ Expected<LowerBound> PhysicalBound::of(Collective C, uint64_t Bytes,
   // Messages of a broadcast or a reduction carry at most the vector; those
   // of an allgather or all-to-all any number of blocks. Either may send
   // empty messages (synchronisation).
-  const double Most = static_cast<double>(Bytes) *
-                     (Blocks ? static_cast<double>(P) * P : 1.0);
+  const double Most =
+      static_cast<double>(Bytes) * (Blocks ? static_cast<double>(P) * P : 1.0);
   const uint64_t Largest =
       Most >= 0x1p62 ? uint64_t(1) << 62 : static_cast<uint64_t>(Most);
-  auto [LF, BF] = bestFactors(Net, Net.EnvelopeBytes,
-                              Largest + Net.EnvelopeBytes);
+  auto [LF, BF] =
+      bestFactors(Net, Net.EnvelopeBytes, Largest + Net.EnvelopeBytes);
   LowerBound Best;
   Best.LatencyFactor = LF;
   Best.BandwidthFactor = BF;
@@ -361,8 +362,8 @@ Expected<LowerBound> PhysicalBound::of(Collective C, uint64_t Bytes,
   // shortest chain of routes.
   // (A rank that shares its node gets data over the loopback or a route.)
   if (P > 1 && llvm::any_of(RanksOn, [](int64_t R) { return R > 1; }))
-    Consider(std::min(Net.IntraNode.Latency,
-                      N > 1 ? MinRouteLatency : Inf) * LF,
+    Consider(std::min(Net.IntraNode.Latency, N > 1 ? MinRouteLatency : Inf) *
+                 LF,
              0, "loopback latency");
   std::vector<double> FromRoot, ToRoot;
   if (N > 1) {
@@ -371,9 +372,9 @@ Expected<LowerBound> PhysicalBound::of(Collective C, uint64_t Bytes,
       std::vector<double> D = shortest(Lat, N, RootNode, !Out);
       for (size_t I = 0; I < N; ++I)
         Consider(D[I] * LF, 0,
-                 "latency " + std::string(Out ? "from" : "to") + " the root's node " +
-                     nodeName(T, Used[RootNode]) + (Out ? " to " : " from ") +
-                     nodeName(T, Used[I]));
+                 "latency " + std::string(Out ? "from" : "to") +
+                     " the root's node " + nodeName(T, Used[RootNode]) +
+                     (Out ? " to " : " from ") + nodeName(T, Used[I]));
       (Out ? FromRoot : ToRoot) = std::move(D);
     } else {
       // Every result depends on every input: the farthest pair (from every
@@ -399,13 +400,13 @@ Expected<LowerBound> PhysicalBound::of(Collective C, uint64_t Bytes,
       continue;
     const bool RootIn = llvm::is_contained(R.In, RootNode);
     const bool RootOut = llvm::is_contained(R.Out, RootNode);
-    const bool Single = R.In.size() == 1 && R.Out.size() == 1 &&
-                        R.In[0] == R.Out[0];
+    const bool Single =
+        R.In.size() == 1 && R.Out.size() == 1 && R.In[0] == R.Out[0];
     double Carried = 0;
     switch (C) {
     case Collective::Bcast:
-      Carried = M * std::max<double>(R.In.size() - (RootIn ? 1 : 0),
-                                     RootOut ? 1 : 0);
+      Carried =
+          M * std::max<double>(R.In.size() - (RootIn ? 1 : 0), RootOut ? 1 : 0);
       break;
     case Collective::Reduce:
       Carried = M * std::max<double>(R.Out.size() - (RootOut ? 1 : 0),
@@ -470,8 +471,8 @@ Expected<LowerBound> PhysicalBound::of(Collective C, uint64_t Bytes,
 
   // Cuts.
   for (const Cut &Ct : Cuts) {
-    const bool HasRoot = llvm::any_of(
-        Ct.Members, [&](uint32_t I) { return I == RootNode; });
+    const bool HasRoot =
+        llvm::any_of(Ct.Members, [&](uint32_t I) { return I == RootNode; });
     const double Rs = static_cast<double>(Ct.Ranks);
     double In = 0, Out = 0;
     switch (C) {

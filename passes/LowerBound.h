@@ -89,8 +89,7 @@ public:
   /// Analyses the routes between the nodes of \p M's first \p Ranks ranks
   /// (by its placement). Needs a network and a routed topology; work
   /// O(nodes^2 x route length) per cut family.
-  static llvm::Expected<PhysicalBound> analyse(const Machine &M,
-                                               int64_t Ranks);
+  static llvm::Expected<PhysicalBound> analyse(const Machine &M, int64_t Ranks);
 
   /// The bound of \p C (bcast, reduce, allreduce, allgather or alltoall) of
   /// \p Bytes (a rank's block for allgather and alltoall) with root rank
@@ -121,11 +120,11 @@ private:
 
   const Machine *M = nullptr;
   int64_t P = 0;
-  std::vector<int64_t> Used;          ///< The ranks' nodes, ascending.
-  std::vector<int64_t> RanksOn;       ///< Ranks per used node.
-  std::vector<int64_t> NodeOfRank;    ///< Index into Used, per rank.
-  std::vector<double> Lat;            ///< Route latency, Used x Used.
-  double MinRouteLatency = 0;         ///< Over every pair (0 with one node).
+  std::vector<int64_t> Used;       ///< The ranks' nodes, ascending.
+  std::vector<int64_t> RanksOn;    ///< Ranks per used node.
+  std::vector<int64_t> NodeOfRank; ///< Index into Used, per rank.
+  std::vector<double> Lat;         ///< Route latency, Used x Used.
+  double MinRouteLatency = 0;      ///< Over every pair (0 with one node).
   std::vector<Resource> Resources;
   std::vector<Cut> Cuts;
 };

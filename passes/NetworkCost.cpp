@@ -613,8 +613,12 @@ void Evaluator::startData(uint32_t Id, double Now) {
   Message &Ms = Msgs[Id];
   Ms.Remaining = Ms.Bytes;
   Ms.LastUpdate = Now;
-  if (Ms.Intra || Ms.Bytes == 0) {
-    double Rate = Ms.Intra ? Ms.IntraRate : Inf;
+  // Alone on its route: within a node, without bytes, or over links none
+  // of which is shared (FATPIPEs), where its bound alone sets its rate.
+  if (Ms.Intra || Ms.Bytes == 0 || Ms.ElemBegin == Ms.ElemEnd) {
+    double Rate = Ms.Intra        ? Ms.IntraRate
+                  : Ms.Bytes == 0 ? Inf
+                                  : Ms.Bound * Ms.Factor;
     double Dur = Rate < Inf ? Ms.Bytes / Rate : 0;
     Queue.push({Now + Dur, Id, Ms.Version, EventKind::Finish});
     return;

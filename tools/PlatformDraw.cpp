@@ -176,8 +176,10 @@ Expected<std::vector<PlatformFamily>> parsePlatformFamilies(StringRef List) {
       for (PlatformFamily F : allPlatformFamilies())
         Known += std::string(Known.empty() ? "" : ", ") + platformFamilyName(F);
       return createStringError(inconvertibleErrorCode(),
-                               "unknown family '" + N + "'; expected 'all' "
-                                   "or a list of: " + Known);
+                               "unknown family '" + N +
+                                   "'; expected 'all' "
+                                   "or a list of: " +
+                                   Known);
     }
     if (!llvm::is_contained(Out, *It))
       Out.push_back(*It);
@@ -272,8 +274,8 @@ DrawnPlatform drawPlatform(const PlatformDrawOptions &O, uint64_t Index) {
       // than the children carry: oversubscribed most of the time.
       const int64_t Children = S.Extents[I - 1] * Par[I - 1];
       Up[I] = R.uniform(1, std::min<int64_t>(Children, L == 2 ? 8 : 4));
-      Par[I] = R.uniform(1, std::max<int64_t>(
-                                1, std::min<int64_t>(3, Children / Up[I])));
+      Par[I] = R.uniform(
+          1, std::max<int64_t>(1, std::min<int64_t>(3, Children / Up[I])));
     }
     A << " topology=\"FAT_TREE\" topo_parameters=\"" << L << ";"
       << joined(S.Extents, ',') << ";" << joined(Up, ',') << ";"
@@ -299,15 +301,15 @@ DrawnPlatform drawPlatform(const PlatformDrawOptions &O, uint64_t Index) {
     A << " bb_bw=\"" << mbps(BbBw) << "\" bb_lat=\"" << ns(BbLat)
       << "\" bb_sharing_policy=\"SHARED\"";
     Ds << "cluster of " << D.Nodes << ", thin backbone " << gbs(BbBw) << " "
-       << us(BbLat) << " SHARED ("
-       << formatv("{0:f1}", BbBw / Bw) << " links' worth)";
+       << us(BbLat) << " SHARED (" << formatv("{0:f1}", BbBw / Bw)
+       << " links' worth)";
     break;
   }
   case PlatformFamily::ClusterFat: {
     const bool FatPipe = R.chance(0.5);
-    const double BbBw =
-        FatPipe ? Bw * logUniform(R, 1, 4)
-                : Bw * static_cast<double>(D.Nodes) * (1 + unit(R));
+    const double BbBw = FatPipe
+                            ? Bw * logUniform(R, 1, 4)
+                            : Bw * static_cast<double>(D.Nodes) * (1 + unit(R));
     const double BbLat = logUniform(R, 0.1, 2);
     A << " bb_bw=\"" << mbps(BbBw) << "\" bb_lat=\"" << ns(BbLat)
       << "\" bb_sharing_policy=\"" << (FatPipe ? "FATPIPE" : "SHARED") << "\"";
@@ -326,7 +328,8 @@ DrawnPlatform drawPlatform(const PlatformDrawOptions &O, uint64_t Index) {
                      D.Family == PlatformFamily::Torus3D;
   if ((Flat || Torus) && R.chance(0.2)) {
     // A node's injection limit: from half a link to all its links.
-    const double Links = Torus ? 2.0 * static_cast<double>(S.Extents.size()) : 1;
+    const double Links =
+        Torus ? 2.0 * static_cast<double>(S.Extents.size()) : 1;
     const double Limiter = Bw * (0.5 + unit(R) * (Links - 0.5));
     A << " limiter_link=\"" << mbps(Limiter) << "\"";
     Ds << ", limiter " << gbs(Limiter);
@@ -366,10 +369,10 @@ DrawnPlatform drawPlatform(const PlatformDrawOptions &O, uint64_t Index) {
      << "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
      << "<!-- Drawn by collc-platforms, seed " << O.Seed << ", platform "
      << Index << " (ranks " << O.MinRanks << " to " << O.MaxRanks
-     << ", at most " << O.MaxProcsPerNode << " per host): "
-     << platformFamilyName(D.Family) << ", " << D.ranks() << " ranks on "
-     << D.Nodes << " hosts node-0 .. node-" << D.Nodes - 1 << ".\n     "
-     << D.Description << ". -->\n"
+     << ", at most " << O.MaxProcsPerNode
+     << " per host): " << platformFamilyName(D.Family) << ", " << D.ranks()
+     << " ranks on " << D.Nodes << " hosts node-0 .. node-" << D.Nodes - 1
+     << ".\n     " << D.Description << ". -->\n"
      << "<platform version=\"4.1\">\n"
      << Config << "  <cluster id=\"c\" prefix=\"node-\" radical=\"0-"
      << D.Nodes - 1 << "\" suffix=\"\" speed=\"1Gf\" core=\"" << D.ProcsPerNode

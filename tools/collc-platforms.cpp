@@ -69,8 +69,8 @@ Error writeFile(const std::string &Path, StringRef Text) {
     std::error_code EC;
     raw_fd_ostream Os(Tmp, EC);
     if (EC)
-      return createStringError(EC, "cannot write '" + Tmp +
-                                       "': " + EC.message());
+      return createStringError(EC,
+                               "cannot write '" + Tmp + "': " + EC.message());
     Os << Text;
     Os.close();
     if (Os.has_error()) {
@@ -82,8 +82,8 @@ Error writeFile(const std::string &Path, StringRef Text) {
   }
   if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
     sys::fs::remove(Tmp);
-    return createStringError(EC, "cannot write '" + Path +
-                                     "': " + EC.message());
+    return createStringError(EC,
+                             "cannot write '" + Path + "': " + EC.message());
   }
   return Error::success();
 }
@@ -132,9 +132,9 @@ int main(int argc, char **argv) {
     if (!OutDir.empty()) {
       SmallString<256> Base(OutDir);
       sys::path::append(Base, D.Name);
-      for (auto [Ext, Text] : {std::pair<const char *, std::string>{
-                                   ".xml", D.Xml},
-                               {".hosts", D.hostfile()}})
+      for (auto [Ext, Text] :
+           {std::pair<const char *, std::string>{".xml", D.Xml},
+            {".hosts", D.hostfile()}})
         if (Error E = writeFile((Base + Ext).str(), Text))
           return fail(toString(std::move(E)));
     }

@@ -34,11 +34,11 @@ double measure(const osu::Options &O, bool Collc, const std::vector<char> &In,
   return osu::timed(
       O, [&] { std::fill(Out.begin(), Out.end(), 0); },
       [&] {
-        int Rc = Collc ? collc_allgather_bench(In.data(), N, MPI_BYTE,
-                                               Out.data(), N, MPI_BYTE,
-                                               MPI_COMM_WORLD)
-                       : MPI_Allgather(In.data(), N, MPI_BYTE, Out.data(), N,
-                                       MPI_BYTE, MPI_COMM_WORLD);
+        int Rc = Collc
+                     ? collc_allgather_bench(In.data(), N, MPI_BYTE, Out.data(),
+                                             N, MPI_BYTE, MPI_COMM_WORLD)
+                     : MPI_Allgather(In.data(), N, MPI_BYTE, Out.data(), N,
+                                     MPI_BYTE, MPI_COMM_WORLD);
         osu::check(Rc, "osu_allgather", Collc, What.c_str());
       },
       [&] {

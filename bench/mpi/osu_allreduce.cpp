@@ -38,10 +38,7 @@ double measure(const osu::Options &O, bool Collc, const std::vector<int> &In,
                                        MPI_SUM, MPI_COMM_WORLD);
         osu::check(Rc, "osu_allreduce", Collc, What.c_str());
       },
-      [&] {
-        return osu::isSum(Out, P);
-      },
-      "osu_allreduce", Collc, What);
+      [&] { return osu::isSum(Out, P); }, "osu_allreduce", Collc, What);
 }
 
 } // namespace

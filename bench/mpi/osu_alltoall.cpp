@@ -38,11 +38,11 @@ double measure(const osu::Options &O, bool Collc, const std::vector<char> &In,
   return osu::timed(
       O, [&] { std::fill(Out.begin(), Out.end(), 0); },
       [&] {
-        int Rc = Collc ? collc_alltoall_bench(In.data(), Block, MPI_BYTE,
-                                              Out.data(), Block, MPI_BYTE,
-                                              MPI_COMM_WORLD)
-                       : MPI_Alltoall(In.data(), Block, MPI_BYTE, Out.data(),
-                                      Block, MPI_BYTE, MPI_COMM_WORLD);
+        int Rc =
+            Collc ? collc_alltoall_bench(In.data(), Block, MPI_BYTE, Out.data(),
+                                         Block, MPI_BYTE, MPI_COMM_WORLD)
+                  : MPI_Alltoall(In.data(), Block, MPI_BYTE, Out.data(), Block,
+                                 MPI_BYTE, MPI_COMM_WORLD);
         osu::check(Rc, "osu_alltoall", Collc, What.c_str());
       },
       [&] {

@@ -1,4 +1,4 @@
-//===- osu_reduce: OSU-style latency of collc's reduce and MPI_Reduce ------===//
+//===- osu_reduce: OSU-style latency of collc's reduce and MPI_Reduce -===//
 //
 //   mpirun -np P osu_reduce [--iters N] [--warmup N] [--which collc|mpi|both]
 //                           [--measure average|makespan] [--prewarm] BYTES...
@@ -35,10 +35,8 @@ double measure(const osu::Options &O, bool Collc, const std::vector<int> &In,
                                     0, MPI_COMM_WORLD);
         osu::check(Rc, "osu_reduce", Collc, What.c_str());
       },
-      [&] {
-        return Rank != 0 || osu::isSum(Out, P);
-      },
-      "osu_reduce", Collc, What);
+      [&] { return Rank != 0 || osu::isSum(Out, P); }, "osu_reduce", Collc,
+      What);
 }
 
 } // namespace

@@ -104,8 +104,7 @@ TEST_CASE("bound: a torus node receives through all its links") {
                        "topology='TORUS' topo_parameters='16,16'");
   // The farthest node, 16 hops, then 1 MiB over four links.
   LowerBound B = bound(M, Collective::Bcast, 1 << 20);
-  CHECK(B.Time ==
-        doctest::Approx(16 * 1.61075 + MiB / (4 * 12500 * 1.08739)));
+  CHECK(B.Time == doctest::Approx(16 * 1.61075 + MiB / (4 * 12500 * 1.08739)));
   // An all-to-all of 1 KiB blocks: the bisection (half the torus along a
   // dimension, 2 x 16 links each way) carries 128 x 128 blocks.
   LowerBound A = bound(M, Collective::Alltoall, 1024);
@@ -153,9 +152,9 @@ TEST_CASE("bound: never above the evaluator's makespan on drawn platforms") {
     REQUIRE(M);
     auto B = PhysicalBound::analyse(*M, D.ranks());
     REQUIRE(B);
-    for (Collective C : {Collective::Bcast, Collective::Reduce,
-                         Collective::Allreduce, Collective::Allgather,
-                         Collective::Alltoall})
+    for (Collective C :
+         {Collective::Bcast, Collective::Reduce, Collective::Allreduce,
+          Collective::Allgather, Collective::Alltoall})
       for (uint64_t Bytes : {4, 1024, 65536, 1048576}) {
         RequestOverrides Ro;
         Ro.Collective = collectiveName(C);
@@ -168,16 +167,15 @@ TEST_CASE("bound: never above the evaluator's makespan on drawn platforms") {
         REQUIRE(R);
         auto S = compile(*M, *R);
         if (!S) {
-          FAIL_CHECK(D.Name << " " << collectiveName(C) << " " << Bytes
-                            << ": " << llvm::toString(S.takeError()));
+          FAIL_CHECK(D.Name << " " << collectiveName(C) << " " << Bytes << ": "
+                            << llvm::toString(S.takeError()));
           continue;
         }
         auto L = B->of(C, Bytes, 0);
         REQUIRE(L);
-        INFO(D.Name << " (" << D.Description << ") " << collectiveName(C)
-                    << " " << Bytes << " B: bound " << L->Time << " ("
-                    << L->Where << "), " << S->Algorithm << " "
-                    << S->Makespan);
+        INFO(D.Name << " (" << D.Description << ") " << collectiveName(C) << " "
+                    << Bytes << " B: bound " << L->Time << " (" << L->Where
+                    << "), " << S->Algorithm << " " << S->Makespan);
         CHECK(L->Time <= S->Makespan * (1 + 1e-9));
         CHECK(L->Time > 0);
         ++Checked;

@@ -85,9 +85,8 @@ TEST_CASE("platforms: every draw is read by collc as the machine it says") {
         REQUIRE(M.Topo.Kind == TopologyKind::FatTree);
         CHECK(M.Topo.Levels == (D.Family == PlatformFamily::FatTree2 ? 2 : 3));
         for (int64_t L = 1; L < M.Topo.Levels; ++L)
-          Oversubscribed +=
-              M.Topo.Down[L - 1] * M.Topo.Parallel[L - 1] >
-              M.Topo.Up[L] * M.Topo.Parallel[L];
+          Oversubscribed += M.Topo.Down[L - 1] * M.Topo.Parallel[L - 1] >
+                            M.Topo.Up[L] * M.Topo.Parallel[L];
         break;
       case PlatformFamily::ClusterFlat:
         REQUIRE(M.Topo.Kind == TopologyKind::Cluster);
@@ -100,7 +99,8 @@ TEST_CASE("platforms: every draw is read by collc as the machine it says") {
         const LinkClass &Bb = M.Net->Links[1], &Own = M.Net->Links[0];
         if (D.Family == PlatformFamily::ClusterThin) {
           CHECK(!Bb.FatPipe);
-          CHECK(Bb.Bandwidth <= Own.Bandwidth * std::max<double>(1, D.Nodes / 2.0) + 1);
+          CHECK(Bb.Bandwidth <=
+                Own.Bandwidth * std::max<double>(1, D.Nodes / 2.0) + 1);
         } else if (Bb.FatPipe) {
           ++FatPipe;
         } else {
@@ -127,7 +127,8 @@ TEST_CASE("platforms: every draw is read by collc as the machine it says") {
       std::string Hosts = D.hostfile();
       CHECK(std::count(Hosts.begin(), Hosts.end(), '\n') == D.ranks());
       CHECK(Hosts.rfind("node-" + std::to_string(D.Nodes - 1) + "\n") ==
-            Hosts.size() - ("node-" + std::to_string(D.Nodes - 1) + "\n").size());
+            Hosts.size() -
+                ("node-" + std::to_string(D.Nodes - 1) + "\n").size());
     }
   }
   // The variations all occur.
