@@ -238,10 +238,13 @@ Expected<PhysicalBound> PhysicalBound::analyse(const Machine &Mach,
       std::vector<uint32_t> Crossed, Limits;
       bool Unbounded = false;
       double MinLat = Inf;
-      for (size_t A = 0; A < N; ++A)
-        for (size_t Bn = 0; Bn < N; ++Bn) {
-          if (In[A] == In[Bn] || In[Bn] != Into)
+      // The routes from outside S to a member (Into), or from a member
+      // out: |S| x N of them.
+      for (uint32_t Mb : Members)
+        for (size_t X = 0; X < N; ++X) {
+          if (In[X])
             continue;
+          const size_t A = Into ? X : Mb, Bn = Into ? Mb : X;
           Route.clear();
           cantFail(appendRoute(T, B.Used[A], B.Used[Bn], Route));
           MinLat = std::min(MinLat, B.Lat[A * N + Bn]);

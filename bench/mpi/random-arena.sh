@@ -23,7 +23,8 @@
 # runs all sizes of one column, under SMPI_LIMIT seconds; a launch that runs
 # out keeps the sizes it finished, the rest are "-". Then per cell: auto
 # against the fastest built-in (a **shortfall** when auto is slower by more
-# than 0.1%, or did not run), and auto against the bound (bench-bound).
+# than 0.1%, or failed; a cell auto did not finish within the limit is not
+# counted), and auto against the bound (bench-bound).
 #
 # Collectives: bcast (root 0), allreduce and reduce (sum of int32 to root
 # 0; sizes round up to whole elements: 1 -> 4), allgather and alltoall
@@ -253,11 +254,14 @@ summarise() {
       print "# The random arena\n"
       print "Draw: `" seedline "` (" n " cells). A cell is one platform, collective and size; a " \
         "**shortfall** is a cell where `auto` is more than 0.1% slower than the fastest SMPI " \
-        "built-in, or did not run. Times: makespan of one call, simulated µs.\n"
+        "built-in, or failed (\"x\": a crash or wrong data). Cells where auto did not finish within " \
+        "SMPI_LIMIT seconds of wall time (\"-\") are not counted. Times: makespan of one call, " \
+        "simulated µs.\n"
       for (i = 1; i <= n; i++) {
         k = Order[i]; f = Fam[k]; c = Coll[k]; split(k, K, SUBSEP)
         if ((k in Low) && (k in B) && Low[k] < B[k] * 0.9999) Below[++nb] = k
         if (Auto[k] == "mem") { Mem[f]++; continue }
+        if (Auto[k] == "-") { Slow[f]++; continue }
         if (!(k in Best)) { NoBest[f]++; continue }
         Cells[f]++; AllCells++; CCells[c]++
         short = !num(Auto[k]) || Auto[k] > Best[k] * 1.001
@@ -271,7 +275,7 @@ summarise() {
           if (!(f in WorstB) || q > WorstB[f]) { WorstB[f] = q; WorstBAt[f] = k }
         }
       }
-      print "| family | cells | shortfalls | auto did not run | worst auto / fastest built-in | median auto / bound | worst auto / bound |"
+      print "| family | cells | shortfalls | auto failed | worst auto / fastest built-in | median auto / bound | worst auto / bound |"
       print "|---|---:|---:|---:|---|---:|---|"
       nf = split("torus-2d torus-3d fat-tree-2 fat-tree-3 cluster-flat cluster-thin cluster-fat", F, " ")
       for (j = 1; j <= nf; j++) {
@@ -289,6 +293,7 @@ summarise() {
       for (j = 1; j <= nf; j++) {
         f = F[j]
         if (f in Mem) printf "%s: %d cells not run (buffers beyond ARENA_MEMORY).\n", f, Mem[f]
+        if (f in Slow) printf "%s: %d cells where auto did not finish within SMPI_LIMIT (not counted).\n", f, Slow[f]
         if (f in NoBest) printf "%s: %d cells without any SMPI built-in that finished.\n", f, NoBest[f]
       }
       print "\n| collective | cells | shortfalls | worst auto / fastest built-in |"
