@@ -55,7 +55,8 @@
 #
 # Output folder: platforms/NAME.xml and NAME.hosts (every drawn platform,
 # kept), index.tsv (collc-platforms' list, the seed on its first line),
-# cells.tsv (platform family ranks collective bytes column time [algorithm]),
+# cells.tsv (platform family ranks collective bytes column time, and for
+# auto its algorithm and the evaluator's estimate of its makespan),
 # bound.tsv, summary.md (per family: cells, shortfalls, worst ratio; every
 # shortfall with its platform file; every cell with auto / bound), and
 # shortfalls/ (a copy of each platform with a shortfall). Progress goes to
@@ -115,7 +116,7 @@ arena_collective() {
   local name=$1 family=$2 np=$3 coll=$4 plat=$5 hosts=$6
   local -a sizes=() run_sizes=() files=() opts=(--collective "$coll" --ranks "$np")
   local b v a key lim
-  declare -A T=() Alg=()
+  declare -A T=() Alg=() Est=()
   mapfile -t sizes < <(sizes_of "$coll")
   case $coll in
     bcast) opts+=(--root 0) ;;
@@ -128,8 +129,9 @@ arena_collective() {
       --emit json -o "$work/s-$b.json" 2> "$work/err"; then
       files+=(--schedule "$work/s-$b.json")
       run_sizes+=("$b")
-      Alg[$b]=$("$collc" --schedule "$work/s-$b.json" --emit summary |
-        awk '$1 == "algorithm:" {print $2}')
+      # auto's choice and the evaluator's estimate of its makespan.
+      read -r Alg[$b] Est[$b] < <("$collc" --schedule "$work/s-$b.json" --emit summary |
+        awk '$1 == "algorithm:" {a = $2} $1 == "makespan:" {m = $2} END {print a, m}')
     else
       T[auto,$b]=n/a
       arena_say "$name $coll auto $b bytes does not build: $(head -1 "$work/err")"
@@ -214,8 +216,8 @@ arena_collective() {
     done
   fi
   for b in "${sizes[@]}"; do
-    printf "%s\t%s\t%s\t%s\t%s\tauto\t%s\t%s\n" "$name" "$family" "$np" "$coll" "$b" \
-      "${T[auto,$b]:--}" "${Alg[$b]:--}" >> "$out/cells.tsv"
+    printf "%s\t%s\t%s\t%s\t%s\tauto\t%s\t%s\t%s\n" "$name" "$family" "$np" "$coll" "$b" \
+      "${T[auto,$b]:--}" "${Alg[$b]:--}" "${Est[$b]:--}" >> "$out/cells.tsv"
   done
 }
 
@@ -245,7 +247,7 @@ summarise() {
       k = $1 SUBSEP $4 SUBSEP $5
       if (!(k in Seen)) { Seen[k] = 1; Order[++n] = k; Fam[k] = $2; Ranks[k] = $3; Coll[k] = $4 }
       if (num($7) && (!(k in Low) || $7 + 0 < Low[k] + 0)) { Low[k] = $7; LowName[k] = $6 }
-      if ($6 == "auto") { Auto[k] = $7; Alg[k] = $8; next }
+      if ($6 == "auto") { Auto[k] = $7; Alg[k] = $8; Est[k] = $9; next }
       a = substr($6, 6)
       if (a == "default") Def[k] = $7
       if (num($7) && (!(k in Best) || $7 + 0 < Best[k] + 0)) { Best[k] = $7; BestName[k] = a }
@@ -304,6 +306,28 @@ summarise() {
         w = "-"
         if (c in CWorst) { split(CWorstAt[c], W, SUBSEP); w = sprintf("%.2f (%s, %d B)", CWorst[c], W[1], W[3]) }
         printf "| %s | %d | %d | %s |\n", c, CCells[c], CShort[c], w
+      }
+      # The evaluator (what auto plans with) against SMPI, on the auto cells.
+      for (i = 1; i <= n; i++) {
+        k = Order[i]; f = Fam[k]
+        if (!num(Auto[k]) || !num(Est[k]) || Auto[k] <= 0) continue
+        e = Est[k] / Auto[k]; E[f] = E[f] " " e; Ne++
+        if (!(f in EWorst) || (e > 1 ? e : 1 / e) > (EWorst[f] > 1 ? EWorst[f] : 1 / EWorst[f])) {
+          EWorst[f] = e; EWorstAt[f] = k
+        }
+      }
+      if (Ne) {
+        print "\nThe evaluator'"'"'s estimate of auto'"'"'s makespan (what auto chose by) over SMPI'"'"'s:\n"
+        print "| family | cells | median | farthest from 1 |"
+        print "|---|---:|---:|---|"
+        for (j = 1; j <= nf; j++) {
+          f = F[j]; if (!(f in E)) continue
+          m = split(substr(E[f], 2), V, " ")
+          for (x = 1; x <= m; x++) for (y = x + 1; y <= m; y++) if (V[y] + 0 < V[x] + 0) { t = V[x]; V[x] = V[y]; V[y] = t }
+          split(EWorstAt[f], W, SUBSEP)
+          printf "| %s | %d | %.3f | %.3f (%s, %s %d B) |\n", f, m,
+            (m % 2) ? V[(m + 1) / 2] : (V[m / 2] + V[m / 2 + 1]) / 2, EWorst[f], W[1], W[2], W[3]
+        }
       }
       printf "\nCells where a measured time is below the bound (the bound does not hold there): %d.\n", nb
       for (i = 1; i <= nb; i++) {
