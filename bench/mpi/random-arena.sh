@@ -52,11 +52,21 @@
 #   ARENA_CACHE       SMPI built-ins' results, by SimGrid version, platform
 #                     content, collective, algorithm, size and measure
 #                     (default build/arena-cache)
+#   ARENA_JOBS        platforms measured at once (default 1; each runs one
+#                     launch at a time, so JOBS launches and JOBS x the
+#                     memory above at most)
+#   ARENA_RESUME      1: keep the platforms an earlier run of the same draw
+#                     into the same ARENA_OUT finished (cells/NAME.tsv) and
+#                     measure the rest; without it the folder's cells are
+#                     measured again (auto's cells come from the collc of
+#                     the run that measured them)
 #
 # Output folder: platforms/NAME.xml and NAME.hosts (every drawn platform,
 # kept), index.tsv (collc-platforms' list, the seed on its first line),
-# cells.tsv (platform family ranks collective bytes column time, and for
-# auto its algorithm and the evaluator's estimate of its makespan),
+# cells/NAME.tsv (the cells of each finished platform: platform family
+# ranks collective bytes column time, and for auto its algorithm and the
+# evaluator's estimate of its makespan; NAME.tsv.part while it runs),
+# cells.tsv (those of the finished platforms, in the draw's order),
 # bound.tsv, summary.md (per family: cells, shortfalls, worst ratio; every
 # shortfall with its platform file; every cell with auto / bound), and
 # shortfalls/ (a copy of each platform with a shortfall). Progress goes to
@@ -67,7 +77,8 @@ summary_only=
 if [ "${1:-}" = summary ]; then
   [ -n "${2:-}" ] || { echo "usage: $0 summary DIR" >&2; exit 1; }
   out=$2 summary_only=1 collc=$root/build/bin/collc
-  [ -f "$out/cells.tsv" ] || { echo "arena: error: no $out/cells.tsv" >&2; exit 1; }
+  [ -f "$out/cells.tsv" ] || [ -d "$out/cells" ] ||
+    { echo "arena: error: no $out/cells.tsv or $out/cells/" >&2; exit 1; }
 else
   collc=${1:-$root/build/bin/collc}
 fi
@@ -80,6 +91,8 @@ memory=${ARENA_MEMORY:-4294967296}
 # A launch may take twice that and 4 GiB more of virtual memory (SMPI's
 # copies of the program and stacks, the built-ins' own buffers).
 vmem_kb=$(((2 * memory + 4294967296) / 1024))
+njobs=${ARENA_JOBS:-1}
+[[ $njobs =~ ^[1-9][0-9]*$ ]] || { echo "arena: error: ARENA_JOBS: expected a count of 1 or more, got '$njobs'" >&2; exit 1; }
 read -ra colls <<< "${ARENA_COLLS:-bcast allreduce allgather reduce alltoall}"
 read -ra base_sizes <<< "${ARENA_SIZES:-1 1024 65536 1048576}"
 # Bump when the drivers' measure changes: cached results of another measure
@@ -111,7 +124,8 @@ fits() {
   [ "$need" -le "$memory" ]
 }
 
-# The cells of one platform and collective: appends to cells.tsv.
+# The cells of one platform and collective: appends to $cells (the
+# platform's file, arena_platform).
 arena_collective() {
   local name=$1 family=$2 np=$3 coll=$4 plat=$5 hosts=$6
   local -a sizes=() run_sizes=() files=() opts=(--collective "$coll" --ranks "$np")
@@ -211,19 +225,49 @@ arena_collective() {
     for a in "${algs[@]}"; do
       for b in "${run_sizes[@]}"; do
         printf "%s\t%s\t%s\t%s\t%s\tsmpi:%s\t%s\n" "$name" "$family" "$np" "$coll" "$b" "$a" \
-          "${T[s:$a,$b]:--}" >> "$out/cells.tsv"
+          "${T[s:$a,$b]:--}" >> "$cells"
       done
     done
   fi
   for b in "${sizes[@]}"; do
     printf "%s\t%s\t%s\t%s\t%s\tauto\t%s\t%s\t%s\n" "$name" "$family" "$np" "$coll" "$b" \
-      "${T[auto,$b]:--}" "${Alg[$b]:--}" "${Est[$b]:--}" >> "$out/cells.tsv"
+      "${T[auto,$b]:--}" "${Alg[$b]:--}" "${Est[$b]:--}" >> "$cells"
   done
+}
+
+# arena_platform <name> <family> <ranks> <description>: every collective of
+# one platform, in a scratch folder of its own (platforms may run at once),
+# into cells/NAME.tsv once all are done.
+arena_platform() {
+  local name=$1 family=$2 np=$3 desc=$4 coll
+  local work=$work/$name cells=$out/cells/$name.tsv.part
+  mkdir -p "$work"
+  : > "$cells"
+  arena_say "$name: $desc ($np ranks)"
+  for coll in "${colls[@]}"; do
+    arena_collective "$name" "$family" "$np" "$coll" "$out/platforms/$name.xml" \
+      "$out/platforms/$name.hosts"
+  done
+  mv "$cells" "$out/cells/$name.tsv"
+  rm -rf "$work"
+}
+
+# cells.tsv from the finished platforms' files, in the draw's order (a
+# folder of an earlier layout has cells.tsv alone: kept as it is).
+gather_cells() {
+  [ -d "$out/cells" ] || return 0
+  local name
+  : > "$out/cells.tsv.tmp"
+  for name in $(awk -F'\t' '$1 !~ /^#/ {print $1}' "$out/index.tsv"); do
+    [ ! -f "$out/cells/$name.tsv" ] || cat "$out/cells/$name.tsv" >> "$out/cells.tsv.tmp"
+  done
+  mv "$out/cells.tsv.tmp" "$out/cells.tsv"
 }
 
 # The bound of every platform and collective of cells.tsv (bound.tsv), then
 # the summary.
 summarise() {
+  gather_cells
   : > "$out/bound.tsv.tmp"
   local name coll np
   while IFS=$'\t' read -r -u 3 name coll np; do
@@ -383,19 +427,33 @@ else
   seed=$("$draw" "${args[@]}" | awk '$1 == "#" && $2 == "seed" && s == "" {s = $3} END {print s}')
 fi
 out=${ARENA_OUT:-$root/build/random-arena/seed-$seed}
-mkdir -p "$out" "$cache"
-"$draw" "${args[@]}" --seed "$seed" --out "$out/platforms" > "$out/index.tsv"
-: > "$out/cells.tsv"
+mkdir -p "$out/cells" "$cache"
+"$draw" "${args[@]}" --seed "$seed" --out "$work/platforms" > "$work/index.tsv"
+if [ "${ARENA_RESUME:-}" = 1 ] && [ -f "$out/index.tsv" ]; then
+  # The same draw, or nothing is kept.
+  cmp -s "$work/index.tsv" "$out/index.tsv" ||
+    { echo "arena: error: $out holds another draw ($(sed -n 2p "$out/index.tsv")); ARENA_RESUME keeps a draw's own platforms only" >&2; exit 1; }
+else
+  rm -f "$out"/cells/*.tsv "$out"/cells/*.tsv.part
+fi
+rm -rf "$out/platforms"
+mv "$work/platforms" "$out/platforms"
+mv "$work/index.tsv" "$out/index.tsv"
+rm -f "$out"/cells/*.tsv.part
 arena_say "seed $seed: $(grep -c -v '^#' "$out/index.tsv") platforms in $out (SimGrid $sgver)"
 start_all=$(date +%s)
+failed=0
 # (The platforms' list on descriptor 3: smpirun reads standard input.)
 while IFS=$'\t' read -r -u 3 name family np hosts per desc; do
   case $name in '#'*) continue ;; esac
-  arena_say "$name: $desc ($np ranks)"
-  for coll in "${colls[@]}"; do
-    arena_collective "$name" "$family" "$np" "$coll" "$out/platforms/$name.xml" \
-      "$out/platforms/$name.hosts"
-  done
+  if [ -f "$out/cells/$name.tsv" ]; then
+    arena_say "$name: kept from the earlier run"
+    continue
+  fi
+  while [ "$(jobs -rp | wc -l)" -ge "$njobs" ]; do wait -n || failed=1; done
+  arena_platform "$name" "$family" "$np" "$desc" 3<&- &
 done 3< "$out/index.tsv"
+while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
+[ "$failed" = 0 ] || { echo "arena: error: a platform's measure failed (above); ARENA_RESUME=1 measures what is left" >&2; exit 1; }
 arena_say "all done in $(($(date +%s) - start_all)) s"
 summarise
