@@ -4,7 +4,10 @@
 #
 # The caller sets: work (a scratch folder), and may set vmem_kb (the most
 # virtual memory a launch may take, KiB: a launch beyond it fails, "x",
-# instead of waking the kernel's out-of-memory killer).
+# instead of waking the kernel's out-of-memory killer) and cpu_secs (the most
+# CPU time a launch may take, s: a launch beyond it ran out of time, "-", as
+# one beyond the wall-time limit; unlike wall time, CPU time does not depend
+# on what else the host runs).
 
 arena_say() { echo "arena: $*" >&2; }
 
@@ -25,12 +28,20 @@ arena_run() {
   shift 4
   (
     [ -z "${vmem_kb:-}" ] || ulimit -v "$vmem_kb"
+    # SIGXCPU at the soft limit (152), SIGKILL 10 s later (137).
+    [ -z "${cpu_secs:-}" ] || { ulimit -Ht $((cpu_secs + 10)) && ulimit -St "$cpu_secs"; }
     exec timeout "$secs" smpirun -np "$np" -platform "$plat" -hostfile "$hosts" \
       --log=root.thres:critical --cfg=smpi/display-timing:no \
       --cfg=smpi/simulate-computation:no "$@"
   ) > "$work/out" 2> "$work/err" || rc=$?
   grep -E '^[0-9]+ ' "$work/out" || true
-  if [ $rc -eq 124 ]; then echo -; return; fi
+  # 124: timeout's wall time; 152 or 137: SIGXCPU or SIGKILL past the CPU
+  # time (the simulator is smpirun's child and its status smpirun's; the
+  # memory limit above keeps the kernel's out-of-memory killer away).
+  if [ $rc -eq 124 ] || { [ -n "${cpu_secs:-}" ] && { [ $rc -eq 152 ] || [ $rc -eq 137 ]; }; }; then
+    echo -
+    return
+  fi
   if [ $rc -ne 0 ]; then
     arena_say "  failed (exit $rc): $(grep -v '^$' "$work/err" | tail -2 | tr '\n' ' ')"
     echo x

@@ -20,8 +20,9 @@
 #    element: SMP-aware algorithms split the communicator at their first
 #    call);
 # every call's data checked (a wrong result aborts the run: "x"). One launch
-# runs all sizes of one column, under SMPI_LIMIT seconds; a launch that runs
-# out keeps the sizes it finished, the rest are "-". Then per cell: auto
+# runs all sizes of one column, under SMPI_LIMIT seconds of CPU time (what
+# the host's other work does not change); a launch that runs out keeps the
+# sizes it finished, the rest are "-". Then per cell: auto
 # against the fastest built-in (a **shortfall** when auto is slower by more
 # than 0.1%, or failed; a cell auto did not finish within the limit is not
 # counted), and auto against the bound (bench-bound).
@@ -47,7 +48,9 @@
 #                     ranks) are "mem", not run; a launch that takes more
 #                     than twice that and 4 GiB of virtual memory (a
 #                     built-in's own buffers) fails ("x")
-#   SMPI_LIMIT        seconds of wall time per launch (default 120)
+#   SMPI_LIMIT        seconds of CPU time per launch (default 120)
+#   ARENA_WALL_LIMIT  seconds of wall time per launch, against a launch that
+#                     hangs without computing (default 10 x SMPI_LIMIT)
 #   ARENA_OUT         output folder (default build/random-arena/seed-SEED)
 #   ARENA_CACHE       SMPI built-ins' results, by SimGrid version, platform
 #                     content, collective, algorithm, size and measure
@@ -87,6 +90,10 @@ draw=${ARENA_PLATFORMS_TOOL:-$bindir/collc-platforms}
 bound=${ARENA_BOUND:-$bindir/bench-bound}
 cache=${ARENA_CACHE:-$root/build/arena-cache}
 limit=${SMPI_LIMIT:-120}
+[[ $limit =~ ^[1-9][0-9]*$ ]] || { echo "arena: error: SMPI_LIMIT: expected whole seconds, got '$limit'" >&2; exit 1; }
+cpu_secs=$limit
+wall=${ARENA_WALL_LIMIT:-$((10 * limit))}
+[[ $wall =~ ^[1-9][0-9]*$ ]] || { echo "arena: error: ARENA_WALL_LIMIT: expected whole seconds, got '$wall'" >&2; exit 1; }
 memory=${ARENA_MEMORY:-4294967296}
 # A launch may take twice that and 4 GiB more of virtual memory (SMPI's
 # copies of the program and stacks, the built-ins' own buffers).
@@ -162,7 +169,7 @@ arena_collective() {
     # auto: one launch for every size.
     local t0 mark
     t0=$(date +%s)
-    arena_run "$plat" "$hosts" "$np" "$limit" "$drv" --which collc --measure makespan \
+    arena_run "$plat" "$hosts" "$np" "$wall" "$drv" --which collc --measure makespan \
       --warmup 1 "${run_sizes[@]}" > "$work/rows"
     while read -r b v _; do T[auto,$b]=$v; done < <(grep -E '^[0-9]+ ' "$work/rows")
     mark=$(grep -v -E '^[0-9]+ ' "$work/rows" | head -1 || true)
@@ -188,8 +195,10 @@ arena_collective() {
       for b in "${run_sizes[@]}"; do
         key=$cache/simgrid-$sgver/$pkey/$coll/$a/$b.$measure
         if [ -z "$stop" ] && [ -f "$key" ]; then
+          # A time is kept; "-" only when it ran out of as much CPU time or
+          # more ("cpu:N"; a bare N was wall time on a host of unknown load).
           read -r v lim < "$key"
-          if [ "$v" != - ] || [ "$lim" -ge "$limit" ]; then
+          if [ "$v" != - ] || { [[ $lim =~ ^cpu:[0-9]+$ ]] && [ "${lim#cpu:}" -ge "$limit" ]; }; then
             T[s:$a,$b]=$v
             case $v in -|x) stop=$v ;; esac
             continue
@@ -199,7 +208,7 @@ arena_collective() {
       done
       [ ${#todo[@]} -gt 0 ] || continue
       t0=$(date +%s)
-      arena_run "$plat" "$hosts" "$np" "$limit" --cfg=smpi/$coll:$a "$drv" --which mpi \
+      arena_run "$plat" "$hosts" "$np" "$wall" --cfg=smpi/$coll:$a "$drv" --which mpi \
         --measure makespan --warmup 0 --prewarm "${todo[@]}" > "$work/rows"
       mark=$(grep -v -E '^[0-9]+ ' "$work/rows" | head -1 || true)
       declare -A got=()
@@ -217,7 +226,7 @@ arena_collective() {
         fi
         T[s:$a,$b]=$v
         mkdir -p "$(dirname "$key")"
-        echo "$v $limit" > "$key"
+        echo "$v cpu:$limit" > "$key"
       done
       unset got
       arena_say "$name $coll smpi:$a: $(for b in "${run_sizes[@]}"; do printf "%s " "${T[s:$a,$b]:-?}"; done)($(($(date +%s) - t0)) s)"
@@ -301,7 +310,7 @@ summarise() {
       print "Draw: `" seedline "` (" n " cells). A cell is one platform, collective and size; a " \
         "**shortfall** is a cell where `auto` is more than 0.1% slower than the fastest SMPI " \
         "built-in, or failed (\"x\": a crash or wrong data). Cells where auto did not finish within " \
-        "SMPI_LIMIT seconds of wall time (\"-\") are not counted. Times: makespan of one call, " \
+        "SMPI_LIMIT seconds of CPU time (\"-\") are not counted. Times: makespan of one call, " \
         "simulated µs.\n"
       for (i = 1; i <= n; i++) {
         k = Order[i]; f = Fam[k]; c = Coll[k]; split(k, K, SUBSEP)
