@@ -60,6 +60,38 @@ TEST_CASE("bound: a broadcast crosses a thin backbone once per node") {
   LowerBound A = bound(M, Collective::Allreduce, 1 << 20);
   CHECK(A.Where == "backbone");
   CHECK(A.Transfer == doctest::Approx(126 * MiB / (20000 * 1.08739)));
+  // A reduce to rank 0: 63 nodes each send the whole vector (or what they
+  // combined) across the backbone.
+  LowerBound R = bound(M, Collective::Reduce, 1 << 20);
+  CHECK(R.Where == "backbone");
+  CHECK(R.Transfer == doctest::Approx(63 * MiB / (20000 * 1.08739)));
+  // An allgather or all-to-all of 64 KiB blocks: 64 x 63 blocks go from one
+  // node to another, each across the backbone. Their messages may carry
+  // every block at once, so the factors are the best of all bands.
+  LowerBound G = bound(M, Collective::Allgather, 65536);
+  CHECK(G.Where == "backbone");
+  CHECK(G.Transfer ==
+        doctest::Approx(64.0 * 63 * 65536 / (20000 * G.BandwidthFactor)));
+  LowerBound T = bound(M, Collective::Alltoall, 65536);
+  CHECK(T.Where == "backbone");
+  CHECK(T.Transfer ==
+        doctest::Approx(64.0 * 63 * 65536 / (20000 * T.BandwidthFactor)));
+  // Two ranks per node, 128 ranks: an allgather's node needs the 126
+  // blocks of the other nodes once (its two ranks share them over the
+  // loopback, which is free); an all-to-all's 128 x 126 blocks between
+  // ranks of different nodes each cross the backbone.
+  Machine Two = platform("radical='0-63' bw='12.5GBps' lat='1us' core='2' "
+                         "bb_bw='20GBps' bb_lat='0.5us'");
+  LowerBound G2 = bound(Two, Collective::Allgather, 65536);
+  CHECK(G2.Where == "backbone");
+  CHECK(G2.Transfer ==
+        doctest::Approx(64.0 * 126 * 65536 / (20000 * G2.BandwidthFactor)));
+  LowerBound T2 = bound(Two, Collective::Alltoall, 65536);
+  CHECK(T2.Transfer ==
+        doctest::Approx(128.0 * 126 * 65536 / (20000 * T2.BandwidthFactor)));
+  // A broadcast still sends the vector to each other node once.
+  LowerBound B2 = bound(Two, Collective::Bcast, 1 << 20);
+  CHECK(B2.Transfer == doctest::Approx(63 * MiB / (20000 * 1.08739)));
   // A FATPIPE backbone never fills: the nodes' own links bound it.
   Machine Fat = platform("radical='0-63' bw='12.5GBps' lat='1us' "
                          "bb_bw='20GBps' bb_lat='0.5us' "
