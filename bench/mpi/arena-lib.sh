@@ -29,7 +29,7 @@ arena_run() {
   (
     [ -z "${vmem_kb:-}" ] || ulimit -v "$vmem_kb"
     # SIGXCPU at the soft limit (152), SIGKILL 10 s later (137).
-    [ -z "${cpu_secs:-}" ] || { ulimit -Ht $((cpu_secs + 10)) && ulimit -St "$cpu_secs"; }
+    [ -z "${cpu_secs:-}" ] || { ulimit -St "$cpu_secs" && ulimit -Ht $((cpu_secs + 10)); }
     exec timeout "$secs" smpirun -np "$np" -platform "$plat" -hostfile "$hosts" \
       --log=root.thres:critical --cfg=smpi/display-timing:no \
       --cfg=smpi/simulate-computation:no "$@"
