@@ -88,9 +88,11 @@ std::vector<FatTreeHop> FatTreeNetwork::route(int64_t A, int64_t B) const {
   };
   FatTreeVertex Cur{0, A};
   while (!Above(Cur)) {
+    // SimGrid's d-mod-k divides by the parents per vertex of each level
+    // below, not by its parallel links.
     int64_t D = B;
     for (int32_t I = 0; I < Cur.Level; ++I)
-      D /= Up[I] * Par[I];
+      D /= Up[I];
     D %= Up[Cur.Level] * Par[Cur.Level];
     FatTreeVertex P = parent(Cur, D);
     Out.push_back({Cur, P, static_cast<int32_t>(D / Up[Cur.Level]), true});

@@ -17,8 +17,9 @@
 ///
 /// Routing, from node a to node b: up while the current vertex is not an
 /// ancestor of b (a level-l switch is one when its digits l..L-1 are b's),
-/// taking parent d = (b / prod_{i<l} Up_i x Parallel_i) mod (Up_l x
-/// Parallel_l) at level l (SimGrid's d-mod-k); then down, taking the child
+/// taking parent d = (b / prod_{i<l} Up_i) mod (Up_l x Parallel_l) at
+/// level l (SimGrid's d-mod-k, which divides by the parents of the levels
+/// below, not by their parallel links); then down, taking the child
 /// whose digit is b's, on the parallel link that SimGrid's loop picks (it
 /// starts at link a mod Parallel and carries its index on to the next level
 /// down; route() mirrors it). A route climbs to level h, one above the

@@ -289,7 +289,10 @@ const RouteInfo &Evaluator::routeInfo(int64_t A, int64_t B, uint8_t TieDown) {
     if (Net.WeightS > 0)
       RI.WeightTerm += Net.WeightS / LC.Bandwidth;
     RI.MinBandwidth = std::min(RI.MinBandwidth, LC.Bandwidth);
-    Templates.push_back({linkResource(C), 0, 1.0});
+    // A FATPIPE is not shared (SimGrid: each flow alone is bounded by its
+    // bandwidth), so it bounds the message's rate and fills no resource.
+    if (!LC.FatPipe)
+      Templates.push_back({linkResource(C), 0, 1.0});
   }
   // The acknowledgements load the reverse route (a link both routes cross,
   // half duplex, carries the sum).
@@ -297,6 +300,8 @@ const RouteInfo &Evaluator::routeInfo(int64_t A, int64_t B, uint8_t TieDown) {
     BackScratch.clear();
     llvm::cantFail(appendRoute(M.Topo, B, A, BackScratch, TieDown));
     for (const Channel &C : BackScratch) {
+      if (Net.Links[C.Class].FatPipe)
+        continue;
       uint32_t R = linkResource(C);
       auto Same = std::find_if(Templates.begin() + RI.Begin, Templates.end(),
                                [&](const Element &E) { return E.Res == R; });
@@ -608,8 +613,12 @@ void Evaluator::startData(uint32_t Id, double Now) {
   Message &Ms = Msgs[Id];
   Ms.Remaining = Ms.Bytes;
   Ms.LastUpdate = Now;
-  if (Ms.Intra || Ms.Bytes == 0) {
-    double Rate = Ms.Intra ? Ms.IntraRate : Inf;
+  // Alone on its route: within a node, without bytes, or over links none
+  // of which is shared (FATPIPEs), where its bound alone sets its rate.
+  if (Ms.Intra || Ms.Bytes == 0 || Ms.ElemBegin == Ms.ElemEnd) {
+    double Rate = Ms.Intra        ? Ms.IntraRate
+                  : Ms.Bytes == 0 ? Inf
+                                  : Ms.Bound * Ms.Factor;
     double Dur = Rate < Inf ? Ms.Bytes / Rate : 0;
     Queue.push({Now + Dur, Id, Ms.Version, EventKind::Finish});
     return;

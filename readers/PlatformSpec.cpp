@@ -616,14 +616,27 @@ private:
     return true;
   }
 
+  /// `core`: the processes each host runs (ranks placed block by block:
+  /// ranks 0..c-1 on host 0, as a hostfile naming each host c times in
+  /// order), as the spec's `nodes: {processes: c}`.
   bool cores(const XmlElement &C) {
     const XmlAttribute *A = C.attribute("core");
     uint64_t N;
-    if (!A || (!StringRef(A->Value).trim().getAsInteger(10, N) && N >= 1))
+    if (!A)
       return true;
-    return error(*A, "expected a core count >= 1 for 'core', got '" + A->Value +
-                         "'");
+    if (!StringRef(A->Value).trim().getAsInteger(10, N) && N >= 1 &&
+        N <= MaxProcsPerNode) {
+      Net.ProcsPerNode = static_cast<unsigned>(N);
+      Net.Placement = RankPlacement::Block;
+      return true;
+    }
+    return error(*A, "expected a core count from 1 to " +
+                         Twine(MaxProcsPerNode) + " for 'core', got '" +
+                         A->Value + "'");
   }
+
+  /// As many as a spec's `nodes: {processes: ...}` allows.
+  static constexpr uint64_t MaxProcsPerNode = 1024;
 
   StringRef Text;
   StringRef File;

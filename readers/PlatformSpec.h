@@ -20,7 +20,8 @@
 /// constants, and the `<config>` properties that change them
 /// (smpi/lat-factor, smpi/bw-factor, smpi/send-is-detached-thresh,
 /// network/crosstraffic, network/weight-S, network/TCP-gamma; network/model
-/// must be SMPI). Host i of the radical is node i; one process per host.
+/// must be SMPI). Host i of the radical is node i; a host runs `core`
+/// processes (1 by default), placed block by block.
 /// The machine is named after the file (its stem) and gets the linear
 /// model of linearModelOf() (readers/NetworkSpec.h).
 ///

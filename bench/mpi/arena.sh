@@ -59,42 +59,16 @@ measure=makespan-2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags=(-std=c++17 -O2 -Wall -Wextra -I"$root/runtime")
-sgver=$(smpirun -version 2>&1 | awk '/SimGrid version/ {print $3; exit}')
-[ -n "$sgver" ] || { echo "arena: error: smpirun -version names no SimGrid version" >&2; exit 1; }
+. "$root/bench/mpi/arena-lib.sh"
+sgver=$(arena_simgrid_version)
 mkdir -p "$cache"
 start_all=$(date +%s)
 for i in $(seq 0 $((p - 1))); do echo "node-$i"; done > "$work/hosts"
 
-say() { echo "arena: $*" >&2; }
-
-# run <platform.xml> <seconds> <args...>: one SMPI launch; prints its output
-# line, or "-" when it ran out of time, or "x" when it failed.
-run() {
-  local plat=$1 secs=$2 rc=0 out
-  shift 2
-  out=$(timeout "$secs" smpirun -np $p -platform "$plat" -hostfile "$work/hosts" \
-    --log=root.thres:critical --cfg=smpi/display-timing:no \
-    --cfg=smpi/simulate-computation:no "$@" 2> "$work/err") || rc=$?
-  if [ $rc -eq 124 ]; then echo -; return; fi
-  if [ $rc -ne 0 ] || [ -z "$out" ]; then
-    say "  failed (exit $rc): $(grep -v '^$' "$work/err" | tail -2 | tr '\n' ' ')"
-    echo x
-    return
-  fi
-  echo "$out"
-}
-
-# smpi_algorithms <coll> <driver>: SMPI's list, from its own message for an
-# unknown name.
-smpi_algorithms() {
-  smpirun -np 2 -platform "$2" -hostfile "$work/hosts" --log=root.thres:critical \
-    --cfg=smpi/$1:arena-no-such-algorithm "$3" 2>&1 |
-    sed -n 's/.*Valid algorithms: \(.*\)\.$/\1/p' | tr -d ',' | head -1
-}
-
-fmt() { # a cell: a time, "-" or "x"
-  case $1 in -|x|n/a) echo "$1" ;; *) printf "%.1f" "$1" ;; esac
-}
+say() { arena_say "$@"; }
+# run <platform.xml> <seconds> <args...>: one launch on the $p ranks.
+run() { arena_run "$1" "$work/hosts" "$p" "$2" "${@:3}"; }
+fmt() { arena_fmt "$1"; }
 
 for pname in "${platforms[@]}"; do
   plat=${ARENA_PLATFORM_DIR:-$root/examples/platforms}/$pname.xml
@@ -155,10 +129,9 @@ for pname in "${platforms[@]}"; do
     if [ -n "${ARENA_SMPI_ALGS:-}" ]; then
       read -ra smpi_algs <<< "$ARENA_SMPI_ALGS"
     else
-      read -ra smpi_algs <<< "$(smpi_algorithms "$coll" "$plat" "$drv")"
+      read -ra smpi_algs <<< "$(arena_smpi_algorithms "$coll" "$plat" "$work/hosts" "$drv")"
       [ ${#smpi_algs[@]} -gt 0 ] ||
         { echo "arena: error: smpirun did not list its $coll algorithms" >&2; exit 1; }
-      smpi_algs=("${smpi_algs[@]/automatic/}")
     fi
     ms=()
     for a in "${smpi_algs[@]}"; do [ -n "$a" ] && ms+=("$a"); done
@@ -207,7 +180,7 @@ for pname in "${platforms[@]}"; do
       echo "$line $(fmt "${T[bound,$b]}") |"
     done
     echo
-    echo "Bound (bench-bound: bytes bound latency-term bandwidth-term LF BF node):"
+    echo "Bound (bench-bound: bytes bound latency transfer LF BF where):"
     echo
     sed 's/^/    /' "$work/bound"
     echo

@@ -33,6 +33,7 @@
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace osu {
@@ -185,6 +186,65 @@ double timed(const Options &O, P &&Prepare, F &&Call, K &&Check,
   double T = makespan(Call, 0);
   checkData(Check(), Driver, Collc, What);
   return T;
+}
+
+/// The options of --prewarm's call: one checked call of the average
+/// measure.
+inline Options prewarmOptions(const Options &O) {
+  Options One = O;
+  One.Measure = "average";
+  One.Warmup = 1;
+  One.Iters = 1;
+  return One;
+}
+
+/// Prints one row on rank 0: bytes, collc's time, the MPI library's time;
+/// flushed, so that a run stopped by a time limit keeps the sizes done.
+inline void row(long Bytes, double Collc, double Mpi) {
+  int Rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  if (Rank != 0)
+    return;
+  std::printf("%ld %.3f %.3f\n", Bytes, Collc, Mpi);
+  std::fflush(stdout);
+}
+
+/// The reductions' data (osu_allreduce, osu_reduce): rank \p Rank
+/// contributes (Rank + 1) x (i % 7 + 1) at int32 element i of \p Bytes.
+inline std::vector<int> sumInput(int Rank, long Bytes) {
+  std::vector<int> In(static_cast<size_t>(Bytes / 4));
+  for (size_t I = 0; I < In.size(); ++I)
+    In[I] = (Rank + 1) * static_cast<int>(I % 7 + 1);
+  return In;
+}
+
+/// Whether \p Out is the sum of \p P ranks' sumInput: (i % 7 + 1) x P (P +
+/// 1) / 2 at element i.
+inline bool isSum(const std::vector<int> &Out, int P) {
+  const int Sum = P * (P + 1) / 2;
+  for (size_t I = 0; I < Out.size(); ++I)
+    if (Out[I] != static_cast<int>(I % 7 + 1) * Sum)
+      return false;
+  return true;
+}
+
+/// A driver's work after MPI_Init: reads the options, makes the --prewarm
+/// call (of \p PrewarmBytes), then prints one row per size.
+/// Time(Options, Bytes, Collc) measures one size of collc's collective or
+/// the MPI library's, with buffers of its own.
+template <class F>
+void sizes(int argc, char **argv, long PrewarmBytes, F &&Time) {
+  const Options O = parse(argc, argv);
+  auto Both = [&](const Options &Opts, long Bytes) {
+    return std::make_pair(Opts.collc() ? Time(Opts, Bytes, true) : 0.0,
+                          Opts.mpi() ? Time(Opts, Bytes, false) : 0.0);
+  };
+  if (O.Prewarm)
+    Both(prewarmOptions(O), PrewarmBytes);
+  for (long Bytes : O.Sizes) {
+    auto [C, M] = Both(O, Bytes);
+    row(Bytes, C, M);
+  }
 }
 
 } // namespace osu

@@ -38,44 +38,20 @@ double measure(const osu::Options &O, bool Collc, const std::vector<int> &In,
                                        MPI_SUM, MPI_COMM_WORLD);
         osu::check(Rc, "osu_allreduce", Collc, What.c_str());
       },
-      [&] {
-        const int Sum = P * (P + 1) / 2;
-        for (size_t I = 0; I < Out.size(); ++I)
-          if (Out[I] != static_cast<int>(I % 7 + 1) * Sum)
-            return false;
-        return true;
-      },
-      "osu_allreduce", Collc, What);
+      [&] { return osu::isSum(Out, P); }, "osu_allreduce", Collc, What);
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  osu::Options O = osu::parse(argc, argv);
   int Rank = 0, P = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
-  if (O.Prewarm) {
-    osu::Options One = O;
-    One.Measure = "average";
-    One.Warmup = 1;
-    One.Iters = 1;
-    std::vector<int> In(1, Rank + 1), Out(1);
-    if (O.collc())
-      measure(One, true, In, Out, P);
-    if (O.mpi())
-      measure(One, false, In, Out, P);
-  }
-  for (long B : O.Sizes) {
-    std::vector<int> In(B / 4), Out(B / 4);
-    for (size_t I = 0; I < In.size(); ++I)
-      In[I] = (Rank + 1) * static_cast<int>(I % 7 + 1);
-    double C = O.collc() ? measure(O, true, In, Out, P) : 0;
-    double M = O.mpi() ? measure(O, false, In, Out, P) : 0;
-    if (Rank == 0)
-      std::printf("%ld %.3f %.3f\n", B, C, M);
-  }
+  osu::sizes(argc, argv, 4, [&](const osu::Options &O, long B, bool Collc) {
+    std::vector<int> In = osu::sumInput(Rank, B), Out(In.size());
+    return measure(O, Collc, In, Out, P);
+  });
   MPI_Finalize();
   return 0;
 }

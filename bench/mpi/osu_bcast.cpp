@@ -52,27 +52,12 @@ double measure(const osu::Options &O, bool Collc, std::vector<char> &Buf,
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  osu::Options O = osu::parse(argc, argv);
   int Rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
-  if (O.Prewarm) {
-    osu::Options One = O;
-    One.Measure = "average";
-    One.Warmup = 1;
-    One.Iters = 1;
-    std::vector<char> Buf(1);
-    if (O.collc())
-      measure(One, true, Buf, Rank);
-    if (O.mpi())
-      measure(One, false, Buf, Rank);
-  }
-  for (long B : O.Sizes) {
+  osu::sizes(argc, argv, 1, [&](const osu::Options &O, long B, bool Collc) {
     std::vector<char> Buf(B);
-    double C = O.collc() ? measure(O, true, Buf, Rank) : 0;
-    double M = O.mpi() ? measure(O, false, Buf, Rank) : 0;
-    if (Rank == 0)
-      std::printf("%ld %.3f %.3f\n", B, C, M);
-  }
+    return measure(O, Collc, Buf, Rank);
+  });
   MPI_Finalize();
   return 0;
 }

@@ -12,7 +12,11 @@
 //   - fat tree: link_from_C_P_U_UP is C -> P, _DOWN P -> C, where switch id
 //     K (SimGrid numbers switches down from 2N - 1, level by level) is
 //     vertex 3N - 1 - K, and the lane of a parallel link is its rank among
-//     the links joining the same two vertices, by creation (U).
+//     the links joining the same two vertices, by creation (U);
+//   - a SHARED link (one link both ways, named without _UP or _DOWN) goes
+//     from the vertex the route is at to the other end;
+//   - limiter links (limiter_link) are left out: collc models them as the
+//     nodes' injection limits, not as links of the routes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,9 +39,9 @@ int main(int argc, char **argv) {
     Hosts.push_back(H);
   }
   const long N = static_cast<long>(Hosts.size());
-  const std::regex Torus(".*_link_from_([0-9]+)_to_([0-9]+)_(UP|DOWN)");
-  const std::regex Flat(".*_link_([0-9]+)_(UP|DOWN)");
-  const std::regex Fat("link_from_([0-9]+)_([0-9]+)_([0-9]+)_(UP|DOWN)");
+  const std::regex Torus(".*_link_from_([0-9]+)_to_([0-9]+)(_UP|_DOWN|)");
+  const std::regex Flat(".*_link_([0-9]+)(_UP|_DOWN|)");
+  const std::regex Fat("link_from_([0-9]+)_([0-9]+)_([0-9]+)(_UP|_DOWN|)");
   auto Vertex = [&](long Id) { return Id < N ? Id : 3 * N - 1 - Id; };
   // Fat tree lanes: the links between two vertices, by creation.
   std::map<std::pair<long, long>, std::vector<long>> Parallel;
@@ -45,7 +49,7 @@ int main(int argc, char **argv) {
   std::smatch Mt;
   for (auto *L : All) {
     std::string Name = L->get_name();
-    if (std::regex_match(Name, Mt, Fat) && Mt[4] == "UP")
+    if (std::regex_match(Name, Mt, Fat) && Mt[4] != "_DOWN")
       Parallel[{std::stol(Mt[1]), std::stol(Mt[2])}].push_back(
           std::stol(Mt[3]));
   }
@@ -59,24 +63,31 @@ int main(int argc, char **argv) {
       double Lat = 0;
       Hosts[A]->route_to(Hosts[B], Route, &Lat);
       std::printf("%ld %ld:", A, B);
+      long At = A; // the vertex the route has reached
+      // One hop X -> Y, or the other way when a SHARED link is crossed
+      // from Y.
+      auto Hop = [&](long X, long Y, const std::string &Dir, long Lane) {
+        if (Dir.empty() && At == Y)
+          std::swap(X, Y);
+        if (Dir == "_DOWN")
+          std::swap(X, Y);
+        std::printf(" %ld->%ld#%ld", X, Y, Lane);
+        At = Y;
+      };
       for (auto *L : Route) {
         std::string Name = L->get_name();
+        if (Name.find("limiter") != std::string::npos)
+          continue;
         if (std::regex_match(Name, Mt, Fat)) {
           long C = std::stol(Mt[1]), P = std::stol(Mt[2]);
           auto &Us = Parallel[{C, P}];
           long Lane = std::lower_bound(Us.begin(), Us.end(), std::stol(Mt[3])) -
                       Us.begin();
-          bool Up = Mt[4] == "UP";
-          std::printf(" %ld->%ld#%ld", Vertex(Up ? C : P), Vertex(Up ? P : C),
-                      Lane);
+          Hop(Vertex(C), Vertex(P), Mt[4], Lane);
         } else if (std::regex_match(Name, Mt, Torus)) {
-          long X = std::stol(Mt[1]), Y = std::stol(Mt[2]);
-          bool Up = Mt[3] == "UP";
-          std::printf(" %ld->%ld#0", Up ? X : Y, Up ? Y : X);
+          Hop(std::stol(Mt[1]), std::stol(Mt[2]), Mt[3], 0);
         } else if (std::regex_match(Name, Mt, Flat)) {
-          long X = std::stol(Mt[1]);
-          bool Up = Mt[2] == "UP";
-          std::printf(" %ld->%ld#0", Up ? X : N, Up ? N : X);
+          Hop(std::stol(Mt[1]), N, Mt[2], 0);
         } else if (Name.find("backbone") != std::string::npos) {
           std::printf(" %ld->%ld#0", N, N);
         } else {

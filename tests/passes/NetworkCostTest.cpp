@@ -221,6 +221,35 @@ TEST_CASE("network cost: half-duplex links share both directions") {
   CHECK(endOf(S, 0, 1) == doctest::Approx(21));
 }
 
+TEST_CASE("network cost: a FATPIPE bounds each message and is shared by no "
+          "one") {
+  // Two messages on one link: 50 each when shared; a FATPIPE gives each
+  // the whole 100, and still bounds one message by it.
+  Machine M = crossbar(4, plainNetwork(1, 100));
+  M.Net->Links[0].FatPipe = true;
+  Schedule S = schedule(4, {{{0, 1, 1000}, {0, 1, 1000}}});
+  estimateCost(S, M);
+  CHECK(endOf(S, 0, 0) == doctest::Approx(11));
+  CHECK(endOf(S, 0, 1) == doctest::Approx(11));
+  // A cluster's FATPIPE backbone: four messages between distinct pairs
+  // cross it at once, each at the private links' 100.
+  Machine C;
+  C.Name = "cluster";
+  C.Topo.Kind = TopologyKind::Cluster;
+  C.Topo.Nodes = 8;
+  C.Topo.Backbone = true;
+  C.Net = plainNetwork(1, 100, 2);
+  C.Net->Links[1].Bandwidth = 150;
+  Schedule B = schedule(
+      8, {{{0, 1, 1000}, {2, 3, 1000}, {4, 5, 1000}, {6, 7, 1000}}});
+  estimateCost(B, C);
+  CHECK(endOf(B, 0, 0) == doctest::Approx(3 + 1000 / 37.5));
+  C.Net->Links[1].FatPipe = true;
+  estimateCost(B, C);
+  for (uint32_t I = 0; I < 4; ++I)
+    CHECK(endOf(B, 0, I) == doctest::Approx(3 + 1000 / 100.0));
+}
+
 TEST_CASE("network cost: cross traffic and the TCP bound") {
   // Each message also loads the other's link with 5% of its rate: 1.05 v =
   // 100.

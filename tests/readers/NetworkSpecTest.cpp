@@ -181,6 +181,41 @@ TEST_CASE("platform: SimGrid's own torus and fat-tree examples read") {
   CHECK(Fat->Topo.Up == std::vector<int64_t>{1, 2});
 }
 
+TEST_CASE("platform: a host runs 'core' ranks, block by block") {
+  auto Plat = [](const std::string &Core) {
+    return machineFrom("<platform version='4.1'><cluster id='c' prefix='n' "
+                       "suffix='' radical='0-7' speed='1Gf' bw='1GBps' "
+                       "lat='1us' loopback_bw='5GBps' loopback_lat='0.1us' "
+                       "topology='TORUS' topo_parameters='4,2'" +
+                           Core + "/></platform>",
+                       "p.xml");
+  };
+  auto One = Plat("");
+  REQUIRE(One);
+  CHECK(One->Net->ProcsPerNode == 1);
+  auto Four = Plat(" core='4'");
+  REQUIRE(Four);
+  CHECK(Four->Net->ProcsPerNode == 4);
+  CHECK(Four->Net->Placement == RankPlacement::Block);
+  CHECK(Four->Net->IntraNode.Bandwidth == doctest::Approx(5000));
+  RequestOverrides O;
+  O.Collective = "bcast";
+  O.Bytes = "8";
+  auto All = parseRequest(nullptr, O, *Four);
+  REQUIRE(All);
+  CHECK(All->size() == 32);
+  CHECK(All->Nodes[3] == 0);
+  CHECK(All->Nodes[4] == 1);
+  CHECK(All->Nodes[31] == 7);
+  O.Ranks = "33";
+  CHECK(!parseRequest(nullptr, O, *Four));
+  CHECK(errorOf("<platform version='4.1'><cluster id='c' prefix='n' "
+                "suffix='' radical='0-7' speed='1Gf' bw='1GBps' lat='1us' "
+                "core='0'/></platform>",
+                "p.xml") == "p.xml:1:115: error: expected a core count from 1 "
+                            "to 1024 for 'core', got '0'");
+}
+
 TEST_CASE("platform: SimGrid's units") {
   auto Lat = [](const std::string &Bw, const std::string &Lat) {
     auto M = machineFrom("<platform version='4.1'><cluster id='c' prefix='n' "

@@ -1,0 +1,55 @@
+//===- osu_reduce: OSU-style latency of collc's reduce and MPI_Reduce -===//
+//
+//   mpirun -np P osu_reduce [--iters N] [--warmup N] [--which collc|mpi|both]
+//                           [--measure average|makespan] [--prewarm] BYTES...
+//
+// Prints one row per size: bytes, then the time in µs of the generated
+// reduce (collc_reduce_bench: a sum of int32 to root 0, from `collc --emit
+// mpi --mpi-name bench`) and of the MPI library's MPI_Reduce, by the measure
+// of osu.h (OSU's average by default). Rank r contributes (r + 1) * (i % 7 +
+// 1) at element i; the root's result is cleared before each checked call and
+// compared with the sum, (i % 7 + 1) * P (P + 1) / 2, after it; wrong data
+// aborts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "osu.h"
+
+#include <algorithm>
+
+extern "C" int collc_reduce_bench(const void *, void *, int, MPI_Datatype,
+                                  MPI_Op, int, MPI_Comm);
+
+namespace {
+
+double measure(const osu::Options &O, bool Collc, const std::vector<int> &In,
+               std::vector<int> &Out, int Rank, int P) {
+  int N = static_cast<int>(In.size());
+  const std::string What = "reduce of " + std::to_string(4L * N) + " bytes";
+  return osu::timed(
+      O, [&] { std::fill(Out.begin(), Out.end(), -1); },
+      [&] {
+        int Rc = Collc ? collc_reduce_bench(In.data(), Out.data(), N, MPI_INT,
+                                            MPI_SUM, 0, MPI_COMM_WORLD)
+                       : MPI_Reduce(In.data(), Out.data(), N, MPI_INT, MPI_SUM,
+                                    0, MPI_COMM_WORLD);
+        osu::check(Rc, "osu_reduce", Collc, What.c_str());
+      },
+      [&] { return Rank != 0 || osu::isSum(Out, P); }, "osu_reduce", Collc,
+      What);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int Rank = 0, P = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  osu::sizes(argc, argv, 4, [&](const osu::Options &O, long B, bool Collc) {
+    std::vector<int> In = osu::sumInput(Rank, B), Out(In.size());
+    return measure(O, Collc, In, Out, Rank, P);
+  });
+  MPI_Finalize();
+  return 0;
+}
