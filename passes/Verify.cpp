@@ -101,7 +101,9 @@ private:
       Runs = CanRun && (!WithinAtoms || Moved > RunsAbove * Pieces);
       break;
     }
-    if (Runs)
+    // Runs lift the limit on ranks x chunks, not on the chunks alone: the
+    // passes after the verifier go chunk by chunk.
+    if (Runs && DK <= double(VerifyLimits::MaxAtoms))
       return true;
     if (!DenseAlltoall && Space > double(VerifyLimits::MaxAtoms)) {
       problem("the data space of " + std::to_string(P) + " ranks" +

@@ -75,7 +75,9 @@ struct VerifyOptions {
   /// How replicated data and reductions are followed: Runs keeps each
   /// rank's state as runs of origins and chunks that share one state
   /// (passes/HeldFlow.h, passes/ReductionFlow.h), so that the work grows
-  /// with the pieces the transfers carry and no atom limit applies; Atoms
+  /// with the pieces the transfers carry and only the chunks of one message
+  /// are bounded (by VerifyLimits::MaxAtoms, as the passes after it go chunk
+  /// by chunk); Atoms
   /// follows every atom within VerifyLimits: the reference the runs are
   /// tested against. Auto follows replicated data and reductions as runs
   /// when their pieces carry more than a few atoms each on average or they
