@@ -255,3 +255,46 @@ TEST_CASE("verify-runs: a ring allgather keeps a few runs per rank") {
     }
   CHECK(Untimed.runs() == static_cast<size_t>(P));
 }
+
+TEST_CASE("verify-runs: runs lift the atom limit on ranks x chunks, not the "
+          "one on the chunks of a message") {
+  const Machine M = test::parameterized(10, 20);
+  // Two ranks, 2^26 chunks: 2^27 atoms, beyond what atoms follow.
+  const int64_t K = int64_t(1) << 26;
+  Schedule S;
+  S.Coll = Collective::Allreduce;
+  S.Algorithm = "hand";
+  S.Bytes = uint64_t(K) * 4;
+  S.NumChunks = K;
+  S.Op = "sum";
+  S.Datatype = "int32";
+  S.Participants = {{0}, {1}};
+  Transfer Up;
+  Up.Src = 1;
+  Up.Dst = 0;
+  Up.Kind = TransferKind::Combine;
+  Up.Bytes = S.Bytes;
+  Up.Pieces = {{{1, 2}, {0, 2}, {0, K}}};
+  Transfer Down = Up;
+  Down.Src = 0;
+  Down.Dst = 1;
+  Down.Kind = TransferKind::Copy;
+  Down.Pieces = {{{0, 2}, {0, 2}, {0, K}}};
+  S.Steps = {{{Up}}, {{Down}}};
+  CHECK(verifyBy(S, M, VerifyOptions::Tracking::Auto).empty());
+  CHECK(verifyBy(S, M, VerifyOptions::Tracking::Runs).empty());
+  CHECK(verifyBy(S, M, VerifyOptions::Tracking::Atoms).find(
+            "larger than the verifier tracks") != std::string::npos);
+  // Rank 1 sending its own contribution again is caught as runs too.
+  S.Steps.push_back({{Up}});
+  CHECK(verifyBy(S, M, VerifyOptions::Tracking::Auto).find(
+            "sends chunk 0 combined over ranks {1} but rank 1 holds it "
+            "combined over {0..1}") != std::string::npos);
+  // More chunks than that: refused whatever the tracking.
+  S.NumChunks = 2 * K;
+  for (Transfer *T : {&S.Steps[0].Transfers[0], &S.Steps[1].Transfers[0],
+                      &S.Steps[2].Transfers[0]})
+    T->Pieces[0].Chunks = {0, 2 * K};
+  CHECK(verifyBy(S, M, VerifyOptions::Tracking::Runs).find(
+            "larger than the verifier tracks") != std::string::npos);
+}
