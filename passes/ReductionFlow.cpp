@@ -1,5 +1,6 @@
 #include "passes/ReductionFlow.h"
 
+#include <algorithm>
 #include <map>
 
 namespace collc {
@@ -44,7 +45,157 @@ bool followable(const Schedule &S, const Transfer &T) {
 
 } // namespace
 
+Fold foldInto(IntervalSet &Mine, const IntervalSet &In, TransferKind Kind,
+              bool Commutative, bool &NeedsCommutative) {
+  if (Kind == TransferKind::Copy || Mine.empty()) {
+    Mine = In;
+    return Fold::Store;
+  }
+  if (Mine.intersects(In))
+    return Fold::Twice;
+  const bool Adjacent = Mine.adjoins(In);
+  if (!Adjacent && !Commutative)
+    return Fold::Unordered;
+  NeedsCommutative |= !Adjacent;
+  Fold How =
+      !In.empty() && In.front().Lo >= Mine.back().Hi ? Fold::Right : Fold::Left;
+  Mine.insert(In);
+  return How;
+}
+
+namespace {
+
+bool refused(Fold F) { return F == Fold::Twice || F == Fold::Unordered; }
+
+/// The contributors \p T carries as runs of chunks, in increasing order: a
+/// chunk's set is the union of the origins of the pieces that name it;
+/// chunks no piece names are left out.
+std::vector<std::pair<Interval, IntervalSet>> carriedRuns(const Transfer &T) {
+  std::vector<std::pair<Interval, IntervalSet>> Out;
+  if (T.Pieces.size() == 1) {
+    const Piece &Pc = T.Pieces[0];
+    if (!Pc.Chunks.empty())
+      Out.emplace_back(Pc.Chunks, IntervalSet(Pc.Origins));
+    return Out;
+  }
+  // A sweep over the pieces' chunk ends: between two consecutive ends the
+  // same pieces are open.
+  std::vector<std::pair<int64_t, size_t>> Ends; // (chunk, piece index)
+  for (size_t I = 0; I < T.Pieces.size(); ++I) {
+    Ends.emplace_back(T.Pieces[I].Chunks.Lo, I);
+    Ends.emplace_back(T.Pieces[I].Chunks.Hi, I);
+  }
+  std::sort(Ends.begin(), Ends.end());
+  std::vector<size_t> Open;
+  for (size_t E = 0; E < Ends.size();) {
+    const int64_t At = Ends[E].first;
+    for (; E < Ends.size() && Ends[E].first == At; ++E) {
+      const size_t I = Ends[E].second;
+      if (T.Pieces[I].Chunks.Lo == At && T.Pieces[I].Chunks.Hi > At)
+        Open.push_back(I);
+      else
+        Open.erase(std::remove(Open.begin(), Open.end(), I), Open.end());
+    }
+    if (Open.empty() || E == Ends.size())
+      continue;
+    std::vector<Interval> Origins;
+    for (size_t I : Open)
+      Origins.push_back(T.Pieces[I].Origins);
+    Interval Chunks{At, Ends[E].first};
+    IntervalSet Set = IntervalSet::of(std::move(Origins));
+    if (!Out.empty() && Out.back().first.Hi == At && Out.back().second == Set)
+      Out.back().first.Hi = Chunks.Hi;
+    else
+      Out.emplace_back(Chunks, std::move(Set));
+  }
+  return Out;
+}
+
+/// Appends \p Run to \p Runs, joining it to the last run when it continues
+/// it with the same folds.
+void appendRun(std::vector<ChunkRun> &Runs, const ChunkRun &Run) {
+  if (!Runs.empty() && Runs.back().Chunks.Hi == Run.Chunks.Lo &&
+      Runs.back().Into[0] == Run.Into[0] && Runs.back().Into[1] == Run.Into[1])
+    Runs.back().Chunks.Hi = Run.Chunks.Hi;
+  else
+    Runs.push_back(Run);
+}
+
+} // namespace
+
 ReductionFlow::ReductionFlow(const Schedule &S)
+    : S(S), P(S.size()), K(S.NumChunks) {
+  if (P < 1 || K < 1)
+    return;
+  for (int V = 0; V < 2; ++V) {
+    Values[V].reserve(P);
+    for (int32_t R = 0; R < P; ++R)
+      Values[V].emplace_back(K, V == 0 ? IntervalSet({R, R + 1})
+                                       : IntervalSet{});
+  }
+}
+
+std::vector<TransferFlow>
+ReductionFlow::step(llvm::ArrayRef<const Transfer *> Transfers) {
+  using Runs = std::vector<std::pair<Interval, IntervalSet>>;
+  std::vector<TransferFlow> Out(Transfers.size());
+  std::vector<Runs> In(Transfers.size());
+  // Every send of the step reads the values before the step.
+  for (size_t I = 0; I < Transfers.size(); ++I) {
+    const Transfer &T = *Transfers[I];
+    In[I] = carriedRuns(T);
+    for (auto &[Chunks, Set] : In[I]) {
+      bool Same = Values[T.From][T.Src].visit(
+          Chunks, [&](Interval Part, const IntervalSet &Held) {
+            if (Held == Set)
+              return true;
+            Out[I].Sent = {Part.Lo, Set, Held};
+            return false;
+          });
+      if (!Same)
+        break;
+    }
+  }
+  // Then the deliveries, in order: per value, the folds over the carried
+  // chunks, then the two values' folds overlaid as runs.
+  for (size_t I = 0; I < Transfers.size(); ++I) {
+    const Transfer &T = *Transfers[I];
+    TransferFlow &F = Out[I];
+    std::vector<std::pair<Interval, Fold>> Folds[2];
+    for (int V = 0; V < 2; ++V)
+      for (auto &[Chunks, Set] : In[I]) {
+        if (!(T.Into >> V & 1) || F.Refused[V]) {
+          Folds[V].emplace_back(Chunks, Fold::None);
+          continue;
+        }
+        Values[V][T.Dst].update(Chunks, [&](Interval Part, IntervalSet &Mine) {
+          if (F.Refused[V]) {
+            Folds[V].emplace_back(Part, Fold::None);
+            return;
+          }
+          Fold How =
+              foldInto(Mine, Set, T.Kind, S.Commutative, NeedsCommutative);
+          if (refused(How)) // Mine is as it was
+            F.Refused[V] = {Part.Lo, Set, Mine};
+          Folds[V].emplace_back(Part, How);
+        });
+      }
+    size_t A = 0, B = 0;
+    while (A < Folds[0].size() && B < Folds[1].size()) {
+      Interval &X = Folds[0][A].first, &Y = Folds[1][B].first;
+      ChunkRun Run{{X.Lo, std::min(X.Hi, Y.Hi)}};
+      Run.Into[0] = Folds[0][A].second;
+      Run.Into[1] = Folds[1][B].second;
+      appendRun(F.Runs, Run);
+      X.Lo = Y.Lo = Run.Chunks.Hi;
+      A += X.empty();
+      B += Y.empty();
+    }
+  }
+  return Out;
+}
+
+ChunkReductionFlow::ChunkReductionFlow(const Schedule &S)
     : S(S), P(S.size()), K(S.NumChunks) {
   if (P < 1 || K < 1)
     return;
@@ -55,31 +206,8 @@ ReductionFlow::ReductionFlow(const Schedule &S)
       at(0, R, C) = IntervalSet({R, R + 1});
 }
 
-Fold ReductionFlow::update(const Transfer &T, int V, int64_t C,
-                           const IntervalSet &In, FlowConflict &Refused) {
-  IntervalSet &Mine = at(V, T.Dst, C);
-  if (T.Kind == TransferKind::Copy || Mine.empty()) {
-    Mine = In;
-    return Fold::Store;
-  }
-  if (Mine.intersects(In)) {
-    Refused = {C, In, Mine};
-    return Fold::Twice;
-  }
-  const bool Adjacent = Mine.adjoins(In);
-  if (!Adjacent && !S.Commutative) {
-    Refused = {C, In, Mine};
-    return Fold::Unordered;
-  }
-  NeedsCommutative |= !Adjacent;
-  Fold How =
-      !In.empty() && In.front().Lo >= Mine.back().Hi ? Fold::Right : Fold::Left;
-  Mine.insert(In);
-  return How;
-}
-
 std::vector<TransferFlow>
-ReductionFlow::step(llvm::ArrayRef<const Transfer *> Transfers) {
+ChunkReductionFlow::step(llvm::ArrayRef<const Transfer *> Transfers) {
   std::vector<TransferFlow> Out(Transfers.size());
   std::vector<Carried> In(Transfers.size());
   // Every send of the step reads the values before the step.
@@ -100,15 +228,15 @@ ReductionFlow::step(llvm::ArrayRef<const Transfer *> Transfers) {
     TransferFlow &F = Out[I];
     for (auto &[C, Set] : In[I]) {
       ChunkRun Run{{C, C + 1}};
-      for (int V = 0; V < 2; ++V)
-        if ((T.Into >> V & 1) && !F.Refused[V])
-          Run.Into[V] = update(T, V, C, Set, F.Refused[V]);
-      if (!F.Runs.empty() && F.Runs.back().Chunks.Hi == C &&
-          F.Runs.back().Into[0] == Run.Into[0] &&
-          F.Runs.back().Into[1] == Run.Into[1])
-        F.Runs.back().Chunks.Hi = C + 1;
-      else
-        F.Runs.push_back(Run);
+      for (int V = 0; V < 2; ++V) {
+        if (!(T.Into >> V & 1) || F.Refused[V])
+          continue;
+        Run.Into[V] = foldInto(at(V, T.Dst, C), Set, T.Kind, S.Commutative,
+                               NeedsCommutative);
+        if (refused(Run.Into[V])) // the value is as it was
+          F.Refused[V] = {C, Set, at(V, T.Dst, C)};
+      }
+      appendRun(F.Runs, Run);
     }
   }
   return Out;

@@ -29,6 +29,7 @@
 
 #include "ir/Interval.h"
 #include "ir/Schedule.h"
+#include "passes/RunMap.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -78,8 +79,18 @@ struct TransferFlow {
   FlowConflict Refused[2];
 };
 
+/// How one chunk's update of a value goes (see the file comment): \p Mine is
+/// what the value holds, \p In what arrives by a transfer of kind \p Kind.
+/// Updates \p Mine unless the update is refused (Twice, Unordered). Sets
+/// \p NeedsCommutative when it joins sets that are not adjacent.
+Fold foldInto(IntervalSet &Mine, const IntervalSet &In, TransferKind Kind,
+              bool Commutative, bool &NeedsCommutative);
+
 /// The flow followed step by step, for callers that choose which transfers
-/// take part (the verifier leaves out those it finds malformed).
+/// take part (the verifier leaves out those it finds malformed). Each rank's
+/// values are kept as runs of chunks that hold the same contributors
+/// (passes/RunMap.h), so that the work grows with the pieces the transfers
+/// carry, not with ranks x chunks.
 class ReductionFlow {
 public:
   explicit ReductionFlow(const Schedule &S);
@@ -92,7 +103,11 @@ public:
 
   /// The contributors value \p V of rank \p R holds for chunk \p C.
   const IntervalSet &value(int V, int32_t R, int64_t C) const {
-    return Values[V][static_cast<size_t>(R) * K + C];
+    return Values[V][R].at(C);
+  }
+  /// Value \p V of rank \p R over all chunks, as runs.
+  const RunMap<IntervalSet> &runs(int V, int32_t R) const {
+    return Values[V][R];
   }
   /// Whether an update so far joined contributor sets that are not adjacent
   /// rank ranges: the result is then in rank order only if the operator
@@ -100,11 +115,34 @@ public:
   bool needsCommutative() const { return NeedsCommutative; }
 
 private:
+  const Schedule &S;
+  const int32_t P;
+  const int64_t K;
+  /// Per value, per rank.
+  std::vector<RunMap<IntervalSet>> Values[2];
+  bool NeedsCommutative = false;
+};
+
+/// The same flow followed chunk by chunk, one contributor set per rank, value
+/// and chunk: the reference ReductionFlow is tested against, and what the
+/// atom-exact verifier (VerifyOptions::Tracking::Atoms) follows.
+class ChunkReductionFlow {
+public:
+  explicit ChunkReductionFlow(const Schedule &S);
+
+  /// As ReductionFlow::step.
+  std::vector<TransferFlow> step(llvm::ArrayRef<const Transfer *> Transfers);
+
+  /// The contributors value \p V of rank \p R holds for chunk \p C.
+  const IntervalSet &value(int V, int32_t R, int64_t C) const {
+    return Values[V][static_cast<size_t>(R) * K + C];
+  }
+  bool needsCommutative() const { return NeedsCommutative; }
+
+private:
   IntervalSet &at(int V, int32_t R, int64_t C) {
     return Values[V][static_cast<size_t>(R) * K + C];
   }
-  Fold update(const Transfer &T, int V, int64_t C, const IntervalSet &In,
-              FlowConflict &Refused);
 
   const Schedule &S;
   const int32_t P;

@@ -4,6 +4,7 @@
 #include "passes/CallModel.h"
 #include "passes/Cost.h"
 #include "passes/Diagnostics.h"
+#include "passes/HeldFlow.h"
 #include "passes/ReductionFlow.h"
 
 #include <algorithm>
@@ -54,10 +55,12 @@ public:
   }
 
 private:
-  /// Whether the data space and the atoms the transfers move stay within
-  /// the verifier's limits (VerifyLimits); says which limit is exceeded if
-  /// not. The data flow is followed atom by atom: without these bounds a
-  /// schedule of a few bytes that claims 2^40 chunks would never finish.
+  /// Chooses how the data flow is followed (VerifyOptions::Tracking), and
+  /// whether atom by atom the data space and the atoms the transfers move
+  /// stay within the verifier's limits (VerifyLimits); says which limit is
+  /// exceeded if not. Without these bounds a schedule of a few bytes that
+  /// claims 2^40 chunks would never finish atom by atom; runs grow with the
+  /// pieces, which the schedule already holds.
   bool affordable() {
     // Everything in doubles: the products may exceed 64 bits.
     const double DP = P, DK = K;
@@ -67,15 +70,7 @@ private:
         S.Coll == Collective::Alltoall &&
         O.AlltoallBlocks != VerifyOptions::BlockState::PerRank &&
         BlockFlow::fits(P, K);
-    if (!DenseAlltoall && Space > double(VerifyLimits::MaxAtoms)) {
-      problem("the data space of " + std::to_string(P) + " ranks" +
-              (Square ? " x " + std::to_string(P) + " blocks" : "") + " x " +
-              std::to_string(K) +
-              " chunks is larger than the verifier tracks (" +
-              std::to_string(VerifyLimits::MaxAtoms) + " atoms)");
-      return false;
-    }
-    double Moved = 0;
+    double Moved = 0, Pieces = 0;
     for (const Step &St : S.Steps)
       for (const Transfer &T : St.Transfers)
         for (const Piece &Pc : T.Pieces) {
@@ -85,7 +80,39 @@ private:
           if (Kind == DataKind::Personalized)
             N *= std::max<double>(Pc.Dests.size(), 1);
           Moved += N;
+          ++Pieces;
         }
+    const bool CanRun =
+        Kind == DataKind::Replicated || Kind == DataKind::Reduction;
+    const bool WithinAtoms =
+        (DenseAlltoall || Space <= double(VerifyLimits::MaxAtoms)) &&
+        Moved <= double(VerifyLimits::MaxMoved);
+    switch (O.Flow) {
+    case VerifyOptions::Tracking::Runs:
+      Runs = CanRun;
+      break;
+    case VerifyOptions::Tracking::Atoms:
+      Runs = false;
+      break;
+    case VerifyOptions::Tracking::Auto:
+      // Atoms cost O(1) each and runs O(log runs) per piece: data whose
+      // pieces carry a few atoms each goes faster atom by atom
+      // (bench/verify_bench.cpp).
+      Runs = CanRun && (!WithinAtoms || Moved > RunsAbove * Pieces);
+      break;
+    }
+    // Runs lift the limit on ranks x chunks, not on the chunks alone: the
+    // passes after the verifier go chunk by chunk.
+    if (Runs && DK <= double(VerifyLimits::MaxAtoms))
+      return true;
+    if (!DenseAlltoall && Space > double(VerifyLimits::MaxAtoms)) {
+      problem("the data space of " + std::to_string(P) + " ranks" +
+              (Square ? " x " + std::to_string(P) + " blocks" : "") + " x " +
+              std::to_string(K) +
+              " chunks is larger than the verifier tracks (" +
+              std::to_string(VerifyLimits::MaxAtoms) + " atoms)");
+      return false;
+    }
     if (Moved > double(VerifyLimits::MaxMoved)) {
       problem("the transfers move " + formatShort(Moved) +
               " atoms (rank, block, chunk), more than the verifier follows (" +
@@ -114,8 +141,13 @@ private:
   std::vector<unsigned> Sends, Recvs;
   // Reductions: the contributors each value holds (passes/ReductionFlow.h),
   // and since when: AccTime[v][r * K + c], value v of rank r's chunk c.
+  // Followed as runs of chunks (Tracking::Runs) or chunk by chunk.
   std::unique_ptr<ReductionFlow> Flow;
+  std::unique_ptr<ChunkReductionFlow> ChunkFlow;
   std::vector<double> AccTime[2];
+  std::vector<RunMap<double>> AccRuns[2];
+  // Replicated data under Tracking::Runs, instead of Held and HeldFlat.
+  std::unique_ptr<HeldFlow> HeldRuns;
   // Signals: who knows of whose arrival (bitsets), and since when.
   std::vector<std::vector<uint64_t>> Knows;
   std::vector<double> KnowTime;
@@ -151,7 +183,11 @@ private:
       bool UseDense =
           S.Coll == Collective::Alltoall && O.AlltoallBlocks != BS::PerRank &&
           BlockFlow::fits(P, K) && (O.AlltoallBlocks == BS::Dense || P >= 1024);
-      if (OneOrigin && static_cast<uint64_t>(P) * K <= (uint64_t(1) << 28)) {
+      if (Runs) {
+        HeldRuns = std::make_unique<HeldFlow>(
+            P, K, OneOrigin ? Interval{S.Root, S.Root + 1} : Interval{0, P});
+      } else if (OneOrigin &&
+                 static_cast<uint64_t>(P) * K <= (uint64_t(1) << 28)) {
         FlatAtoms = static_cast<uint64_t>(K);
         HeldFlat.assign(static_cast<uint64_t>(P) * K, NAN);
       } else if (UseDense) {
@@ -160,8 +196,12 @@ private:
         Held.resize(P);
       }
     }
-    if (Kind == DataKind::Reduction) {
+    if (Kind == DataKind::Reduction && Runs) {
       Flow = std::make_unique<ReductionFlow>(S);
+      for (int V = 0; V < 2; ++V)
+        AccRuns[V].assign(P, RunMap<double>(K, 0.0));
+    } else if (Kind == DataKind::Reduction) {
+      ChunkFlow = std::make_unique<ChunkReductionFlow>(S);
       for (int V = 0; V < 2; ++V)
         AccTime[V].assign(static_cast<size_t>(P) * K, 0.0);
     }
@@ -289,7 +329,8 @@ private:
     if (Kind == DataKind::Reduction) {
       // Sends read the values before the step, then the step's receives
       // update them.
-      std::vector<TransferFlow> Flows = Flow->step(Valid);
+      std::vector<TransferFlow> Flows =
+          Flow ? Flow->step(Valid) : ChunkFlow->step(Valid);
       for (size_t I = 0; I < Valid.size(); ++I)
         checkReductionSend(SI, *Valid[I], Flows[I]);
       for (size_t I = 0; I < Valid.size(); ++I)
@@ -342,6 +383,10 @@ private:
         Dense->checkSend(SI, T, O.Timing, Problems);
       return;
     }
+    if (HeldRuns) {
+      checkSendRuns(SI, T);
+      return;
+    }
     for (const Piece &Pc : T.Pieces)
       for (int64_t Or = Pc.Origins.Lo; Or < Pc.Origins.Hi; ++Or)
         for (int64_t De = Pc.Dests.Lo; De < Pc.Dests.Hi; ++De) {
@@ -372,28 +417,104 @@ private:
         }
   }
 
+  /// checkSend on runs: the first atom, origin-major, that does not exist,
+  /// is not held or is not there yet, as the atom loop would find it.
+  void checkSendRuns(size_t SI, const Transfer &T) {
+    const bool Timed = O.Timing && !std::isnan(T.Start);
+    // Origins that exist: all, or the root alone.
+    const bool OneOrigin = Traits.Origins != RankScope::All;
+    for (const Piece &Pc : T.Pieces) {
+      auto Missing = [&](int64_t Or) {
+        problem(transferWhere(SI, T) + "sends data that does not exist in a " +
+                collectiveName(S.Coll) + " (origin " + std::to_string(Or) +
+                ")");
+      };
+      if (OneOrigin && Pc.Origins.Lo != S.Root) {
+        Missing(Pc.Origins.Lo);
+        return;
+      }
+      const Interval Os =
+          OneOrigin ? Interval{S.Root, std::min<int64_t>(Pc.Origins.Hi,
+                                                         S.Root + 1)}
+                    : Pc.Origins;
+      bool Ok = HeldRuns->visit(
+          T.Src, Os, Pc.Chunks,
+          [&](Interval Or, Interval Cs, const Arrival &A) {
+            if (!A.Held) {
+              problem(transferWhere(SI, T) + "rank " + std::to_string(T.Src) +
+                      " sends " + atomName(Or.Lo, Pc.Dests.Lo, Cs.Lo) +
+                      " before it holds it");
+              return false;
+            }
+            if (Timed && startsBeforeReady(A.Since, T.Start)) {
+              problem(transferWhere(SI, T) + "starts at " +
+                      formatShort(T.Start) + " before " +
+                      atomName(Or.Lo, Pc.Dests.Lo, Cs.Lo) + " arrived (" +
+                      formatShort(A.Since) + ")");
+              return false;
+            }
+            return true;
+          });
+      if (!Ok)
+        return;
+      // Past the root: origins that do not exist.
+      if (OneOrigin && Pc.Origins.Hi > S.Root + 1) {
+        Missing(S.Root + 1);
+        return;
+      }
+    }
+  }
+
   /// A reduction transfer sends what its sender's value holds, once ready.
   void checkReductionSend(size_t SI, const Transfer &T, const TransferFlow &F) {
     const bool Timed = O.Timing && !std::isnan(T.Start);
-    for (const ChunkRun &Run : F.Runs)
+    auto NotReady = [&](int64_t C, double Ready) {
+      problem(transferWhere(SI, T) + "starts at " + formatShort(T.Start) +
+              " before chunk " + std::to_string(C) + " is ready (" +
+              formatShort(Ready) + ")");
+    };
+    auto Stale = [&](int64_t C) {
+      problem(transferWhere(SI, T) + "sends chunk " + std::to_string(C) +
+              (T.From ? " of value 1" : "") + " combined over ranks " +
+              F.Sent.Carried.str() + " but rank " + std::to_string(T.Src) +
+              " holds it combined over " + F.Sent.Held.str());
+    };
+    for (const ChunkRun &Run : F.Runs) {
+      if (Flow) {
+        // The chunks before the stale one, if the run holds it, are checked
+        // for time first, as chunk by chunk.
+        const bool StaleHere = F.Sent && Run.Chunks.contains(F.Sent.Chunk);
+        Interval Before{Run.Chunks.Lo,
+                        StaleHere ? F.Sent.Chunk : Run.Chunks.Hi};
+        bool Ok = !Timed || AccRuns[T.From][T.Src].visit(
+                                Before, [&](Interval Cs, const double &Ready) {
+                                  if (!startsBeforeReady(Ready, T.Start))
+                                    return true;
+                                  NotReady(Cs.Lo, Ready);
+                                  return false;
+                                });
+        if (!Ok)
+          return;
+        if (StaleHere) {
+          Stale(F.Sent.Chunk);
+          return;
+        }
+        continue;
+      }
       for (int64_t C = Run.Chunks.Lo; C < Run.Chunks.Hi; ++C) {
         if (F.Sent && F.Sent.Chunk == C) {
-          problem(transferWhere(SI, T) + "sends chunk " + std::to_string(C) +
-                  (T.From ? " of value 1" : "") + " combined over ranks " +
-                  F.Sent.Carried.str() + " but rank " + std::to_string(T.Src) +
-                  " holds it combined over " + F.Sent.Held.str());
+          Stale(C);
           return;
         }
         if (!Timed)
           continue;
         double Ready = AccTime[T.From][static_cast<size_t>(T.Src) * K + C];
         if (startsBeforeReady(Ready, T.Start)) {
-          problem(transferWhere(SI, T) + "starts at " + formatShort(T.Start) +
-                  " before chunk " + std::to_string(C) + " is ready (" +
-                  formatShort(Ready) + ")");
+          NotReady(C, Ready);
           return;
         }
       }
+    }
   }
 
   std::string atomName(int64_t Or, int64_t De, int64_t C) const {
@@ -414,11 +535,17 @@ private:
       Dense->deliver(SI, T);
       return;
     }
+    if (HeldRuns) {
+      deliverRuns(SI, T);
+      return;
+    }
     for (const Piece &Pc : T.Pieces)
       for (int64_t Or = Pc.Origins.Lo; Or < Pc.Origins.Hi; ++Or)
         for (int64_t De = Pc.Dests.Lo; De < Pc.Dests.Hi; ++De) {
           if (Kind == DataKind::Replicated && De != Pc.Dests.Lo)
             break;
+          if (!atomExists(Or, De))
+            continue; // checkSend reported it; it does not arrive
           for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C) {
             if (!std::isnan(heldSince(T.Dst, Or, De, C))) {
               problem(transferWhere(SI, T) + "rank " + std::to_string(T.Dst) +
@@ -434,6 +561,39 @@ private:
         }
   }
 
+  /// deliverData on runs: the atoms a piece brings join the receiver's;
+  /// one held already is a problem, and the atoms before it (origin-major)
+  /// are delivered, as the atom loop delivers them.
+  void deliverRuns(size_t SI, const Transfer &T) {
+    const double When = std::isnan(T.End) ? 0 : T.End;
+    for (const Piece &Pc : T.Pieces) {
+      // Only data that exists arrives (checkSend reported the rest).
+      Interval Os = Pc.Origins;
+      if (Traits.Origins != RankScope::All)
+        Os = {std::max<int64_t>(Os.Lo, S.Root),
+              std::min<int64_t>(Os.Hi, S.Root + 1)};
+      int64_t DupOr = -1, DupC = -1;
+      HeldRuns->visit(T.Dst, Os, Pc.Chunks,
+                      [&](Interval Or, Interval Cs, const Arrival &A) {
+                        if (!A.Held)
+                          return true;
+                        DupOr = Or.Lo;
+                        DupC = Cs.Lo;
+                        return false;
+                      });
+      if (DupOr < 0) {
+        HeldRuns->deliver(T.Dst, Os, Pc.Chunks, When);
+        continue;
+      }
+      HeldRuns->deliver(T.Dst, {Os.Lo, DupOr}, Pc.Chunks, When);
+      HeldRuns->deliver(T.Dst, {DupOr, DupOr + 1}, {Pc.Chunks.Lo, DupC}, When);
+      problem(transferWhere(SI, T) + "rank " + std::to_string(T.Dst) +
+              " receives " + atomName(DupOr, Pc.Dests.Lo, DupC) +
+              " a second time");
+      return;
+    }
+  }
+
   /// The receiver's values take the times of what the flow stored or
   /// folded into them; refused updates are problems.
   void deliverReduction(size_t SI, const Transfer &T, const TransferFlow &F) {
@@ -443,7 +603,13 @@ private:
         continue;
       for (const ChunkRun &Run : F.Runs) {
         const Fold How = Run.Into[V];
-        for (int64_t C = Run.Chunks.Lo; C < Run.Chunks.Hi; ++C) {
+        if (Flow && How == Fold::Store)
+          AccRuns[V][T.Dst].assign(Run.Chunks, When);
+        else if (Flow && (How == Fold::Left || How == Fold::Right))
+          AccRuns[V][T.Dst].update(Run.Chunks, [&](Interval, double &Time) {
+            Time = std::max(Time, When);
+          });
+        for (int64_t C = Run.Chunks.Lo; !Flow && C < Run.Chunks.Hi; ++C) {
           double &Time = AccTime[V][static_cast<size_t>(T.Dst) * K + C];
           if (How == Fold::Store)
             Time = When;
@@ -479,6 +645,10 @@ private:
       // Only origins whose data exists: one for bcast, multicast and scatter.
       bool OneOrigin = Traits.Origins == RankScope::Root;
       int64_t OLo = OneOrigin ? S.Root : 0, OHi = OneOrigin ? S.Root + 1 : P;
+      if (HeldRuns) {
+        postRuns(OLo, OHi);
+        return;
+      }
       for (int32_t R = 0; R < P && !full(); ++R) {
         int64_t DLo = Kind == DataKind::Personalized ? R : 0;
         if (Traits.Results == RankScope::Root && R != S.Root)
@@ -521,12 +691,24 @@ private:
                   " is not supported");
           return;
         }
+        auto Wrong = [&](int64_t C, const IntervalSet &Got) {
+          problem("at the end rank " + std::to_string(R) + " holds chunk " +
+                  std::to_string(C) + (V ? " of its result" : "") +
+                  " combined over " + Got.str() + ", expected " + Want.str());
+        };
+        if (Flow) {
+          Flow->runs(V, R).visit({0, K}, [&](Interval Cs,
+                                             const IntervalSet &Got) {
+            if (Got == Want)
+              return true;
+            Wrong(Cs.Lo, Got);
+            return false;
+          });
+          continue;
+        }
         for (int64_t C = 0; C < K; ++C)
-          if (Flow->value(V, R, C) != Want) {
-            problem("at the end rank " + std::to_string(R) + " holds chunk " +
-                    std::to_string(C) + (V ? " of its result" : "") +
-                    " combined over " + Flow->value(V, R, C).str() +
-                    ", expected " + Want.str());
+          if (ChunkFlow->value(V, R, C) != Want) {
+            Wrong(C, ChunkFlow->value(V, R, C));
             break;
           }
       }
@@ -541,6 +723,28 @@ private:
             break;
           }
       return;
+    }
+  }
+
+  /// post for replicated data on runs: per rank, the first chunk it lacks of
+  /// each origin, as the atom loop reports them.
+  void postRuns(int64_t OLo, int64_t OHi) {
+    for (int32_t R = 0; R < P && !full(); ++R) {
+      if (Traits.Results == RankScope::Root && R != S.Root)
+        continue;
+      // Origin -> its first chunk missing; origins in one run lack alike.
+      int64_t Reported = OLo;
+      HeldRuns->visit(R, {OLo, OHi}, {0, K},
+                      [&](Interval Or, Interval Cs, const Arrival &A) {
+                        if (A.Held || Or.Hi <= Reported)
+                          return true;
+                        for (int64_t X = std::max(Or.Lo, Reported);
+                             X < Or.Hi && !full(); ++X)
+                          problem("at the end rank " + std::to_string(R) +
+                                  " lacks " + atomName(X, 0, Cs.Lo));
+                        Reported = Or.Hi;
+                        return !full();
+                      });
     }
   }
 
@@ -658,6 +862,12 @@ private:
   const int64_t K;
   const CollectiveTraits &Traits;
   const DataKind Kind;
+  /// Replicated data and reductions followed as runs (chosen by
+  /// affordable()).
+  bool Runs = false;
+  /// Under Tracking::Auto, replicated data and reductions are followed as
+  /// runs when their pieces carry more than this many atoms each on average.
+  static constexpr double RunsAbove = 4;
   std::vector<std::string> Problems;
 };
 

@@ -46,9 +46,11 @@
 
 namespace collc {
 
-/// What the verifier follows atom by atom: a schedule beyond these limits is
-/// reported as a problem instead of being checked (it would take minutes or
-/// gigabytes). Builders keep their schedules within them.
+/// What the verifier follows atom by atom (personalized data always,
+/// replicated data and reductions under VerifyOptions::Tracking::Atoms): a
+/// schedule beyond these limits is reported as a problem instead of being
+/// checked (it would take minutes or gigabytes). Builders keep their
+/// personalized schedules within them.
 struct VerifyLimits {
   /// Atoms of the data space: ranks x chunks (x blocks per rank for
   /// allgather and all-to-all, which the dense tracker of large all-to-alls
@@ -70,6 +72,20 @@ struct VerifyOptions {
   /// per-rank hash maps below; Dense and PerRank force one or the other.
   enum class BlockState { Auto, PerRank, Dense };
   BlockState AlltoallBlocks = BlockState::Auto;
+  /// How replicated data and reductions are followed: Runs keeps each
+  /// rank's state as runs of origins and chunks that share one state
+  /// (passes/HeldFlow.h, passes/ReductionFlow.h), so that the work grows
+  /// with the pieces the transfers carry and only the chunks of one message
+  /// are bounded (by VerifyLimits::MaxAtoms, as the passes after it go chunk
+  /// by chunk); Atoms
+  /// follows every atom within VerifyLimits: the reference the runs are
+  /// tested against. Auto follows replicated data and reductions as runs
+  /// when their pieces carry more than a few atoms each on average or they
+  /// exceed VerifyLimits, atom by atom otherwise (pieces of one chunk cost
+  /// less as atoms). Personalized data is followed atom by atom whatever the
+  /// choice. All three find the same problems, word for word.
+  enum class Tracking { Auto, Runs, Atoms };
+  Tracking Flow = Tracking::Auto;
 };
 
 /// Every problem found, one sentence each; empty when the schedule is correct.
