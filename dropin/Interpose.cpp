@@ -172,6 +172,15 @@ State &state() {
       for (const std::string &Note : S.Engine->notes())
         sayText("collc: note: ", Note);
     }
+    // A piece size the runtime cannot use (it keeps its default).
+    bool PieceValid = true;
+    const char *Piece = std::getenv("COLLC_MAX_PIECE");
+    rt::maxPieceOf(Piece, &PieceValid);
+    if (!PieceValid && Speak)
+      sayText("collc: note: ",
+              "COLLC_MAX_PIECE='" + std::string(Piece) +
+                  "' is not a byte count from 1 to 1073741824: messages go in "
+                  "pieces of up to 1 GiB");
   });
   return TheState;
 }
@@ -318,8 +327,7 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
       say("collc: %s '%s' on %d ranks, %llu bytes%s, schedule for "
           "%llu..%llu bytes%s",
           rt::collName(C.Collective), printableText(E.Algorithm).c_str(),
-          Sh.Size,
-          (unsigned long long)Sh.Bytes,
+          Sh.Size, (unsigned long long)Sh.Bytes,
           K.Commutative ? "" : ", non-commutative operator in rank order",
           (unsigned long long)E.Variant.MinBytes,
           (unsigned long long)E.Variant.MaxBytes, Rank.c_str());
@@ -332,20 +340,148 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
 
 } // namespace
 
+// ---- the program's MPI library, checked before anything is interposed
+// ---------------------------------------------------------------------------
+//
+// Each build of this library is compiled against one MPI library's headers,
+// and MPI libraries differ in their ABI: Open MPI's handles are pointers,
+// MPICH's are 32-bit integers. Preloaded into a program of the other library
+// (libcollc-mpi-mpich.so into an Open MPI program), the interposers would
+// read the program's handles with the wrong types and hand them on damaged:
+// the program would crash in its first collective. So, where it can be done
+// without touching the arguments (x86-64 Linux), each interposed symbol is a
+// two-way jump decided when the library is loaded: to collc's interposer, or,
+// when the program's MPI library is not the one this build is for, straight
+// to that library's own function, every register and the stack untouched;
+// and the library says so once. Which library serves the program is read
+// from the object that defines the next PMPI_Init after this one: it must
+// define a symbol only the build's library has.
+
+#if defined(__x86_64__) && defined(__linux__) &&                               \
+    (defined(OMPI_MAJOR_VERSION) || defined(MPICH_VERSION))
+#define COLLC_ABI_GUARD 1
+#endif
+
+#ifdef COLLC_ABI_GUARD
+// collc's interposer of Name, reached through the trampoline below.
+#define COLLC_INTERPOSED(Name)                                                 \
+  __attribute__((visibility("hidden"), used)) collcServe_##Name
+
+// The interposed collectives, one X(Name) each.
+#define COLLC_INTERPOSED_LIST(X)                                               \
+  X(MPI_Bcast)                                                                 \
+  X(MPI_Reduce)                                                                \
+  X(MPI_Allreduce)                                                             \
+  X(MPI_Scan)                                                                  \
+  X(MPI_Exscan)                                                                \
+  X(MPI_Gather)                                                                \
+  X(MPI_Scatter)                                                               \
+  X(MPI_Allgather)                                                             \
+  X(MPI_Alltoall)                                                              \
+  X(MPI_Barrier)
+
+extern "C" {
+/// Nonzero when the program's MPI library is not this build's: every
+/// interposed symbol jumps to the library's own function.
+__attribute__((visibility("hidden"))) unsigned char collcPassThrough = 0;
+#define COLLC_DECLARE(Name)                                                    \
+  __attribute__((visibility("hidden"))) void *collcNext_##Name = nullptr;
+COLLC_INTERPOSED_LIST(COLLC_DECLARE)
+#undef COLLC_DECLARE
+}
+
+// The exported symbol: a test of collcPassThrough (flags only: no argument
+// register is touched) and a tail jump.
+#define COLLC_TRAMPOLINE(Name)                                                 \
+  asm(".text\n"                                                                \
+      ".globl " #Name "\n"                                                     \
+      ".type " #Name ", @function\n" #Name ":\n"                               \
+      "  cmpb $0, collcPassThrough(%rip)\n"                                    \
+      "  jne 1f\n"                                                             \
+      "  jmp collcServe_" #Name "\n"                                           \
+      "1:\n"                                                                   \
+      "  jmp *collcNext_" #Name "(%rip)\n"                                     \
+      ".size " #Name ", .-" #Name "\n");
+COLLC_INTERPOSED_LIST(COLLC_TRAMPOLINE)
+#undef COLLC_TRAMPOLINE
+
+namespace {
+
+#ifdef OMPI_MAJOR_VERSION
+constexpr const char *BuildLibrary = "Open MPI";
+constexpr const char *BuildMarker = "ompi_mpi_comm_world";
+constexpr const char *OtherBuild = "libcollc-mpi-mpich.so";
+#else
+constexpr const char *BuildLibrary = "MPICH";
+constexpr const char *BuildMarker = "MPII_Comm_get_attr";
+constexpr const char *OtherBuild = "libcollc-mpi.so";
+#endif
+
+/// The file of the MPI library the program's MPI calls reach, when it is
+/// not the one this build is for; empty when it is, or when it cannot be
+/// told (then collc serves as usual).
+std::string foreignLibrary() {
+  void *Next = dlsym(RTLD_NEXT, "PMPI_Init");
+  Dl_info Info;
+  if (!Next || !dladdr(Next, &Info) || !Info.dli_fname)
+    return {};
+  void *Handle = dlopen(Info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (!Handle)
+    return {};
+  const bool Ours = dlsym(Handle, BuildMarker) != nullptr;
+  dlclose(Handle);
+  return Ours ? std::string() : std::string(Info.dli_fname);
+}
+
+/// Whether this process is rank 0 of its job, as far as the launchers'
+/// environment says before MPI_Init (a process no launcher started is).
+bool firstOfJob() {
+  for (const char *Var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+    if (const char *V = std::getenv(Var))
+      return llvm::StringRef(V) == "0";
+  return true;
+}
+
+__attribute__((constructor)) void checkProgramLibrary() {
+  const std::string Foreign = foreignLibrary();
+  if (Foreign.empty())
+    return;
+  bool Resolved = true;
+#define COLLC_RESOLVE(Name)                                                    \
+  collcNext_##Name = dlsym(RTLD_NEXT, #Name);                                  \
+  Resolved = Resolved && collcNext_##Name;
+  COLLC_INTERPOSED_LIST(COLLC_RESOLVE)
+#undef COLLC_RESOLVE
+  if (!Resolved)
+    return; // No MPI library to hand the calls to: nothing to protect.
+  collcPassThrough = 1;
+  if (firstOfJob())
+    say("collc: error: this drop-in library is built for %s, but the "
+        "program's MPI library is %s: every collective goes to it untouched; "
+        "preload %s instead",
+        BuildLibrary, printableText(Foreign).c_str(), OtherBuild);
+}
+
+} // namespace
+#else
+#define COLLC_INTERPOSED(Name) Name
+#endif
+
 // ---- the interposers
 // ---------------------------------------------------------
 
 extern "C" {
 
-int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
-              MPI_Comm comm) {
+int COLLC_INTERPOSED(MPI_Bcast)(void *buf, int count, MPI_Datatype type,
+                                int root, MPI_Comm comm) {
   const rt::Call C = {rt::Bcast, buf,  count,       type, buf,
                       count,     type, MPI_OP_NULL, root, comm};
   return dispatch(C, [&] { return PMPI_Bcast(buf, count, type, root, comm); });
 }
 
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
-               MPI_Op op, int root, MPI_Comm comm) {
+int COLLC_INTERPOSED(MPI_Reduce)(const void *sendbuf, void *recvbuf, int count,
+                                 MPI_Datatype type, MPI_Op op, int root,
+                                 MPI_Comm comm) {
   const rt::Call C = {rt::Reduce, sendbuf, count, type, recvbuf,
                       count,      type,    op,    root, comm};
   return dispatch(C, [&] {
@@ -353,8 +489,9 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
   });
 }
 
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
-                  MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+int COLLC_INTERPOSED(MPI_Allreduce)(const void *sendbuf, void *recvbuf,
+                                    int count, MPI_Datatype type, MPI_Op op,
+                                    MPI_Comm comm) {
   const rt::Call C = {rt::Allreduce, sendbuf, count, type, recvbuf,
                       count,         type,    op,    0,    comm};
   return dispatch(C, [&] {
@@ -362,25 +499,26 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
   });
 }
 
-int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
-             MPI_Op op, MPI_Comm comm) {
+int COLLC_INTERPOSED(MPI_Scan)(const void *sendbuf, void *recvbuf, int count,
+                               MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   const rt::Call C = {rt::Scan, sendbuf, count, type, recvbuf,
                       count,    type,    op,    0,    comm};
   return dispatch(
       C, [&] { return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm); });
 }
 
-int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
-               MPI_Op op, MPI_Comm comm) {
+int COLLC_INTERPOSED(MPI_Exscan)(const void *sendbuf, void *recvbuf, int count,
+                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   const rt::Call C = {rt::Exscan, sendbuf, count, type, recvbuf,
                       count,      type,    op,    0,    comm};
   return dispatch(
       C, [&] { return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm); });
 }
 
-int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-               void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-               MPI_Comm comm) {
+int COLLC_INTERPOSED(MPI_Gather)(const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, int root,
+                                 MPI_Comm comm) {
   const rt::Call C = {rt::Gather, sendbuf,  sendcount,   sendtype, recvbuf,
                       recvcount,  recvtype, MPI_OP_NULL, root,     comm};
   return dispatch(C, [&] {
@@ -389,9 +527,10 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   });
 }
 
-int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                MPI_Comm comm) {
+int COLLC_INTERPOSED(MPI_Scatter)(const void *sendbuf, int sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  int recvcount, MPI_Datatype recvtype,
+                                  int root, MPI_Comm comm) {
   const rt::Call C = {rt::Scatter, sendbuf,  sendcount,   sendtype, recvbuf,
                       recvcount,   recvtype, MPI_OP_NULL, root,     comm};
   return dispatch(C, [&] {
@@ -400,9 +539,10 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   });
 }
 
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  MPI_Comm comm) {
+int COLLC_INTERPOSED(MPI_Allgather)(const void *sendbuf, int sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm) {
   const rt::Call C = {rt::Allgather, sendbuf,  sendcount,   sendtype, recvbuf,
                       recvcount,     recvtype, MPI_OP_NULL, 0,        comm};
   return dispatch(C, [&] {
@@ -411,9 +551,10 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   });
 }
 
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 MPI_Comm comm) {
+int COLLC_INTERPOSED(MPI_Alltoall)(const void *sendbuf, int sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm) {
   const rt::Call C = {rt::Alltoall, sendbuf,  sendcount,   sendtype, recvbuf,
                       recvcount,    recvtype, MPI_OP_NULL, 0,        comm};
   return dispatch(C, [&] {
@@ -422,7 +563,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   });
 }
 
-int MPI_Barrier(MPI_Comm comm) {
+int COLLC_INTERPOSED(MPI_Barrier)(MPI_Comm comm) {
   const rt::Call C = {rt::Barrier, nullptr,  0,           MPI_BYTE, nullptr,
                       0,           MPI_BYTE, MPI_OP_NULL, 0,        comm};
   return dispatch(C, [&] { return PMPI_Barrier(comm); });

@@ -250,21 +250,12 @@ inline uint64_t opBytes(const Buffers &B, const Variant &V, const Op &O,
 }
 
 /// Largest piece of a message given to one MPI call: 1 GiB, or the bytes
-/// COLLC_MAX_PIECE gives (a decimal count from 1 to 2^30; anything else is
-/// ignored). A message longer than that goes as several, all posted at
+/// COLLC_MAX_PIECE gives (settings.h: maxPieceOf). A message longer than that goes as several, all posted at
 /// once. Under Open MPI over TCP two messages beyond the eager limit that
 /// cross on one connection (an exchange) move at half the link's rate, and
 /// pieces below the limit do not (docs/testbed.md, "Why collc loses here").
 inline uint64_t maxPiece() {
-  static const uint64_t Piece = [] {
-    const uint64_t Most = uint64_t(1) << 30;
-    const char *E = std::getenv("COLLC_MAX_PIECE");
-    if (!E || *E < '0' || *E > '9')
-      return Most;
-    char *End = nullptr;
-    unsigned long long V = std::strtoull(E, &End, 10);
-    return *End == '\0' && V >= 1 && V <= Most ? uint64_t(V) : Most;
-  }();
+  static const uint64_t Piece = maxPieceOf(std::getenv("COLLC_MAX_PIECE"));
   return Piece;
 }
 

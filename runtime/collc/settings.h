@@ -6,6 +6,7 @@
 #define COLLC_RUNTIME_SETTINGS_H
 
 #include <cctype>
+#include <cstdint>
 
 namespace collc {
 namespace rt {
@@ -37,6 +38,28 @@ inline int verbosityOf(const char *Value) {
   if (N == 0 || Is("0") || Is("off") || Is("no") || Is("false"))
     return 0;
   return Is("all") ? 2 : 1;
+}
+
+/// The largest piece of a message given to one MPI call: 1 GiB by
+/// default, or what COLLC_MAX_PIECE gives, a decimal byte count from 1 to
+/// 2^30. Any other value is not used (the default holds) and \p Valid,
+/// when given, is set false, so that the drop-in can say so.
+inline uint64_t maxPieceOf(const char *Value, bool *Valid = nullptr) {
+  const uint64_t Most = uint64_t(1) << 30;
+  if (Valid)
+    *Valid = true;
+  if (!Value)
+    return Most;
+  uint64_t V = 0;
+  const char *C = Value;
+  for (; *C >= '0' && *C <= '9' && V <= Most; ++C)
+    V = V * 10 + static_cast<uint64_t>(*C - '0');
+  if (C == Value || *C || V < 1 || V > Most) {
+    if (Valid)
+      *Valid = false;
+    return Most;
+  }
+  return V;
 }
 
 } // namespace rt

@@ -2,6 +2,7 @@
 // environment, size bands, placement of a communicator's ranks, and the
 // cache of schedules built where the program runs.
 #include "dropin/Engine.h"
+#include "runtime/collc/settings.h"
 
 #include "readers/MachineSpec.h"
 
@@ -234,6 +235,25 @@ TEST_CASE("dropin: COLLC_VERBOSE=0, off, no and false mean off") {
     CHECK(parseConfig(nullptr, nullptr, nullptr, On)->Verbose == 1);
   CHECK(parseConfig(nullptr, nullptr, nullptr, "ALL")->Verbose == 2);
   CHECK(parseConfig(nullptr, nullptr, nullptr, nullptr)->Verbose == 0);
+}
+
+TEST_CASE("runtime: COLLC_MAX_PIECE is a byte count from 1 to 2^30") {
+  const uint64_t GiB = uint64_t(1) << 30;
+  bool Valid = false;
+  CHECK(rt::maxPieceOf(nullptr, &Valid) == GiB);
+  CHECK(Valid);
+  CHECK(rt::maxPieceOf("65000", &Valid) == 65000);
+  CHECK(Valid);
+  CHECK(rt::maxPieceOf("1", &Valid) == 1);
+  CHECK(rt::maxPieceOf("1073741824", &Valid) == GiB);
+  CHECK(Valid);
+  // Anything else keeps the default and is reported as not valid.
+  for (const char *Bad : {"", "0", "-5", "+5", " 5", "5 ", "64k", "1073741825",
+                          "99999999999999999999999999"}) {
+    CAPTURE(Bad);
+    CHECK(rt::maxPieceOf(Bad, &Valid) == GiB);
+    CHECK(!Valid);
+  }
 }
 
 TEST_CASE("dropin: a missing or bad machine file is one clear error") {

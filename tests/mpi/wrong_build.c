@@ -1,0 +1,73 @@
+/* Every collective the drop-in library interposes, once each on
+ * MPI_COMM_WORLD and on a split communicator, results checked: the program
+ * of tests/mpi/dropin_wrong_build.sh, run with the build of the drop-in for
+ * the other MPI library preloaded. Prints "results correct" per rank. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int Bad = 0;
+static void expect(int Ok, const char *What, int Rank) {
+  if (!Ok) {
+    printf("rank %d: %s wrong\n", Rank, What);
+    Bad = 1;
+  }
+}
+
+static void run(MPI_Comm Comm) {
+  int R, P;
+  MPI_Comm_rank(Comm, &R);
+  MPI_Comm_size(Comm, &P);
+  enum { N = 1000 };
+  int *A = malloc(sizeof(int) * N * (size_t)P);
+  int *B = malloc(sizeof(int) * N * (size_t)P);
+  int V, S;
+  for (int I = 0; I < N; ++I)
+    A[I] = R == P - 1 ? I : -1;
+  MPI_Bcast(A, N, MPI_INT, P - 1, Comm);
+  for (int I = 0; I < N; ++I)
+    expect(A[I] == I, "MPI_Bcast", R);
+  V = R + 1;
+  MPI_Allreduce(&V, &S, 1, MPI_INT, MPI_SUM, Comm);
+  expect(S == P * (P + 1) / 2, "MPI_Allreduce", R);
+  S = -1;
+  MPI_Reduce(&V, &S, 1, MPI_INT, MPI_SUM, 0, Comm);
+  expect(R != 0 || S == P * (P + 1) / 2, "MPI_Reduce", R);
+  MPI_Scan(&V, &S, 1, MPI_INT, MPI_SUM, Comm);
+  expect(S == (R + 1) * (R + 2) / 2, "MPI_Scan", R);
+  MPI_Exscan(&V, &S, 1, MPI_INT, MPI_SUM, Comm);
+  expect(R == 0 || S == R * (R + 1) / 2, "MPI_Exscan", R);
+  MPI_Allgather(&V, 1, MPI_INT, B, 1, MPI_INT, Comm);
+  for (int I = 0; I < P; ++I)
+    expect(B[I] == I + 1, "MPI_Allgather", R);
+  MPI_Gather(&V, 1, MPI_INT, B, 1, MPI_INT, 0, Comm);
+  for (int I = 0; R == 0 && I < P; ++I)
+    expect(B[I] == I + 1, "MPI_Gather", R);
+  for (int I = 0; I < P; ++I)
+    A[I] = 100 * I;
+  MPI_Scatter(A, 1, MPI_INT, &S, 1, MPI_INT, 0, Comm);
+  expect(S == 100 * R, "MPI_Scatter", R);
+  for (int I = 0; I < P; ++I)
+    A[I] = 100 * R + I;
+  MPI_Alltoall(A, 1, MPI_INT, B, 1, MPI_INT, Comm);
+  for (int I = 0; I < P; ++I)
+    expect(B[I] == 100 * I + R, "MPI_Alltoall", R);
+  MPI_Barrier(Comm);
+  free(A);
+  free(B);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int R;
+  MPI_Comm_rank(MPI_COMM_WORLD, &R);
+  run(MPI_COMM_WORLD);
+  MPI_Comm Half;
+  MPI_Comm_split(MPI_COMM_WORLD, R % 2, -R, &Half);
+  run(Half);
+  MPI_Comm_free(&Half);
+  if (!Bad)
+    printf("rank %d: results correct\n", R);
+  MPI_Finalize();
+  return Bad;
+}
