@@ -250,10 +250,11 @@ inline uint64_t opBytes(const Buffers &B, const Variant &V, const Op &O,
 }
 
 /// Largest piece of a message given to one MPI call: 1 GiB, or the bytes
-/// COLLC_MAX_PIECE gives (settings.h: maxPieceOf). A message longer than that goes as several, all posted at
-/// once. Under Open MPI over TCP two messages beyond the eager limit that
-/// cross on one connection (an exchange) move at half the link's rate, and
-/// pieces below the limit do not (docs/testbed.md, "Why collc loses here").
+/// COLLC_MAX_PIECE gives (settings.h: maxPieceOf). A message longer than that
+/// goes as several, all posted at once. Under Open MPI over TCP two messages
+/// beyond the eager limit that cross on one connection (an exchange) move at
+/// half the link's rate, and pieces below the limit do not (docs/testbed.md,
+/// "Why collc loses here").
 inline uint64_t maxPiece() {
   static const uint64_t Piece = maxPieceOf(std::getenv("COLLC_MAX_PIECE"));
   return Piece;

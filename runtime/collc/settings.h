@@ -23,7 +23,8 @@ inline int verbosityOf(const char *Value) {
   char W[8];
   int N = 0;
   for (; Value[N] && N < 7; ++N)
-    W[N] = static_cast<char>(std::tolower(static_cast<unsigned char>(Value[N])));
+    W[N] =
+        static_cast<char>(std::tolower(static_cast<unsigned char>(Value[N])));
   if (Value[N])
     return 1;
   while (N > 0 && (W[N - 1] == ' ' || W[N - 1] == '\t'))
