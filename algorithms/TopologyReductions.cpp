@@ -528,8 +528,10 @@ llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
       R.size() > 1 && (R.Commutative || R.Coll == Collective::Allgather);
   const size_t Dims = ringGrid(M, R, true).Extents.size();
   Cheapest Cuts(M, P, makespanJudge());
-  for (auto [Directions, Orders] :
+  for (std::pair<int64_t, int64_t> Variant :
        {std::pair<int64_t, int64_t>{1, 1}, {2, 1}, {2, 2}}) {
+    // Named, not bound: clang 14 lets no lambda capture a structured binding.
+    const int64_t Directions = Variant.first, Orders = Variant.second;
     if (Directions * Orders > 1 && !Lanes)
       break;
     if (Orders > 1 && Dims < 2)

@@ -144,7 +144,11 @@ ReductionFlow::step(llvm::ArrayRef<const Transfer *> Transfers) {
   for (size_t I = 0; I < Transfers.size(); ++I) {
     const Transfer &T = *Transfers[I];
     In[I] = carriedRuns(T);
-    for (auto &[Chunks, Set] : In[I]) {
+    for (auto &Run : In[I]) {
+      // Named, not bound: a lambda may not capture a structured binding
+      // before C++20 as clang 14 implements it.
+      const Interval Chunks = Run.first;
+      const IntervalSet &Set = Run.second;
       bool Same = Values[T.From][T.Src].visit(
           Chunks, [&](Interval Part, const IntervalSet &Held) {
             if (Held == Set)
@@ -163,7 +167,9 @@ ReductionFlow::step(llvm::ArrayRef<const Transfer *> Transfers) {
     TransferFlow &F = Out[I];
     std::vector<std::pair<Interval, Fold>> Folds[2];
     for (int V = 0; V < 2; ++V)
-      for (auto &[Chunks, Set] : In[I]) {
+      for (auto &Run : In[I]) {
+        const Interval Chunks = Run.first;
+        const IntervalSet &Set = Run.second;
         if (!(T.Into >> V & 1) || F.Refused[V]) {
           Folds[V].emplace_back(Chunks, Fold::None);
           continue;

@@ -180,7 +180,9 @@ TEST_CASE("spanning-trees: the trees use pairwise disjoint directed links, "
           // A neighbour, over a link no other tree uses.
           REQUIRE(Par >= 0);
           CHECK(M.Topo.distance(Par, V) == 1);
-          auto [It, New] = Owner.try_emplace({Par, V}, T);
+          auto Emplaced = Owner.try_emplace({Par, V}, T);
+          auto It = Emplaced.first;
+          const bool New = Emplaced.second;
           CHECK_MESSAGE(New, "link " << Par << "->" << V << " in trees "
                                      << It->second << " and " << T);
           // Reaches the root within the claimed depth.

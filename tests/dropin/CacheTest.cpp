@@ -399,7 +399,9 @@ TEST_CASE("dropin cache: the fuzzer's seeds are schedules the reader "
   const std::pair<const char *, int> Seeds[] = {{"bcast-5", rt::Bcast},
                                                 {"gather-5", rt::Gather},
                                                 {"allreduce-5", rt::Allreduce}};
-  for (auto [Name, Coll] : Seeds) {
+  for (const auto &Seed : Seeds) {
+    const char *Name = Seed.first;
+    const int Coll = Seed.second;
     CAPTURE(Name);
     Key K = kindOf(E, Coll, {0, 1, 2, 3, 4}, Coll == rt::Allreduce ? 0 : 2,
                    3000);

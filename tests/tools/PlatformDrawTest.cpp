@@ -132,7 +132,9 @@ TEST_CASE("platforms: every draw is read by collc as the machine it says") {
     }
   }
   // The variations all occur.
-  for (auto &[F, Seen] : PerNodeSeen) {
+  for (auto &Entry : PerNodeSeen) {
+    const auto F = Entry.first;
+    const auto &Seen = Entry.second;
     INFO(platformFamilyName(F));
     CHECK(Seen.count(1));
     CHECK(Seen.size() >= 3);
