@@ -5,9 +5,8 @@
 
 namespace collc {
 
-llvm::Expected<Schedule> BuilderRef::operator()(const Machine &M,
-                                                const Request &R,
-                                                Pipeline &P) const {
+llvm::Expected<Schedule>
+BuilderRef::operator()(const Machine &M, const Request &R, Pipeline &P) const {
   return Plain ? Plain(M, R) : Searching(M, R, P);
 }
 

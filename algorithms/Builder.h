@@ -48,8 +48,7 @@ public:
   BuilderRef(SearchFn F) : Searching(F) {}
   llvm::Expected<Schedule> operator()(const Machine &M, const Request &R,
                                       Pipeline &P) const;
-  llvm::Expected<Schedule> operator()(const Machine &M,
-                                      const Request &R) const;
+  llvm::Expected<Schedule> operator()(const Machine &M, const Request &R) const;
 
 private:
   BuildFn Plain = nullptr;

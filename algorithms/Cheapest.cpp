@@ -41,15 +41,14 @@ CostJudge modelJudge(bool ContentionFirst) {
 }
 
 const CostJudge &makespanJudge() {
-  static const CostJudge J{
-      "the lowest makespan under the machine's cost pass",
-      [](Schedule &S, const Machine &M, Pipeline &) {
-        if (std::isnan(S.Makespan))
-          estimateCost(S, M);
-        Score Sc;
-        Sc.Time = S.Makespan;
-        return Sc;
-      }};
+  static const CostJudge J{"the lowest makespan under the machine's cost pass",
+                           [](Schedule &S, const Machine &M, Pipeline &) {
+                             if (std::isnan(S.Makespan))
+                               estimateCost(S, M);
+                             Score Sc;
+                             Sc.Time = S.Makespan;
+                             return Sc;
+                           }};
   return J;
 }
 
@@ -76,10 +75,9 @@ bool Cheapest::consider(const llvm::Twine &Name,
     const Score Sc = Judge.Judge(*S, M, P);
     if (Hooks.OnJudged)
       Hooks.OnJudged(*S, Sc);
-    const bool Wins =
-        !Best || Sc < BestScore ||
-        (!(BestScore < Sc) && Hooks.TieKey && HasBestKey &&
-         *Hooks.TieKey < BestKey);
+    const bool Wins = !Best || Sc < BestScore ||
+                      (!(BestScore < Sc) && Hooks.TieKey && HasBestKey &&
+                       *Hooks.TieKey < BestKey);
     if (!Wins)
       return true;
     if (Hooks.Accept)

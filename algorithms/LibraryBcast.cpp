@@ -26,7 +26,6 @@ std::vector<int64_t> radicesFor(int64_t P) {
 
 } // namespace
 
-
 int64_t knomialParent(int64_t I, int64_t K) {
   if (I <= 0)
     return -1;
@@ -54,8 +53,8 @@ llvm::Expected<Schedule> buildKnomialRadix(const Machine &M, const Request &R,
   Schedule S = scheduleSkeleton(M, R, "knomial");
   const int32_t P = S.size();
   if (K < 2)
-    return notApplicable("knomial", "radix " + llvm::Twine(K) +
-                                        ": expected at least 2");
+    return notApplicable("knomial",
+                         "radix " + llvm::Twine(K) + ": expected at least 2");
   if (P < 2)
     return S;
   S.NumChunks = std::clamp<int64_t>(

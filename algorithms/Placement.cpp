@@ -103,11 +103,9 @@ std::vector<int64_t> bandEdgeCounts(const Machine &M, uint64_t Bytes,
   return Out;
 }
 
-llvm::Expected<Schedule>
-searchSegments(const Machine &M, const Request &R, Pipeline &P, double Hint,
-               int64_t Max,
-               llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build,
-               int64_t Ways) {
+llvm::Expected<Schedule> searchSegments(
+    const Machine &M, const Request &R, Pipeline &P, double Hint, int64_t Max,
+    llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build, int64_t Ways) {
   Max = std::max<int64_t>(1, std::min(Max, maxSegmentsFor(R.size())));
   if (R.Segments > 0)
     return Build(std::min(R.Segments, Max));
@@ -121,7 +119,8 @@ searchSegments(const Machine &M, const Request &R, Pipeline &P, double Hint,
     Tried.push_back(K);
     CandidateHooks Hooks;
     Hooks.TieKey = K;
-    Search.consider("k=" + llvm::Twine(K), [&] { return Build(K); }, Hooks);
+    Search.consider(
+        "k=" + llvm::Twine(K), [&] { return Build(K); }, Hooks);
   };
   for (int64_t K = 1, SinceBest = 0; SinceBest < 2; K *= 2) {
     int64_t Before = BestK();

@@ -93,8 +93,9 @@ llvm::Expected<Schedule> buildEdgeDisjoint(const Machine &M, const Request &R) {
       int64_t Y = X ^ (int64_t(1) << Dim);
       Has[Y][J] = true;
       if (X < P && Y < P)
-        Tagged.push_back({Step, rootChunksCall(S, relRank(X, S.Root, P),
-                                          relRank(Y, S.Root, P), {J, J + 1})});
+        Tagged.push_back(
+            {Step, rootChunksCall(S, relRank(X, S.Root, P),
+                                  relRank(Y, S.Root, P), {J, J + 1})});
     }
   }
   // Real holders: replay the kept transfers.
@@ -200,8 +201,9 @@ llvm::Expected<Schedule> buildPipeline(const Machine &M, const Request &R) {
   // Chunk c crosses link i -> i+1 in step i + c.
   for (int64_t C = 0; C < S.NumChunks; ++C)
     for (int64_t I = 0; I + 1 < P; ++I)
-      Tagged.push_back({I + C, rootChunksCall(S, relRank(I, S.Root, P),
-                                         relRank(I + 1, S.Root, P), {C, C + 1})});
+      Tagged.push_back(
+          {I + C, rootChunksCall(S, relRank(I, S.Root, P),
+                                 relRank(I + 1, S.Root, P), {C, C + 1})});
   S.Steps = placeInSteps(std::move(Tagged));
   return S;
 }
@@ -227,7 +229,7 @@ llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M,
       for (int64_t I = Lo; I < Hi; ++I) {
         Tagged.push_back({2 * C + Path + (I - Lo),
                           rootChunksCall(S, relRank(Prev, S.Root, P),
-                                    relRank(I, S.Root, P), {C, C + 1})});
+                                         relRank(I, S.Root, P), {C, C + 1})});
         Prev = I;
       }
     }
@@ -258,7 +260,8 @@ llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
       int64_t Mid = Rg.L + (Rg.R - Rg.L + 1 + 1) / 2;
       if (Own(Mid) < Own(Rg.R + 1))
         Ts.push_back(rootChunksCall(S, relRank(Rg.L, S.Root, P),
-                               relRank(Mid, S.Root, P), {Own(Mid), Own(Rg.R + 1)}));
+                                    relRank(Mid, S.Root, P),
+                                    {Own(Mid), Own(Rg.R + 1)}));
       Work.push_back({Mid, Rg.R});
       Rg.R = Mid - 1;
     }
@@ -284,7 +287,9 @@ llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
       Has[Next][O] = true;
       if (Own(O) == Own(O + 1))
         continue; // an owner without segments (fewer bytes than ranks)
-      Ts.push_back(rootChunksCall(S, relRank(I, S.Root, P), relRank(Next, S.Root, P), {Own(O), Own(O + 1)}));
+      Ts.push_back(rootChunksCall(S, relRank(I, S.Root, P),
+                                  relRank(Next, S.Root, P),
+                                  {Own(O), Own(O + 1)}));
       Groups.push_back(Round);
     }
   S.Steps = orderedRounds(Ts, P, &Groups);

@@ -132,9 +132,9 @@ std::vector<Step> forestSteps(const Schedule &S,
   std::vector<Transfer> Ts;
   Ts.reserve(Sends.size());
   for (const Send &X : Sends)
-    Ts.push_back(rootChunksCall(S,
-                            static_cast<int32_t>(Trees[X.Tree].Parent[X.Dst]),
-                            X.Dst, {X.Chunks}));
+    Ts.push_back(
+        rootChunksCall(S, static_cast<int32_t>(Trees[X.Tree].Parent[X.Dst]),
+                       X.Dst, {X.Chunks}));
   return orderedRounds(Ts, S.size());
 }
 
@@ -488,8 +488,8 @@ llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R,
                        pipelineOptimalSegments(M, P / 2 + 1, R.Bytes));
 }
 
-llvm::Expected<Schedule> buildSpanningTrees(const Machine &M,
-                                            const Request &R, Pipeline &Pl) {
+llvm::Expected<Schedule> buildSpanningTrees(const Machine &M, const Request &R,
+                                            Pipeline &Pl) {
   llvm::Expected<GridStart> G = gridStart(M, R, "spanning-trees");
   if (!G || G->S.size() < 2)
     return G ? llvm::Expected<Schedule>(std::move(G->S)) : G.takeError();
@@ -763,8 +763,8 @@ llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R,
     });
     for (int64_t Bl : Order)
       if (Src[Bl] != L.RootNode)
-        Ts.push_back(
-            rootChunksCall(S, Leader(L.RootNode), Leader(Src[Bl]), {{Bl, Bl + 1}}));
+        Ts.push_back(rootChunksCall(S, Leader(L.RootNode), Leader(Src[Bl]),
+                                    {{Bl, Bl + 1}}));
     // Each block down a shortest-path spanning tree rooted at its source
     // (tree source mod d, so that the trees spread over the dimensions),
     // listed by the depth of the sender; the root needs nothing.
@@ -789,7 +789,7 @@ llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R,
         [](const Edge &A, const Edge &C) { return A.Depth < C.Depth; });
     for (const Edge &E : Edges)
       Ts.push_back(rootChunksCall(S, Leader(E.From), Leader(E.To),
-                              {{E.Block, E.Block + 1}}));
+                                  {{E.Block, E.Block + 1}}));
     // Ranks sharing a node: the whole message down the node's chain.
     for (const auto &On : L.RanksOn)
       for (size_t I = 1; I < On.size(); ++I)
@@ -803,9 +803,8 @@ llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R,
   const int64_t Max = std::min(T.Nodes - 1, maxSegmentsPerTree(R, 1));
   Cheapest Placements(M, Pl, makespanJudge());
   Nearest = true;
-  Placements.consider("nearest sources", [&] {
-    return searchSegments(M, R, Pl, 0, Max, Build);
-  });
+  Placements.consider("nearest sources",
+                      [&] { return searchSegments(M, R, Pl, 0, Max, Build); });
   if (const Schedule *Found = Placements.best()) {
     const int64_t K = Found->NumChunks;
     Nearest = false;

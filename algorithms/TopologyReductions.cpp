@@ -411,7 +411,6 @@ RingGrid ringGrid(const Machine &M, const Request &R, bool Fold) {
   return G;
 }
 
-
 bool onNetworkRings(const Machine &M, const Request &R, std::string &Why) {
   if (!onNetwork(M, R, Why))
     return false;
@@ -513,8 +512,8 @@ llvm::Expected<Schedule> buildDimensionRingsCut(const Machine &M,
                                          : ringAllreduce(M, R, Cut);
 }
 
-llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
-                                             const Request &R, Pipeline &P) {
+llvm::Expected<Schedule> buildDimensionRings(const Machine &M, const Request &R,
+                                             Pipeline &P) {
   std::string Why;
   if (!dimensionRingsApplies(M, R, Why))
     return notApplicable("dimension-rings", Why);
@@ -536,12 +535,10 @@ llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
       break;
     if (Orders > 1 && Dims < 2)
       break;
-    if (!Cuts.consider(llvm::Twine(Directions) + " direction(s), " +
-                           llvm::Twine(Orders) + " order(s)",
-                       [&] {
-                         return buildDimensionRingsCut(M, R, Directions,
-                                                       Orders);
-                       }))
+    if (!Cuts.consider(
+            llvm::Twine(Directions) + " direction(s), " + llvm::Twine(Orders) +
+                " order(s)",
+            [&] { return buildDimensionRingsCut(M, R, Directions, Orders); }))
       break;
   }
   return Cuts.take();

@@ -83,8 +83,8 @@ llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
 /// operator each ring's reduce-scatter becomes two chains (the piece of
 /// position b collects positions 0..b-1 up from 0 and b+1..L-1 down from
 /// L-1), on the ranks in rank order.
-llvm::Expected<Schedule> buildDimensionRings(const Machine &M,
-                                             const Request &R, Pipeline &P);
+llvm::Expected<Schedule> buildDimensionRings(const Machine &M, const Request &R,
+                                             Pipeline &P);
 /// dimension-rings with one cut, without the search: the data in
 /// \p Directions (1 or 2) x \p Orders (1 or 2: the dimensions in order, and
 /// also in reverse) lanes that run side by side, each piece in the request's

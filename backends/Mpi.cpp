@@ -361,10 +361,9 @@ Error emitMpi(raw_ostream &OS, ArrayRef<MpiVariant> Variants,
     // What the generated code runs passes the check a reader of tables
     // applies (the drop-in's); failing it is collc's fault.
     if (Error E = checkTables(*T, S.Coll, S.size(), S.Root, S.NumChunks))
-      return make_error<InternalError>("collc: the " +
-                                       std::string(collectiveName(S.Coll)) +
-                                       " schedule '" + S.Algorithm + "': " +
-                                       toString(std::move(E)));
+      return make_error<InternalError>(
+          "collc: the " + std::string(collectiveName(S.Coll)) + " schedule '" +
+          S.Algorithm + "': " + toString(std::move(E)));
     const rt::Variant RV = T->variant(S, V.MinBytes, V.MaxBytes);
     std::string VP = Prefix + "_v" + std::to_string(I);
     OS << "// " << collectiveName(S.Coll) << " " << cComment(S.Algorithm)

@@ -149,10 +149,10 @@ private:
       const rt::Seg &F = T.Segs[size_t(O.Seg + J - 1)];
       if (F.Buf != G.Buf)
         return false;
-      const bool SameBlock = F.NumBlocks == 1 && F.Block == G.Block &&
-                             F.ChunkHi == G.ChunkLo;
-      const bool NextBlock = F.ChunkHi == K && G.ChunkLo == 0 &&
-                             F.Block + F.NumBlocks == G.Block;
+      const bool SameBlock =
+          F.NumBlocks == 1 && F.Block == G.Block && F.ChunkHi == G.ChunkLo;
+      const bool NextBlock =
+          F.ChunkHi == K && G.ChunkLo == 0 && F.Block + F.NumBlocks == G.Block;
       if (!SameBlock && !NextBlock)
         return false;
     }
@@ -185,8 +185,8 @@ private:
       const bool Signal = O.Flags & rt::OpSignal;
       if (O.Seg < 0 || O.NumSegs < 0 ||
           uint64_t(O.Seg) + uint64_t(O.NumSegs) > T.Segs.size())
-        return fail("rank %d operation %lld has segments outside the table",
-                    R, (long long)I);
+        return fail("rank %d operation %lld has segments outside the table", R,
+                    (long long)I);
       if (Signal != (O.NumSegs == 0))
         return fail("rank %d operation %lld: %s", R, (long long)I,
                     Signal ? "a signal carries data"
@@ -199,8 +199,7 @@ private:
         // Bounded by the checks: blocks <= P^2, chunks <= K <= 2^31.
         Units += int64_t(G.ChunkHi - G.ChunkLo) * G.NumBlocks;
         if (Units > (int64_t(1) << 62) / 4)
-          return fail("rank %d operation %lld moves too much", R,
-                      (long long)I);
+          return fail("rank %d operation %lld moves too much", R, (long long)I);
       }
       // The wait record.
       const int64_t W = O.Wait, NW = int64_t(T.Waits.size());
@@ -249,8 +248,8 @@ private:
 
   Error checkSeg(int32_t R, int64_t I, const rt::Seg &G, bool Recv) {
     if (G.ChunkLo < 0 || G.ChunkLo >= G.ChunkHi || G.ChunkHi > K)
-      return fail("rank %d operation %lld addresses chunks [%d, %d) of %lld",
-                  R, (long long)I, G.ChunkLo, G.ChunkHi, (long long)K);
+      return fail("rank %d operation %lld addresses chunks [%d, %d) of %lld", R,
+                  (long long)I, G.ChunkLo, G.ChunkHi, (long long)K);
     int64_t Blocks;
     bool Writable = true;
     if (G.Buf == rt::ScratchBuf) {
@@ -293,11 +292,11 @@ private:
       for (int64_t I = 0; I < numOps(R); ++I) {
         const rt::Op &O = op(R, I);
         if (O.Flags & rt::OpRecv)
-          Recvs.push_back({uint64_t(O.Peer) * uint64_t(P) + uint64_t(R),
-                           T.RankOps[R] + I});
+          Recvs.push_back(
+              {uint64_t(O.Peer) * uint64_t(P) + uint64_t(R), T.RankOps[R] + I});
         else
-          Sends.push_back({uint64_t(R) * uint64_t(P) + uint64_t(O.Peer),
-                           T.RankOps[R] + I});
+          Sends.push_back(
+              {uint64_t(R) * uint64_t(P) + uint64_t(O.Peer), T.RankOps[R] + I});
       }
     if (Sends.size() != Recvs.size())
       return fail("%zu sends and %zu receives", Sends.size(), Recvs.size());
@@ -359,8 +358,7 @@ private:
     const size_t NumOps = T.Ops.size();
     std::vector<int32_t> PostLeft(NumOps), ApplyLeft(NumOps);
     std::vector<int64_t> NextSame(NumOps, -1);
-    std::vector<uint8_t> Posted(NumOps, 0), Arrived(NumOps, 0),
-        Done(NumOps, 0);
+    std::vector<uint8_t> Posted(NumOps, 0), Arrived(NumOps, 0), Done(NumOps, 0);
     // Who waits for whom (global operation indices): CSR lists.
     std::vector<int64_t> WaiterBegin(NumOps + 1, 0);
     std::vector<int64_t> Waiters;
@@ -432,7 +430,8 @@ private:
         const int64_t G = Ready.back();
         Ready.pop_back();
         Posted[size_t(G)] = 1;
-        if (NextSame[size_t(G)] >= 0 && --PostLeft[size_t(NextSame[size_t(G)])] == 0)
+        if (NextSame[size_t(G)] >= 0 &&
+            --PostLeft[size_t(NextSame[size_t(G)])] == 0)
           Ready.push_back(NextSame[size_t(G)]);
         const int64_t Q = Partner[size_t(G)];
         if (Q >= 0 && Posted[size_t(Q)]) {
@@ -469,8 +468,7 @@ private:
         return fail("rank %d would wait forever for its operation %lld (step "
                     "%d, %s rank %d; %s)",
                     R, (long long)(int64_t(G) - T.RankOps[R]), O.Step,
-                    (O.Flags & rt::OpRecv) ? "receive from" : "send to",
-                    O.Peer,
+                    (O.Flags & rt::OpRecv) ? "receive from" : "send to", O.Peer,
                     !Posted[G] ? "never posted"
                     : Partner[G] < 0 || !Posted[size_t(Partner[G])]
                         ? "its partner is never posted"

@@ -5,10 +5,10 @@
 //
 //   build/bin/bench-compile [--max-dp K] [--max-compile K] [--runs N]
 
-#include "bench/Timing.h"
-#include "algorithms/Registry.h"
-#include "compiler/Driver.h"
 #include "algorithms/OptTree.h"
+#include "algorithms/Registry.h"
+#include "bench/Timing.h"
+#include "compiler/Driver.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Cost.h"
 #include "passes/Verify.h"

@@ -24,9 +24,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "algorithms/Registry.h"
-#include "readers/MachineSpec.h"
 #include "ir/InputFile.h"
 #include "passes/NetworkCost.h"
+#include "readers/MachineSpec.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

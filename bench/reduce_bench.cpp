@@ -14,8 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "algorithms/Registry.h"
-#include "compiler/Driver.h"
 #include "algorithms/TopologyReductions.h"
+#include "compiler/Driver.h"
 #include "passes/NetworkCost.h"
 #include "tests/network/Platforms.h"
 

@@ -8,8 +8,8 @@
 //   build/bin/bench-scratch [machine.yaml]   (from the source directory)
 
 #include "algorithms/Registry.h"
-#include "readers/MachineSpec.h"
 #include "passes/Posting.h"
+#include "readers/MachineSpec.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -11,9 +11,9 @@
 
 #include "bench/Timing.h"
 #include "compiler/AutoPolicy.h"
-#include "readers/MachineSpec.h"
 #include "compiler/Select.h"
 #include "ir/Collective.h"
+#include "readers/MachineSpec.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -92,8 +92,8 @@ int main(int argc, char **argv) {
   printf("# bench-select: --emit select over 1..%llu bytes, %d ranks (or the "
          "machine's nodes, if fewer)\n",
          static_cast<unsigned long long>(MaxBytes), Ranks);
-  printf("%-22s %-10s %6s %9s %9s\n", "machine", "collective", "bands",
-         "cpu_s", "wall_s");
+  printf("%-22s %-10s %6s %9s %9s\n", "machine", "collective", "bands", "cpu_s",
+         "wall_s");
   double TotalCpu = 0, TotalWall = 0;
   for (const char *Rel : Machines) {
     if (!MachineFilter.empty() &&
@@ -133,7 +133,6 @@ int main(int argc, char **argv) {
       fflush(stdout);
     }
   }
-  printf("%-22s %-10s %6s %9.2f %9.2f\n", "total", "", "", TotalCpu,
-         TotalWall);
+  printf("%-22s %-10s %6s %9.2f %9.2f\n", "total", "", "", TotalCpu, TotalWall);
   return 0;
 }

@@ -11,8 +11,8 @@
 //
 //   build/bin/bench-sem [--max-n N] [--runs R]
 
-#include "bench/Timing.h"
 #include "algorithms/Registry.h"
+#include "bench/Timing.h"
 #include "compiler/Driver.h"
 #include "passes/Contention.h"
 #include "passes/Cost.h"

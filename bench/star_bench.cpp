@@ -11,8 +11,8 @@
 //   broadcast of MS(2,4) and S_10, as wall time and as the process's CPU
 //   time (the machine may be shared). Without options, both.
 
-#include "bench/Timing.h"
 #include "algorithms/Registry.h"
+#include "bench/Timing.h"
 #include "compiler/Driver.h"
 #include "ir/StarGraph.h"
 #include "passes/Cost.h"

@@ -21,8 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench/Timing.h"
 #include "algorithms/Registry.h"
+#include "bench/Timing.h"
 #include "compiler/Driver.h"
 #include "passes/Verify.h"
 #include "tests/TestUtil.h"
@@ -179,8 +179,8 @@ int main(int Argc, char **Argv) {
     const double Atoms =
         timeVerify(S, M, VerifyOptions::Tracking::Atoms, AtomProblem);
     if (Runs < 0) {
-      llvm::errs() << Name << " at " << S.size() << " ranks, runs: "
-                   << RunProblem << "\n";
+      llvm::errs() << Name << " at " << S.size()
+                   << " ranks, runs: " << RunProblem << "\n";
       Failed = true;
     }
     if (Atoms < 0)
@@ -202,8 +202,8 @@ int main(int Argc, char **Argv) {
       auto S = buildAndCost(M, R, Rw.Algorithm);
       if (!S) {
         Notes.push_back(llvm::formatv("{0} {1} at {2} ranks: {3}",
-                                      collectiveName(Rw.Coll), Rw.Algorithm,
-                                      P, llvm::toString(S.takeError())));
+                                      collectiveName(Rw.Coll), Rw.Algorithm, P,
+                                      llvm::toString(S.takeError())));
         continue;
       }
       Measure(*S, Rw.Algorithm);

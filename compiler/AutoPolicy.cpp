@@ -21,7 +21,8 @@ llvm::Expected<Schedule> chooseSchedule(const Machine &M, const Request &R,
     // Only a schedule that verifies may win.
     auto Verify = [&](const Schedule &S) { return verify(S, M); };
     Hooks.Accept = Verify;
-    Search.consider(A->Name, [&] { return A->Build(M, R, P); }, Hooks);
+    Search.consider(
+        A->Name, [&] { return A->Build(M, R, P); }, Hooks);
   }
   if (!Search.best())
     return error("no algorithm%s%s can build %s %s of %llu bytes on machine "

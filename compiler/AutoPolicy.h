@@ -20,10 +20,10 @@
 
 #include "algorithms/Cheapest.h"
 #include "algorithms/Registry.h"
-#include "passes/Pipeline.h"
 #include "ir/Machine.h"
 #include "ir/Request.h"
 #include "ir/Schedule.h"
+#include "passes/Pipeline.h"
 
 #include "llvm/Support/Error.h"
 

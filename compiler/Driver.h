@@ -12,12 +12,12 @@
 #define COLLC_COMPILER_DRIVER_H
 
 #include "compiler/AutoPolicy.h"
-#include "passes/Pipeline.h"
-#include "readers/RequestSet.h"
 #include "ir/Machine.h"
 #include "ir/Request.h"
 #include "ir/Schedule.h"
 #include "ir/Selection.h"
+#include "passes/Pipeline.h"
+#include "readers/RequestSet.h"
 
 #include "llvm/Support/Error.h"
 

@@ -391,8 +391,7 @@ llvm::Expected<Selection> selectBands(const Machine &M, const Request &Base,
     const std::vector<uint64_t> Asked = Sel.asked();
     for (size_t I = 0; I + 1 < Asked.size(); ++I) {
       const uint64_t A = Asked[I], B = Asked[I + 1];
-      if (B - A <= 2 || !Checked.insert({A, B}).second ||
-          !Sel.contested(A, B))
+      if (B - A <= 2 || !Checked.insert({A, B}).second || !Sel.contested(A, B))
         continue;
       const uint64_t Mid = A + (B - A) / 2;
       if (auto P = Sel.at(Mid); !P)

@@ -74,7 +74,8 @@ Expected<Schedule> parseCacheText(StringRef Text, StringRef Path, uint64_t Key,
   if (Header.substr(Magic.size(), 16) != hex16(Key))
     return cacheError(Path, "holds another kind of call (its key is not the "
                             "one its name says)");
-  if (Header.substr(Magic.size() + 17) != hex16(fnv1a(Json.data(), Json.size())))
+  if (Header.substr(Magic.size() + 17) !=
+      hex16(fnv1a(Json.data(), Json.size())))
     return cacheError(Path, "is damaged (its checksum does not match)");
   // The JSON as it stands in the file, the header blanked, so that a
   // diagnostic's line and column are the file's.

@@ -19,10 +19,9 @@ namespace {
 Expected<int> collectiveNamed(StringRef Name, StringRef Var) {
   std::optional<Collective> C = parseCollective(Name.trim().str());
   if (!C || !isServedCollective(static_cast<int>(*C)))
-    return error(Var + ": unknown collective '" +
-                       Name.trim() +
-                       "'; expected bcast, reduce, allreduce, scan, exscan, "
-                       "gather, scatter, allgather, alltoall or barrier");
+    return error(Var + ": unknown collective '" + Name.trim() +
+                 "'; expected bcast, reduce, allreduce, scan, exscan, "
+                 "gather, scatter, allgather, alltoall or barrier");
   return static_cast<int>(*C);
 }
 
@@ -61,8 +60,8 @@ Expected<Config> parseConfig(const char *Machine, const char *Collectives,
       auto [Name, Algo] = P.split('=');
       if (Algo.trim().empty())
         return error("COLLC_ALGORITHM: expected collective=algorithm "
-                           "(e.g. bcast=binomial,allreduce=ring), got '" +
-                           P.trim() + "'");
+                     "(e.g. bcast=binomial,allreduce=ring), got '" +
+                     P.trim() + "'");
       Expected<int> I = collectiveNamed(Name, "COLLC_ALGORITHM");
       if (!I)
         return I.takeError();

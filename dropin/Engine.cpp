@@ -2,11 +2,11 @@
 
 #include "algorithms/Registry.h"
 #include "compiler/Driver.h"
-#include "readers/MachineSpec.h"
 #include "dropin/CacheFile.h"
 #include "ir/Collective.h"
 #include "ir/Diagnostic.h"
 #include "ir/InputFile.h"
+#include "readers/MachineSpec.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -130,7 +130,7 @@ Engine::Engine(Machine M, Config C, uint64_t MachineDigest)
 Expected<std::unique_ptr<Engine>> Engine::create(Config C) {
   if (C.MachinePath.empty())
     return error("COLLC_MACHINE is not set; expected the path of a "
-                       "machine spec or a SimGrid platform file");
+                 "machine spec or a SimGrid platform file");
   // One read: the text parsed is the text the cache's keys digest.
   Expected<std::unique_ptr<MemoryBuffer>> Text = readInputFile(C.MachinePath);
   if (!Text)
@@ -138,8 +138,8 @@ Expected<std::unique_ptr<Engine>> Engine::create(Config C) {
   Expected<Machine> M = parseMachine((*Text)->getMemBufferRef());
   if (!M)
     return error("COLLC_MACHINE: " + toString(M.takeError()));
-  const uint64_t Digest = buildDigest(
-      fnv1a((*Text)->getBufferStart(), (*Text)->getBufferSize()));
+  const uint64_t Digest =
+      buildDigest(fnv1a((*Text)->getBufferStart(), (*Text)->getBufferSize()));
   if (!C.CacheDir.empty()) {
     if (Error E = checkPrivateDirectory(C.CacheDir)) {
       // "<dir>: error: <why>" as a note: "<dir>: <why>".
@@ -168,15 +168,15 @@ Expected<int64_t> Engine::nodeOfWorldRank(int64_t WorldRank,
   if (M.Topo.Nodes > 0 &&
       WorldSize > M.Topo.Nodes * static_cast<int64_t>(PerNode))
     return error("machine '" + M.Name + "' holds " +
-                       Twine(M.Topo.Nodes * PerNode) +
-                       " ranks; the program "
-                       "runs " +
-                       Twine(WorldSize));
+                 Twine(M.Topo.Nodes * PerNode) +
+                 " ranks; the program "
+                 "runs " +
+                 Twine(WorldSize));
   if (M.Net && M.Net->Placement == RankPlacement::List &&
       WorldSize > static_cast<int64_t>(M.Net->RankNodes.size()))
     return error("machine '" + M.Name + "' places " +
-                       Twine(M.Net->RankNodes.size()) +
-                       " ranks; the program runs " + Twine(WorldSize));
+                 Twine(M.Net->RankNodes.size()) + " ranks; the program runs " +
+                 Twine(WorldSize));
   return M.Net ? M.Net->nodeOfRank(WorldRank, WorldSize, M.Topo.Nodes)
                : WorldRank;
 }
@@ -298,16 +298,16 @@ std::unique_ptr<Entry> Engine::fromCacheText(StringRef Text, StringRef Path,
 
 Error Engine::lower(const Schedule &S, const Key &K, Entry &E) const {
   if (!std::isfinite(S.Makespan))
-    return error("the schedule's time on machine '" +
-                       M.Name + "' is not finite");
+    return error("the schedule's time on machine '" + M.Name +
+                 "' is not finite");
   Expected<MpiTables> T = lowerToTables(S);
   if (!T)
     return T.takeError();
   if (!K.Commutative && T->NeedsCommutative)
-    return error("the " + std::string(collectiveName(S.Coll)) +
-                       " schedule '" + S.Algorithm +
-                       "' folds out of rank order, and the operator is not "
-                       "commutative");
+    return error("the " + std::string(collectiveName(S.Coll)) + " schedule '" +
+                 S.Algorithm +
+                 "' folds out of rank order, and the operator is not "
+                 "commutative");
   if (Error Err = checkTables(*T, S.Coll, S.size(), S.Root, S.NumChunks))
     return Err;
   auto [Lo, Hi] = S.Coll == Collective::Barrier

@@ -62,7 +62,6 @@
 namespace collc {
 namespace dropin {
 
-
 /// The band of a message of \p Bytes per block.
 int sizeBand(uint64_t Bytes);
 /// The sizes band \p Band serves: [first, last].
@@ -157,9 +156,8 @@ public:
   /// with \p Why saying what failed, otherwise. get() reads files through
   /// it; tests and the fuzzer call it directly.
   std::unique_ptr<Entry> fromCacheText(llvm::StringRef Text,
-                                       llvm::StringRef Path,
-                                       uint64_t CacheKey, const Key &K,
-                                       const Request &R,
+                                       llvm::StringRef Path, uint64_t CacheKey,
+                                       const Key &K, const Request &R,
                                        std::string &Why) const;
 
   /// Entries cached, and the bytes they and the node lists hold.

@@ -197,8 +197,8 @@ struct Reader {
     int64_t Bytes = 0, Root = 0, Chunks = 1;
     if (!getString(J, "algorithm", S.Algorithm) ||
         !getString(J, "machine", S.MachineName, false) ||
-        !getInt(J, "bytes", Bytes, true, 0, static_cast<int64_t>(MaxBytes)) || !getInt(J, "root", Root) ||
-        !getInt(J, "chunks", Chunks, false, 1) ||
+        !getInt(J, "bytes", Bytes, true, 0, static_cast<int64_t>(MaxBytes)) ||
+        !getInt(J, "root", Root) || !getInt(J, "chunks", Chunks, false, 1) ||
         !getString(J, "op", S.Op, false) ||
         !getString(J, "datatype", S.Datatype, false) ||
         !getTime(J, "makespan", S.Makespan))

@@ -130,8 +130,8 @@ ReductionFlow::ReductionFlow(const Schedule &S)
   for (int V = 0; V < 2; ++V) {
     Values[V].reserve(P);
     for (int32_t R = 0; R < P; ++R)
-      Values[V].emplace_back(K, V == 0 ? IntervalSet({R, R + 1})
-                                       : IntervalSet{});
+      Values[V].emplace_back(K,
+                             V == 0 ? IntervalSet({R, R + 1}) : IntervalSet{});
   }
 }
 

@@ -434,9 +434,9 @@ private:
         return;
       }
       const Interval Os =
-          OneOrigin ? Interval{S.Root, std::min<int64_t>(Pc.Origins.Hi,
-                                                         S.Root + 1)}
-                    : Pc.Origins;
+          OneOrigin
+              ? Interval{S.Root, std::min<int64_t>(Pc.Origins.Hi, S.Root + 1)}
+              : Pc.Origins;
       bool Ok = HeldRuns->visit(
           T.Src, Os, Pc.Chunks,
           [&](Interval Or, Interval Cs, const Arrival &A) {
@@ -697,13 +697,13 @@ private:
                   " combined over " + Got.str() + ", expected " + Want.str());
         };
         if (Flow) {
-          Flow->runs(V, R).visit({0, K}, [&](Interval Cs,
-                                             const IntervalSet &Got) {
-            if (Got == Want)
-              return true;
-            Wrong(Cs.Lo, Got);
-            return false;
-          });
+          Flow->runs(V, R).visit({0, K},
+                                 [&](Interval Cs, const IntervalSet &Got) {
+                                   if (Got == Want)
+                                     return true;
+                                   Wrong(Cs.Lo, Got);
+                                   return false;
+                                 });
           continue;
         }
         for (int64_t C = 0; C < K; ++C)

@@ -1,14 +1,14 @@
 #include "readers/MachineSpec.h"
 
+#include "ir/Diagnostic.h"
+#include "ir/InputFile.h"
+#include "ir/Permutation.h"
+#include "ir/SmpiFactors.h"
 #include "readers/Document.h"
 #include "readers/MachineCheck.h"
 #include "readers/NetworkSpec.h"
 #include "readers/PlatformSpec.h"
 #include "readers/Schema.h"
-#include "ir/Diagnostic.h"
-#include "ir/InputFile.h"
-#include "ir/Permutation.h"
-#include "ir/SmpiFactors.h"
 
 #include <cassert>
 #include <cstdio>

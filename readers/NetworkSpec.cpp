@@ -1,9 +1,9 @@
 #include "readers/NetworkSpec.h"
 
-#include "readers/Schema.h"
 #include "ir/Format.h"
 #include "ir/Request.h"
 #include "passes/Routes.h"
+#include "readers/Schema.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -45,12 +45,11 @@ FieldReader bandwidthField(double &Out, bool Unlimited) {
       return false;
     if (Out >= MinBandwidth || (Unlimited && Out == 0))
       return true;
-    return D.error(&N, "expected " +
-                           Twine(Unlimited ? "0 (no limit) or " : "") +
-                           "a number >= " + formatBound(MinBandwidth) +
-                           " for '" + Key + "' (a byte in at most " +
-                           formatBound(MaxModelTime) + " time units), got '" +
-                           N.Text + "'");
+    return D.error(
+        &N, "expected " + Twine(Unlimited ? "0 (no limit) or " : "") +
+                "a number >= " + formatBound(MinBandwidth) + " for '" + Key +
+                "' (a byte in at most " + formatBound(MaxModelTime) +
+                " time units), got '" + N.Text + "'");
   };
 }
 

@@ -21,8 +21,8 @@
 #ifndef COLLC_READERS_NETWORKSPEC_H
 #define COLLC_READERS_NETWORKSPEC_H
 
-#include "readers/Document.h"
 #include "ir/Machine.h"
+#include "readers/Document.h"
 
 #include "llvm/ADT/StringRef.h"
 

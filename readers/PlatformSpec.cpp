@@ -1,14 +1,14 @@
 #include "readers/PlatformSpec.h"
 
-#include "readers/MachineCheck.h"
-#include "readers/NetworkSpec.h"
-#include "readers/XmlTree.h"
 #include "ir/Diagnostic.h"
 #include "ir/Format.h"
 #include "ir/JsonTree.h"
 #include "ir/Request.h"
 #include "ir/SmpiFactors.h"
 #include "passes/Routes.h"
+#include "readers/MachineCheck.h"
+#include "readers/NetworkSpec.h"
+#include "readers/XmlTree.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -94,13 +94,9 @@ struct Quantity {
 };
 
 const Quantity Time{"a time", "1us or 0.5ms", timeUnits(), "s", 1e6, 0, 1e6};
-const Quantity Bandwidth{"a bandwidth",
-                         "12.5GBps or 10Gbps",
-                         bandwidthUnits(),
-                         "Bps",
-                         1e-6,
-                         1e-294,
-                         1e306};
+const Quantity Bandwidth{
+    "a bandwidth", "12.5GBps or 10Gbps", bandwidthUnits(), "Bps", 1e-6, 1e-294,
+    1e306};
 const Quantity Speed{"a speed", "1Gf", speedUnits(), "f", 1, 0, 1e300};
 
 /// SimGrid's sharing policies of a cluster's links and of its backbone.
@@ -393,10 +389,10 @@ private:
                         "'radical', got '" +
                             A.Value + "'");
       // To - From cannot wrap (To >= From); its + 1 could.
-      Hosts += Range ? static_cast<int64_t>(
-                           std::min<uint64_t>(To - From, uint64_t(MaxNodes)) +
-                           1)
-                     : 1;
+      Hosts += Range
+                   ? static_cast<int64_t>(
+                         std::min<uint64_t>(To - From, uint64_t(MaxNodes)) + 1)
+                   : 1;
       if (Hosts > MaxNodes)
         return error(A, "expected at most " + Twine(MaxNodes) +
                             " hosts in 'radical', got more");

@@ -37,9 +37,9 @@
 #ifndef COLLC_READERS_REQUESTSET_H
 #define COLLC_READERS_REQUESTSET_H
 
-#include "readers/RequestSpec.h"
 #include "ir/Machine.h"
 #include "ir/Request.h"
+#include "readers/RequestSpec.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -1,12 +1,12 @@
 #include "readers/RequestSpec.h"
 
 #include "algorithms/Registry.h"
-#include "readers/Document.h"
-#include "readers/NetworkSpec.h"
-#include "readers/Schema.h"
 #include "ir/Format.h"
 #include "ir/InputFile.h"
 #include "ir/NodeRef.h"
+#include "readers/Document.h"
+#include "readers/NetworkSpec.h"
+#include "readers/Schema.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -375,8 +375,7 @@ Error checkFiniteTimes(const Machine &M, const Request &R, uint64_t Bytes) {
     const Model Slowest = slowestModel(*M.Net, Hops);
     T = std::max(T, Slowest.Linear.Ts +
                         Slowest.Linear.PerByte * N *
-                            (Data + static_cast<double>(
-                                        M.Net->EnvelopeBytes)));
+                            (Data + static_cast<double>(M.Net->EnvelopeBytes)));
   }
   if (T <= MaxTransferTime)
     return Error::success();

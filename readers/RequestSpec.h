@@ -46,8 +46,8 @@ constexpr double MaxTransferTime = 1e280;
 
 /// Checks that the largest transfer a request for \p Bytes can make (every
 /// block of every rank; of every pair for an all-to-all) carries at most
-/// MaxTransferBytes (ir/Request.h) and takes at most MaxTransferTime under \p M; the
-/// error says what it would carry or take.
+/// MaxTransferBytes (ir/Request.h) and takes at most MaxTransferTime under \p
+/// M; the error says what it would carry or take.
 llvm::Error checkFiniteTimes(const Machine &M, const Request &R,
                              uint64_t Bytes);
 

@@ -9,13 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "backends/Backend.h"
 #include "algorithms/Registry.h"
+#include "backends/Backend.h"
 #include "compiler/Run.h"
-#include "readers/RequestOptions.h"
-#include "readers/Spec.h"
 #include "ir/Diagnostic.h"
 #include "ir/OutOfMemory.h"
+#include "readers/RequestOptions.h"
+#include "readers/Spec.h"
 
 #include "llvm/Support/CommandLine.h"
 

@@ -1,8 +1,8 @@
 // Software barriers: the three builders' shapes, and every schedule they
 // build verifies (no rank leaves before every rank arrived).
+#include "algorithms/Barriers.h"
 #include "algorithms/Registry.h"
 #include "compiler/Driver.h"
-#include "algorithms/Barriers.h"
 #include "passes/Verify.h"
 #include "tests/TestUtil.h"
 

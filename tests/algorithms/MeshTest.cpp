@@ -1,8 +1,8 @@
 // OPT-mesh and U-mesh (paper 000 section 3): the 6x6 worked example,
 // Theorem 3.1 by brute force, and random groups on 16x16 and 8x8x8 meshes.
 #include "algorithms/Mesh.h"
-#include "compiler/Driver.h"
 #include "algorithms/OptTree.h"
+#include "compiler/Driver.h"
 #include "passes/Contention.h"
 #include "passes/Routes.h"
 #include "passes/Verify.h"

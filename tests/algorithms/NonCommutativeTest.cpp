@@ -2,11 +2,11 @@
 // 1..9, every root and every algorithm (and auto) gives a schedule that
 // verifies with commutative: false (every combine joins adjacent rank ranges)
 // and whose MPI table says it does not need a commutative operator.
-#include "backends/Mpi.h"
 #include "algorithms/Registry.h"
+#include "backends/Mpi.h"
 #include "compiler/Driver.h"
-#include "readers/Spec.h"
 #include "passes/Verify.h"
+#include "readers/Spec.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

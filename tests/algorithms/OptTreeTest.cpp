@@ -1,7 +1,7 @@
 // OPT-tree (paper 000, section 2): Table 1, Figure 6, and Algorithm 1 against
 // the plain dynamic program.
-#include "compiler/Driver.h"
 #include "algorithms/OptTree.h"
+#include "compiler/Driver.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>
@@ -25,12 +25,14 @@ TEST_CASE("paper000.Table1: t[i] and j_i for k = 9, t_hold = 20, t_end = 55") {
     CHECK(Q.T[I] == WantT[I]);
 }
 
-TEST_CASE("paper000.Table1: the opt-tree schedule of 9 ranks has makespan 135") {
+TEST_CASE(
+    "paper000.Table1: the opt-tree schedule of 9 ranks has makespan 135") {
   Machine M = test::parameterized(20, 55);
   auto S = compile(M, test::bcast(9, 0, 0, "opt-tree"));
   REQUIRE(S);
   CHECK(S->Makespan == 135);
-  // The root's sends follow Algorithm 1: subtrees of 3, 2, 1, 1, 1 at 0, 20, ...
+  // The root's sends follow Algorithm 1: subtrees of 3, 2, 1, 1, 1 at 0, 20,
+  // ...
   std::vector<double> RootSends;
   for (const Step &St : S->Steps)
     for (const Transfer &T : St.Transfers)
@@ -39,7 +41,8 @@ TEST_CASE("paper000.Table1: the opt-tree schedule of 9 ranks has makespan 135") 
   CHECK(RootSends == std::vector<double>{0, 20, 40, 60, 80});
 }
 
-TEST_CASE("paper000.Figure6: 7 nodes, t_hold 10, t_end 40: OPT-tree 80, binomial 120") {
+TEST_CASE("paper000.Figure6: 7 nodes, t_hold 10, t_end 40: OPT-tree 80, "
+          "binomial 120") {
   Machine M = test::parameterized(10, 40);
   auto Opt = compile(M, test::bcast(7, 0, 0, "opt-tree"));
   auto Bin = compile(M, test::bcast(7, 0, 0, "binomial"));
@@ -50,7 +53,8 @@ TEST_CASE("paper000.Figure6: 7 nodes, t_hold 10, t_end 40: OPT-tree 80, binomial
   CHECK(optTreeSplits(7, 10, 40).T[7] == 80);
 }
 
-TEST_CASE("paper000.Figure6: with t_hold = t_end = 20 the optimal tree is the binomial tree") {
+TEST_CASE("paper000.Figure6: with t_hold = t_end = 20 the optimal tree is the "
+          "binomial tree") {
   Machine M = test::parameterized(20, 20);
   auto Opt7 = compile(M, test::bcast(7, 0, 0, "opt-tree"));
   auto Bin7 = compile(M, test::bcast(7, 0, 0, "binomial"));
@@ -77,7 +81,8 @@ TEST_CASE("paper000.Figure6: with t_hold = t_end = 20 the optimal tree is the bi
   CHECK(Children(*Opt) == Children(*Bin));
 }
 
-TEST_CASE("paper000.Theorem2.1: Algorithm 1 equals the O(k^2) DP for every k <= 2000") {
+TEST_CASE("paper000.Theorem2.1: Algorithm 1 equals the O(k^2) DP for every k "
+          "<= 2000") {
   std::mt19937_64 Rng(20261122);
   std::uniform_real_distribution<double> U(0, 100);
   struct Params {
@@ -101,7 +106,8 @@ TEST_CASE("paper000.Theorem2.1: Algorithm 1 equals the O(k^2) DP for every k <= 
   }
 }
 
-TEST_CASE("opt-tree schedules cost what the DP predicts, for any root and size") {
+TEST_CASE(
+    "opt-tree schedules cost what the DP predicts, for any root and size") {
   std::mt19937_64 Rng(7);
   for (int Trial = 0; Trial < 60; ++Trial) {
     double Hold = std::uniform_real_distribution<double>(0, 50)(Rng);
@@ -129,6 +135,8 @@ TEST_CASE("auto picks the cheapest tree under the model") {
   for (int K : {2, 9, 100, 1000}) {
     auto A = compile(SP, test::bcast(K, 0, 1024));
     REQUIRE(A);
-    CHECK(A->Makespan == doctest::Approx(optTreeSplits(K, 20 + 0.02 * 1024, 55 + 0.07 * 1024).T[K]));
+    CHECK(A->Makespan ==
+          doctest::Approx(
+              optTreeSplits(K, 20 + 0.02 * 1024, 55 + 0.07 * 1024).T[K]));
   }
 }

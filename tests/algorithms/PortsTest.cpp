@@ -3,8 +3,8 @@
 // the verifier (timing included), and `auto` succeeds.
 #include "algorithms/Registry.h"
 #include "compiler/Driver.h"
-#include "readers/Spec.h"
 #include "passes/Verify.h"
+#include "readers/Spec.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

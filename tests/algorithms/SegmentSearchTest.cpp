@@ -1,7 +1,7 @@
 // searchSegments (algorithms/Placement.h): a builder's segment count
 // chosen by costing candidates with the machine's cost pass.
-#include "algorithms/Placement.h"
 #include "algorithms/Cheapest.h"
+#include "algorithms/Placement.h"
 #include "algorithms/SegmentedBcast.h"
 #include "passes/Cost.h"
 #include "tests/TestUtil.h"
@@ -70,8 +70,8 @@ TEST_CASE("searchSegments: the request's segments is the only candidate") {
   Request R = test::bcast(8, 0, 4096, "pipeline");
   R.Segments = 7;
   int Calls = 0;
-  llvm::Expected<Schedule> S =
-      searchSegments(M, R, Q.P, 100, 64, [&](int64_t K) -> llvm::Expected<Schedule> {
+  llvm::Expected<Schedule> S = searchSegments(
+      M, R, Q.P, 100, 64, [&](int64_t K) -> llvm::Expected<Schedule> {
         ++Calls;
         CHECK(K == 7);
         Request Rk = R;
@@ -88,8 +88,8 @@ TEST_CASE("searchSegments skips candidates that fail, and reports when all "
   QuietPipeline Q;
   const Machine M = linear(10, 0.01);
   Request R = test::bcast(8, 0, 1 << 16, "pipeline");
-  llvm::Expected<Schedule> S =
-      searchSegments(M, R, Q.P, 0, 64, [&](int64_t K) -> llvm::Expected<Schedule> {
+  llvm::Expected<Schedule> S = searchSegments(
+      M, R, Q.P, 0, 64, [&](int64_t K) -> llvm::Expected<Schedule> {
         if (K % 2)
           return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                          "odd count %d", int(K));
@@ -99,8 +99,8 @@ TEST_CASE("searchSegments skips candidates that fail, and reports when all "
       });
   REQUIRE(static_cast<bool>(S));
   CHECK(S->NumChunks % 2 == 0);
-  llvm::Expected<Schedule> None =
-      searchSegments(M, R, Q.P, 0, 64, [&](int64_t K) -> llvm::Expected<Schedule> {
+  llvm::Expected<Schedule> None = searchSegments(
+      M, R, Q.P, 0, 64, [&](int64_t K) -> llvm::Expected<Schedule> {
         return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                        "no count %d", int(K));
       });
@@ -156,16 +156,19 @@ TEST_CASE("Cheapest keeps the lowest score, the lower tie key on a tie, and "
   Cheapest C(M, P, makespanJudge());
   CandidateHooks H;
   H.TieKey = 5;
-  CHECK(C.consider("a", [&] { return Fixed(3.0, 1); }, H));
+  CHECK(C.consider(
+      "a", [&] { return Fixed(3.0, 1); }, H));
   H.TieKey = 2;
-  CHECK(C.consider("b", [&] { return Fixed(3.0, 2); }, H));
+  CHECK(C.consider(
+      "b", [&] { return Fixed(3.0, 2); }, H));
   CHECK(C.best()->NumChunks == 2); // equal time, lower key
   H.TieKey = 1;
   auto Refuse = [](const Schedule &) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "no");
   };
   H.Accept = Refuse;
-  CHECK(C.consider("c", [&] { return Fixed(1.0, 3); }, H));
+  CHECK(C.consider(
+      "c", [&] { return Fixed(1.0, 3); }, H));
   CHECK(C.best()->NumChunks == 2); // faster, but not accepted
   CHECK(!C.consider("d", [&]() -> llvm::Expected<Schedule> {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "broken");

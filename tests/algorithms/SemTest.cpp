@@ -2,8 +2,8 @@
 // the paper's counts, recomputed from the schedules collc builds, and the
 // torus baselines. Every schedule here goes through compile(), i.e. the
 // block-exact verifier.
-#include "compiler/Driver.h"
 #include "algorithms/TorusAlltoall.h"
+#include "compiler/Driver.h"
 #include "passes/Contention.h"
 #include "passes/Cost.h"
 #include "passes/MergeSteps.h"

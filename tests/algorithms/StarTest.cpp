@@ -1,16 +1,16 @@
 // Paper 002: star and macro-star graphs, their generators, the lemmas behind
 // the macro-star broadcast, and the broadcasts' step counts.
-#include "algorithms/Registry.h"
-#include "compiler/Driver.h"
-#include "readers/Spec.h"
 #include "algorithms/Greedy.h"
 #include "algorithms/MacroStar.h"
+#include "algorithms/Registry.h"
 #include "algorithms/StarSearch.h"
+#include "compiler/Driver.h"
 #include "ir/Permutation.h"
 #include "ir/ScheduleJson.h"
 #include "ir/StarGraph.h"
 #include "passes/CallModel.h"
 #include "passes/Verify.h"
+#include "readers/Spec.h"
 
 #include "../TestUtil.h"
 

@@ -7,11 +7,11 @@
 #include "algorithms/TopologyReductions.h"
 #include "algorithms/Registry.h"
 #include "compiler/Driver.h"
-#include "readers/MachineSpec.h"
 #include "ir/Random.h"
 #include "passes/Contention.h"
 #include "passes/Cost.h"
 #include "passes/Verify.h"
+#include "readers/MachineSpec.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -16,8 +16,8 @@
 // defined once per rank and before a dependency names them, no cycle of
 // dependencies, targets that are ranks, tags below 2^32 - 1 (which means any
 // tag), and every send matched by one receive of the same size and tag.
-#include "backends/Traces.h"
 #include "algorithms/Registry.h"
+#include "backends/Traces.h"
 #include "compiler/Driver.h"
 #include "tests/TestUtil.h"
 

@@ -132,98 +132,119 @@ TEST_CASE("tables: damaged tables are caught") {
     return 0;
   };
 
-  expect(Bcast, [](MpiTables &T) { T.Segs[0].Block = 1; },
-         "of the receive buffer, which has 1 there");
-  expect(Bcast, [](MpiTables &T) { T.Segs[0].NumBlocks = int64_t(1) << 40; },
-         "which has 1 there");
-  expect(Bcast, [](MpiTables &T) { T.Segs[0].ChunkHi = 1 << 30; },
-         "addresses chunks");
-  expect(Bcast, [&](MpiTables &T) { T.Ops[firstOf(T, true)].Flags |= rt::OpCombine; },
-         "combines, which a bcast does not");
-  expect(Bcast, [](MpiTables &T) { T.Segs[0].Buf = rt::AccBuf; },
-         "of the accumulator, which has 0 there");
-  expect(Bcast, [](MpiTables &T) { T.Segs[0].Buf = 9; }, "an unknown buffer");
-  expect(Gather, [](MpiTables &T) { T.ScratchBlocks = int64_t(1) << 40; },
-         "scratch blocks, where a gather of 9 ranks needs at most 9");
-  expect(Gather,
-         [&](MpiTables &T) {
-           for (rt::Seg &G : T.Segs)
-             if (G.Buf == rt::ScratchBuf)
-               G.Block = (int64_t(1) << 62) - 1;
-         },
-         "of the scratch");
-  expect(Gather,
-         [&](MpiTables &T) {
-           // A receive into the send buffer: a non-root's own block.
-           rt::Op &O = T.Ops[firstOf(T, true)];
-           T.Segs[size_t(O.Seg)].Buf = rt::SendBuf;
-         },
-         "send buffer");
-  expect(Bcast,
-         [&](MpiTables &T) {
-           rt::Op &O = T.Ops[firstOf(T, false)];
-           O.Peer = (O.Peer + 1) % 7 == 0 ? 2 : (O.Peer + 1) % 7;
-         },
-         "the tables fail a check");
-  expect(Bcast,
-         [&](MpiTables &T) {
-           // A rank sending to itself: the root's first send.
-           const size_t I = firstOf(T, false);
-           int32_t R = 0;
-           while (T.RankOps[size_t(R) + 1] <= int64_t(I))
-             ++R;
-           T.Ops[I].Peer = R;
-         },
-         "has peer 1 (expected another rank of 7)");
-  expect(Bcast, [&](MpiTables &T) { T.Ops[firstOf(T, false)].Flags |= rt::OpRecv; },
-         "5 sends and 7 receives");
-  expect(Bcast,
-         [&](MpiTables &T) {
-           // Zero-byte messages: a send and its receive that carry nothing.
-           for (rt::Op &O : T.Ops)
-             O.NumSegs = 0;
-         },
-         "a message carries no data");
-  expect(Reduce,
-         [&](MpiTables &T) {
-           // A wait cycle: two operations of rank 0 waiting for each other.
-           const int32_t W0 = int32_t(T.Waits.size());
-           T.Waits.insert(T.Waits.end(), {-1, 1, 0, 1});
-           const int32_t W1 = int32_t(T.Waits.size());
-           T.Waits.insert(T.Waits.end(), {-1, 1, 0, 0});
-           // Keep the staging each had: cycles are what is tested.
-           T.Waits[size_t(W0)] = T.Waits[size_t(T.Ops[0].Wait)];
-           T.Waits[size_t(W1)] = T.Waits[size_t(T.Ops[1].Wait)];
-           T.Ops[0].Wait = W0;
-           T.Ops[1].Wait = W1;
-         },
-         "would wait forever");
-  expect(Reduce,
-         [&](MpiTables &T) {
-           const int32_t W = int32_t(T.Waits.size());
-           T.Waits.insert(T.Waits.end(), {-1, 1, 0, 0});
-           T.Waits[size_t(W)] = T.Waits[size_t(T.Ops[0].Wait)];
-           T.Ops[0].Wait = W;
-         },
-         "waits for operation 0 (expected another");
-  expect(Reduce,
-         [&](MpiTables &T) {
-           const int32_t W = int32_t(T.Waits.size());
-           T.Waits.insert(T.Waits.end(), {int32_t(1) << 30, 0, 0});
-           T.Ops[size_t(firstOf(T, true))].Wait = W;
-         },
-         "chunk units where its staged operations move");
-  expect(Reduce,
-         [&](MpiTables &T) {
-           const int32_t W = int32_t(T.Waits.size());
-           T.Waits.insert(T.Waits.end(), {-1, 0, 0});
-           T.Ops[size_t(firstOf(T, true))].Wait = W;
-         },
-         "a reduction receive and not staged");
-  expect(Reduce, [](MpiTables &T) { T.RankOps.pop_back(); },
-         "not laid out in order");
-  expect(Reduce, [](MpiTables &T) { T.Ops[0].Wait = 1 << 30; },
-         "has no wait record");
+  expect(
+      Bcast, [](MpiTables &T) { T.Segs[0].Block = 1; },
+      "of the receive buffer, which has 1 there");
+  expect(
+      Bcast, [](MpiTables &T) { T.Segs[0].NumBlocks = int64_t(1) << 40; },
+      "which has 1 there");
+  expect(
+      Bcast, [](MpiTables &T) { T.Segs[0].ChunkHi = 1 << 30; },
+      "addresses chunks");
+  expect(
+      Bcast,
+      [&](MpiTables &T) { T.Ops[firstOf(T, true)].Flags |= rt::OpCombine; },
+      "combines, which a bcast does not");
+  expect(
+      Bcast, [](MpiTables &T) { T.Segs[0].Buf = rt::AccBuf; },
+      "of the accumulator, which has 0 there");
+  expect(
+      Bcast, [](MpiTables &T) { T.Segs[0].Buf = 9; }, "an unknown buffer");
+  expect(
+      Gather, [](MpiTables &T) { T.ScratchBlocks = int64_t(1) << 40; },
+      "scratch blocks, where a gather of 9 ranks needs at most 9");
+  expect(
+      Gather,
+      [&](MpiTables &T) {
+        for (rt::Seg &G : T.Segs)
+          if (G.Buf == rt::ScratchBuf)
+            G.Block = (int64_t(1) << 62) - 1;
+      },
+      "of the scratch");
+  expect(
+      Gather,
+      [&](MpiTables &T) {
+        // A receive into the send buffer: a non-root's own block.
+        rt::Op &O = T.Ops[firstOf(T, true)];
+        T.Segs[size_t(O.Seg)].Buf = rt::SendBuf;
+      },
+      "send buffer");
+  expect(
+      Bcast,
+      [&](MpiTables &T) {
+        rt::Op &O = T.Ops[firstOf(T, false)];
+        O.Peer = (O.Peer + 1) % 7 == 0 ? 2 : (O.Peer + 1) % 7;
+      },
+      "the tables fail a check");
+  expect(
+      Bcast,
+      [&](MpiTables &T) {
+        // A rank sending to itself: the root's first send.
+        const size_t I = firstOf(T, false);
+        int32_t R = 0;
+        while (T.RankOps[size_t(R) + 1] <= int64_t(I))
+          ++R;
+        T.Ops[I].Peer = R;
+      },
+      "has peer 1 (expected another rank of 7)");
+  expect(
+      Bcast,
+      [&](MpiTables &T) { T.Ops[firstOf(T, false)].Flags |= rt::OpRecv; },
+      "5 sends and 7 receives");
+  expect(
+      Bcast,
+      [&](MpiTables &T) {
+        // Zero-byte messages: a send and its receive that carry nothing.
+        for (rt::Op &O : T.Ops)
+          O.NumSegs = 0;
+      },
+      "a message carries no data");
+  expect(
+      Reduce,
+      [&](MpiTables &T) {
+        // A wait cycle: two operations of rank 0 waiting for each other.
+        const int32_t W0 = int32_t(T.Waits.size());
+        T.Waits.insert(T.Waits.end(), {-1, 1, 0, 1});
+        const int32_t W1 = int32_t(T.Waits.size());
+        T.Waits.insert(T.Waits.end(), {-1, 1, 0, 0});
+        // Keep the staging each had: cycles are what is tested.
+        T.Waits[size_t(W0)] = T.Waits[size_t(T.Ops[0].Wait)];
+        T.Waits[size_t(W1)] = T.Waits[size_t(T.Ops[1].Wait)];
+        T.Ops[0].Wait = W0;
+        T.Ops[1].Wait = W1;
+      },
+      "would wait forever");
+  expect(
+      Reduce,
+      [&](MpiTables &T) {
+        const int32_t W = int32_t(T.Waits.size());
+        T.Waits.insert(T.Waits.end(), {-1, 1, 0, 0});
+        T.Waits[size_t(W)] = T.Waits[size_t(T.Ops[0].Wait)];
+        T.Ops[0].Wait = W;
+      },
+      "waits for operation 0 (expected another");
+  expect(
+      Reduce,
+      [&](MpiTables &T) {
+        const int32_t W = int32_t(T.Waits.size());
+        T.Waits.insert(T.Waits.end(), {int32_t(1) << 30, 0, 0});
+        T.Ops[size_t(firstOf(T, true))].Wait = W;
+      },
+      "chunk units where its staged operations move");
+  expect(
+      Reduce,
+      [&](MpiTables &T) {
+        const int32_t W = int32_t(T.Waits.size());
+        T.Waits.insert(T.Waits.end(), {-1, 0, 0});
+        T.Ops[size_t(firstOf(T, true))].Wait = W;
+      },
+      "a reduction receive and not staged");
+  expect(
+      Reduce, [](MpiTables &T) { T.RankOps.pop_back(); },
+      "not laid out in order");
+  expect(
+      Reduce, [](MpiTables &T) { T.Ops[0].Wait = 1 << 30; },
+      "has no wait record");
 }
 
 TEST_CASE("tables: another root's or a shorter schedule's tables fail the "
@@ -242,8 +263,7 @@ TEST_CASE("tables: another root's or a shorter schedule's tables fail the "
   CHECK(llvm::toString(std::move(Other)).find("send buffer") !=
         std::string::npos);
   // The tables of 6 ranks are not those of 5.
-  llvm::Error Fewer =
-      checkTables(*T, Collective::Scatter, 5, 2, S->NumChunks);
+  llvm::Error Fewer = checkTables(*T, Collective::Scatter, 5, 2, S->NumChunks);
   REQUIRE(static_cast<bool>(Fewer));
   llvm::consumeError(std::move(Fewer));
 }

@@ -6,8 +6,8 @@
 #include "compiler/AutoPolicy.h"
 #include "compiler/Driver.h"
 #include "compiler/Select.h"
-#include "readers/Spec.h"
 #include "passes/Contention.h"
+#include "readers/Spec.h"
 #include "tests/TestUtil.h"
 #include "tests/network/Platforms.h"
 

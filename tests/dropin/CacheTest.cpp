@@ -7,8 +7,8 @@
 #include "dropin/Engine.h"
 
 #include "compiler/Driver.h"
-#include "readers/MachineSpec.h"
 #include "ir/ScheduleJson.h"
+#include "readers/MachineSpec.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -103,7 +103,7 @@ struct Planted {
   uint64_t Bytes;
   std::string Path; ///< The kind's cache file.
   uint64_t CacheKey = 0;
-  Schedule Good;    ///< What the file holds.
+  Schedule Good; ///< What the file holds.
   std::unique_ptr<Engine> Builder;
   const Entry *Built = nullptr;
 
@@ -288,8 +288,8 @@ TEST_CASE("dropin cache: another kind's valid schedule is refused") {
   // another root, then another collective.
   Planted P(rt::Bcast, {0, 1, 2, 3, 4, 5}, 2, 5000);
   Machine M = P.Builder->machine();
-  Request R = P.Builder->requestOf(
-      kindOf(*P.Builder, rt::Bcast, P.Nodes, 2, 5000));
+  Request R =
+      P.Builder->requestOf(kindOf(*P.Builder, rt::Bcast, P.Nodes, 2, 5000));
   R.Root = 4;
   llvm::Expected<Schedule> OtherRoot = compile(M, R);
   REQUIRE(OtherRoot);
@@ -403,12 +403,12 @@ TEST_CASE("dropin cache: the fuzzer's seeds are schedules the reader "
     const char *Name = Seed.first;
     const int Coll = Seed.second;
     CAPTURE(Name);
-    Key K = kindOf(E, Coll, {0, 1, 2, 3, 4}, Coll == rt::Allreduce ? 0 : 2,
-                   3000);
+    Key K =
+        kindOf(E, Coll, {0, 1, 2, 3, 4}, Coll == rt::Allreduce ? 0 : 2, 3000);
     const uint64_t CK = E.cacheKey(K);
-    std::string Json = slurp(std::string(COLLC_SOURCE_DIR
-                                         "/tests/fuzz/corpus/cache/") +
-                             Name + ".json");
+    std::string Json =
+        slurp(std::string(COLLC_SOURCE_DIR "/tests/fuzz/corpus/cache/") + Name +
+              ".json");
     char Header[64];
     std::snprintf(Header, sizeof Header, "collc-cache 2 %016llx %016llx\n",
                   (unsigned long long)CK,

@@ -7,9 +7,9 @@
 // fails on any crash, hang or sanitizer report, and when a text is accepted
 // whose tables do not pass checkTables.
 #include "backends/MpiTables.h"
-#include "readers/MachineSpec.h"
 #include "dropin/CacheFile.h"
 #include "dropin/Engine.h"
+#include "readers/MachineSpec.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -62,10 +62,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
         E.fromCacheText(Text, "fuzz.schedule", CK, K, E.requestOf(K), Why);
     if (Got && Got->Error.empty()) {
       // Accepted: its tables were checked; check once more, independently.
-      llvm::Error Err =
-          checkTables(Got->Tables, static_cast<Collective>(Coll),
-                      Got->Variant.Ranks, Got->Variant.Root,
-                      Got->Variant.NumChunks);
+      llvm::Error Err = checkTables(Got->Tables, static_cast<Collective>(Coll),
+                                    Got->Variant.Ranks, Got->Variant.Root,
+                                    Got->Variant.NumChunks);
       if (Err) {
         std::fprintf(stderr, "accepted tables fail: %s\n",
                      llvm::toString(std::move(Err)).c_str());

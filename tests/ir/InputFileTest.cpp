@@ -21,7 +21,9 @@ namespace {
 /// A fresh directory, removed with what it holds at the end of the test.
 struct TempDir {
   llvm::SmallString<128> Path;
-  TempDir() { REQUIRE(!llvm::sys::fs::createUniqueDirectory("collc-in", Path)); }
+  TempDir() {
+    REQUIRE(!llvm::sys::fs::createUniqueDirectory("collc-in", Path));
+  }
   ~TempDir() { llvm::sys::fs::remove_directories(Path); }
   std::string operator/(const char *Name) const {
     return (Path + "/" + Name).str();
@@ -76,7 +78,8 @@ TEST_CASE("input files: what is not a regular file is refused before any "
   CHECK(errorOf("/dev/zero") ==
         "/dev/zero: error: is a character device; expected a regular file");
   CHECK(errorOf(std::string(D.Path)) ==
-        std::string(D.Path) + ": error: is a directory; expected a regular file");
+        std::string(D.Path) +
+            ": error: is a directory; expected a regular file");
   CHECK(errorOf(D / "none") ==
         D / "none" + ": error: cannot read file: No such file or directory");
 
@@ -88,7 +91,8 @@ TEST_CASE("input files: what is not a regular file is refused before any "
   int S = ::socket(AF_UNIX, SOCK_STREAM, 0);
   REQUIRE(S >= 0);
   REQUIRE(::bind(S, reinterpret_cast<sockaddr *>(&A), sizeof A) == 0);
-  CHECK(errorOf(Sock) == Sock + ": error: is a socket; expected a regular file");
+  CHECK(errorOf(Sock) ==
+        Sock + ": error: is a socket; expected a regular file");
   ::close(S);
 }
 

@@ -52,8 +52,7 @@ bool mutate(Schedule &S, llvm::StringRef How) {
       for (Transfer &X : St.Transfers)
         X.Bytes = 0;
   else if (!T) // the rest changes a transfer; a barrier's are signals
-    return How == "swap" || How == "peer" || How == "self" ||
-           How == "combine";
+    return How == "swap" || How == "peer" || How == "self" || How == "combine";
   else if (How == "swap")
     std::swap(T->Src, T->Dst);
   else if (How == "peer")

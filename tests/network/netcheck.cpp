@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Driver.h"
-#include "readers/MachineSpec.h"
 #include "ir/ScheduleJson.h"
 #include "passes/Routes.h"
+#include "readers/MachineSpec.h"
 #include "tests/network/Platforms.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -7,8 +7,8 @@
 #include "passes/LowerBound.h"
 
 #include "compiler/Driver.h"
-#include "readers/Spec.h"
 #include "passes/Cost.h"
+#include "readers/Spec.h"
 #include "tools/PlatformDraw.h"
 
 #include <doctest/doctest.h>

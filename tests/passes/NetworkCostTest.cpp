@@ -240,8 +240,8 @@ TEST_CASE("network cost: a FATPIPE bounds each message and is shared by no "
   C.Topo.Backbone = true;
   C.Net = plainNetwork(1, 100, 2);
   C.Net->Links[1].Bandwidth = 150;
-  Schedule B = schedule(
-      8, {{{0, 1, 1000}, {2, 3, 1000}, {4, 5, 1000}, {6, 7, 1000}}});
+  Schedule B =
+      schedule(8, {{{0, 1, 1000}, {2, 3, 1000}, {4, 5, 1000}, {6, 7, 1000}}});
   estimateCost(B, C);
   CHECK(endOf(B, 0, 0) == doctest::Approx(3 + 1000 / 37.5));
   C.Net->Links[1].FatPipe = true;

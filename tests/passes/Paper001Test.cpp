@@ -5,8 +5,8 @@
 // formula, or, where collc's schedule is faster, the formula minus what the
 // schedule saves, stated in each test.
 #include "algorithms/Registry.h"
-#include "compiler/Driver.h"
 #include "algorithms/SegmentedBcast.h"
+#include "compiler/Driver.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -3,8 +3,8 @@
 // lifetime on relaying schedules, and the waits that guard reuse.
 #include "passes/Posting.h"
 
-#include "backends/Emit.h"
 #include "algorithms/Registry.h"
+#include "backends/Emit.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -4,10 +4,10 @@
 // report the same problems, word for word.
 #include "algorithms/Registry.h"
 #include "compiler/Driver.h"
-#include "readers/Spec.h"
 #include "passes/HeldFlow.h"
 #include "passes/ReductionFlow.h"
 #include "passes/Verify.h"
+#include "readers/Spec.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>
@@ -144,7 +144,8 @@ TEST_CASE("verify-runs: runs and atoms agree on every algorithm's schedules, "
         if (!A.supports(C))
           continue;
         for (int Trial = 0; Trial < 3; ++Trial) {
-          const int32_t P = std::uniform_int_distribution<int32_t>(2, MaxP)(Rng);
+          const int32_t P =
+              std::uniform_int_distribution<int32_t>(2, MaxP)(Rng);
           const int32_t Root =
               std::uniform_int_distribution<int32_t>(0, P - 1)(Rng);
           const uint64_t Bytes =
@@ -158,8 +159,7 @@ TEST_CASE("verify-runs: runs and atoms agree on every algorithm's schedules, "
             llvm::consumeError(Built.takeError());
             continue;
           }
-          const std::string Alg = A.Name, Coll = collectiveName(C),
-                            Mach = Name;
+          const std::string Alg = A.Name, Coll = collectiveName(C), Mach = Name;
           CAPTURE(Mach);
           CAPTURE(Alg);
           CAPTURE(Coll);
@@ -283,18 +283,18 @@ TEST_CASE("verify-runs: runs lift the atom limit on ranks x chunks, not the "
   S.Steps = {{{Up}}, {{Down}}};
   CHECK(verifyBy(S, M, VerifyOptions::Tracking::Auto).empty());
   CHECK(verifyBy(S, M, VerifyOptions::Tracking::Runs).empty());
-  CHECK(verifyBy(S, M, VerifyOptions::Tracking::Atoms).find(
-            "larger than the verifier tracks") != std::string::npos);
+  CHECK(verifyBy(S, M, VerifyOptions::Tracking::Atoms)
+            .find("larger than the verifier tracks") != std::string::npos);
   // Rank 1 sending its own contribution again is caught as runs too.
   S.Steps.push_back({{Up}});
-  CHECK(verifyBy(S, M, VerifyOptions::Tracking::Auto).find(
-            "sends chunk 0 combined over ranks {1} but rank 1 holds it "
-            "combined over {0..1}") != std::string::npos);
+  CHECK(verifyBy(S, M, VerifyOptions::Tracking::Auto)
+            .find("sends chunk 0 combined over ranks {1} but rank 1 holds it "
+                  "combined over {0..1}") != std::string::npos);
   // More chunks than that: refused whatever the tracking.
   S.NumChunks = 2 * K;
   for (Transfer *T : {&S.Steps[0].Transfers[0], &S.Steps[1].Transfers[0],
                       &S.Steps[2].Transfers[0]})
     T->Pieces[0].Chunks = {0, 2 * K};
-  CHECK(verifyBy(S, M, VerifyOptions::Tracking::Runs).find(
-            "larger than the verifier tracks") != std::string::npos);
+  CHECK(verifyBy(S, M, VerifyOptions::Tracking::Runs)
+            .find("larger than the verifier tracks") != std::string::npos);
 }

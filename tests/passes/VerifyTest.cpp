@@ -1,9 +1,9 @@
 // The verifier: every builder's schedules pass it, and it catches each kind
 // of broken schedule.
+#include "passes/Verify.h"
 #include "algorithms/Registry.h"
 #include "compiler/Driver.h"
 #include "passes/Cost.h"
-#include "passes/Verify.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>
@@ -19,7 +19,8 @@ Schedule built(const Machine &M, const Request &R, const char *Alg) {
   return std::move(*S);
 }
 
-bool mentions(const std::vector<std::string> &Problems, const std::string &Word) {
+bool mentions(const std::vector<std::string> &Problems,
+              const std::string &Word) {
   for (const std::string &P : Problems)
     if (P.find(Word) != std::string::npos)
       return true;
@@ -28,7 +29,8 @@ bool mentions(const std::vector<std::string> &Problems, const std::string &Word)
 
 } // namespace
 
-TEST_CASE("verifier: every broadcast builder passes for random sizes, roots and models") {
+TEST_CASE("verifier: every broadcast builder passes for random sizes, roots "
+          "and models") {
   std::mt19937_64 Rng(42);
   for (const AlgorithmInfo &A : algorithms()) {
     if (!A.supports(Collective::Bcast))
@@ -91,10 +93,12 @@ TEST_CASE("verifier: one-port is enforced per step") {
     for (Transfer &T : St.Transfers)
       All.Transfers.push_back(T);
   S.Steps = {All};
-  CHECK(mentions(verifySchedule(S, M, {.Timing = false}), "sends more than 1 message"));
+  CHECK(mentions(verifySchedule(S, M, {.Timing = false}),
+                 "sends more than 1 message"));
   Machine Three = M;
   Three.Ports = 3;
-  CHECK(!mentions(verifySchedule(S, Three, {.Timing = false}), "sends more than"));
+  CHECK(!mentions(verifySchedule(S, Three, {.Timing = false}),
+                  "sends more than"));
 }
 
 TEST_CASE("verifier: timing — t_hold between sends and t_end per transfer") {
@@ -145,7 +149,8 @@ TEST_CASE("verifier: reductions count each contribution once") {
   // 1 -> 0 claims only {1} while rank 1 holds {1, 2}.
   Schedule Lie = S;
   Lie.Steps[1].Transfers[0].Pieces[0].Origins = {1, 2};
-  CHECK(mentions(verifySchedule(Lie, M, {.Timing = false}), "holds it combined over"));
+  CHECK(mentions(verifySchedule(Lie, M, {.Timing = false}),
+                 "holds it combined over"));
   // 2 -> 0 directly as well: rank 2 counted twice.
   Schedule Twice = S;
   Twice.Steps.push_back(Step{{Combine(2, 0, {2, 3})}});
@@ -172,7 +177,8 @@ TEST_CASE("verifier: barriers need every arrival known everywhere") {
     return T;
   };
   // Gather to 0, then release: correct.
-  S.Steps = {Step{{Sig(1, 0)}}, Step{{Sig(2, 0)}}, Step{{Sig(0, 1)}}, Step{{Sig(0, 2)}}};
+  S.Steps = {Step{{Sig(1, 0)}}, Step{{Sig(2, 0)}}, Step{{Sig(0, 1)}},
+             Step{{Sig(0, 2)}}};
   CHECK(verifySchedule(S, M, {.Timing = false}).empty());
   // Release rank 1 before rank 2 arrived.
   Schedule Early = S;
@@ -206,5 +212,6 @@ TEST_CASE("verifier: personalized blocks reach their destination once") {
                  "rank 3 lacks block M[0][3]"));
   Schedule Wrong = S;
   Wrong.Steps[1].Transfers[1].Src = 1; // rank 1 never held block 3
-  CHECK(mentions(verifySchedule(Wrong, M, {.Timing = false}), "before it holds it"));
+  CHECK(mentions(verifySchedule(Wrong, M, {.Timing = false}),
+                 "before it holds it"));
 }

@@ -1,8 +1,8 @@
 // Machines with a network: the `network:` section, the SimGrid platforms
 // read as machines, their YAML and JSON equivalents, SMPI's factors as bands,
 // ranks placed on nodes, and the derived model.
-#include "readers/Spec.h"
 #include "ir/SmpiFactors.h"
+#include "readers/Spec.h"
 
 #include <doctest/doctest.h>
 

@@ -5,8 +5,8 @@
 #include "readers/RequestSet.h"
 #include "compiler/Driver.h"
 #include "compiler/Select.h"
-#include "readers/Spec.h"
 #include "ir/Diagnostic.h"
+#include "readers/Spec.h"
 
 #include <doctest/doctest.h>
 

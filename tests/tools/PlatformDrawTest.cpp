@@ -4,8 +4,8 @@
 // tests/tools/platforms_smpi.sh.)
 #include "tools/PlatformDraw.h"
 
-#include "readers/Spec.h"
 #include "passes/Routes.h"
+#include "readers/Spec.h"
 
 #include <doctest/doctest.h>
 
