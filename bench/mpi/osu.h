@@ -163,27 +163,29 @@ template <class F> double makespan(F &&Call, int Warmup) {
 }
 
 /// One collective under test, measured by O.Measure. Prepare() sets the
-/// buffers for a call, Call() runs it (checking its return code), Check()
-/// says whether this rank got the right data. Every warm-up call (at least
-/// one for the average) and the makespan's timed call are prepared and
-/// checked outside the timed region; the average's timed calls are not.
+/// buffers for a call, Call() runs it and returns its MPI return code (a
+/// failure ends the job, naming \p What), Check() says whether this rank got
+/// the right data. Every warm-up call (at least one for the average) and the
+/// makespan's timed call are prepared and checked outside the timed region;
+/// the average's timed calls are not.
 template <class P, class F, class K>
 double timed(const Options &O, P &&Prepare, F &&Call, K &&Check,
              const char *Driver, bool Collc, const std::string &What) {
+  auto Run = [&] { check(Call(), Driver, Collc, What.c_str()); };
   auto Checked = [&] {
     Prepare();
-    Call();
+    Run();
     checkData(Check(), Driver, Collc, What);
   };
   if (!O.makespan()) {
     for (int I = 0; I < (O.Warmup > 0 ? O.Warmup : 1); ++I)
       Checked();
-    return latency(Call, O.Iters, 0);
+    return latency(Run, O.Iters, 0);
   }
   for (int I = 0; I < O.Warmup; ++I)
     Checked();
   Prepare();
-  double T = makespan(Call, 0);
+  double T = makespan(Run, 0);
   checkData(Check(), Driver, Collc, What);
   return T;
 }
@@ -228,16 +230,19 @@ inline bool isSum(const std::vector<int> &Out, int P) {
   return true;
 }
 
-/// A driver's work after MPI_Init: reads the options, makes the --prewarm
-/// call (of \p PrewarmBytes), then prints one row per size.
-/// Time(Options, Bytes, Collc) measures one size of collc's collective or
-/// the MPI library's, with buffers of its own.
-template <class F>
-void sizes(int argc, char **argv, long PrewarmBytes, F &&Time) {
+/// A driver's whole main: MPI_Init, the options, the --prewarm call (of
+/// \p PrewarmBytes), one row per size, MPI_Finalize.
+/// Time(Options, Bytes, Collc, Rank, P) measures one size of collc's
+/// collective or the MPI library's, with buffers of its own.
+template <class F> int run(int argc, char **argv, long PrewarmBytes, F &&Time) {
+  MPI_Init(&argc, &argv);
+  int Rank = 0, P = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
   const Options O = parse(argc, argv);
   auto Both = [&](const Options &Opts, long Bytes) {
-    return std::make_pair(Opts.collc() ? Time(Opts, Bytes, true) : 0.0,
-                          Opts.mpi() ? Time(Opts, Bytes, false) : 0.0);
+    return std::make_pair(Opts.collc() ? Time(Opts, Bytes, true, Rank, P) : 0.0,
+                          Opts.mpi() ? Time(Opts, Bytes, false, Rank, P) : 0.0);
   };
   if (O.Prewarm)
     Both(prewarmOptions(O), PrewarmBytes);
@@ -245,6 +250,8 @@ void sizes(int argc, char **argv, long PrewarmBytes, F &&Time) {
     auto [C, M] = Both(O, Bytes);
     row(Bytes, C, M);
   }
+  MPI_Finalize();
+  return 0;
 }
 
 } // namespace osu

@@ -21,49 +21,35 @@
 extern "C" int collc_allgather_bench(const void *, int, MPI_Datatype, void *,
                                      int, MPI_Datatype, MPI_Comm);
 
-namespace {
-
-char pattern(int Src, size_t Byte) {
+static char pattern(int Src, size_t Byte) {
   return static_cast<char>(Src * 131 + Byte * 7 + 3);
 }
 
-double measure(const osu::Options &O, bool Collc, const std::vector<char> &In,
-               std::vector<char> &Out, int P) {
-  const int N = static_cast<int>(In.size());
-  const std::string What = "allgather of " + std::to_string(N) + "-byte blocks";
-  return osu::timed(
-      O, [&] { std::fill(Out.begin(), Out.end(), 0); },
-      [&] {
-        int Rc = Collc
-                     ? collc_allgather_bench(In.data(), N, MPI_BYTE, Out.data(),
-                                             N, MPI_BYTE, MPI_COMM_WORLD)
-                     : MPI_Allgather(In.data(), N, MPI_BYTE, Out.data(), N,
-                                     MPI_BYTE, MPI_COMM_WORLD);
-        osu::check(Rc, "osu_allgather", Collc, What.c_str());
-      },
-      [&] {
-        for (int S = 0; S < P; ++S)
-          for (size_t I = 0; I < static_cast<size_t>(N); ++I)
-            if (Out[S * static_cast<size_t>(N) + I] != pattern(S, I))
-              return false;
-        return true;
-      },
-      "osu_allgather", Collc, What);
-}
-
-} // namespace
-
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int Rank = 0, P = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &P);
-  osu::sizes(argc, argv, 1, [&](const osu::Options &O, long B, bool Collc) {
-    std::vector<char> In(B), Out(static_cast<size_t>(P) * B);
-    for (size_t I = 0; I < In.size(); ++I)
-      In[I] = pattern(Rank, I);
-    return measure(O, Collc, In, Out, P);
-  });
-  MPI_Finalize();
-  return 0;
+  return osu::run(
+      argc, argv, 1,
+      [](const osu::Options &O, long B, bool Collc, int Rank, int P) {
+        const int N = static_cast<int>(B);
+        std::vector<char> In(B), Out(static_cast<size_t>(P) * B);
+        for (size_t I = 0; I < In.size(); ++I)
+          In[I] = pattern(Rank, I);
+        return osu::timed(
+            O, [&] { std::fill(Out.begin(), Out.end(), 0); },
+            [&] {
+              return Collc ? collc_allgather_bench(In.data(), N, MPI_BYTE,
+                                                   Out.data(), N, MPI_BYTE,
+                                                   MPI_COMM_WORLD)
+                           : MPI_Allgather(In.data(), N, MPI_BYTE, Out.data(),
+                                           N, MPI_BYTE, MPI_COMM_WORLD);
+            },
+            [&] {
+              for (int S = 0; S < P; ++S)
+                for (size_t I = 0; I < In.size(); ++I)
+                  if (Out[S * In.size() + I] != pattern(S, I))
+                    return false;
+              return true;
+            },
+            "osu_allgather", Collc,
+            "allgather of " + std::to_string(N) + "-byte blocks");
+      });
 }

@@ -18,40 +18,26 @@
 #include "osu.h"
 
 #include <algorithm>
-#include <cstdio>
 
 extern "C" int collc_allreduce_bench(const void *, void *, int, MPI_Datatype,
                                      MPI_Op, MPI_Comm);
 
-namespace {
-
-double measure(const osu::Options &O, bool Collc, const std::vector<int> &In,
-               std::vector<int> &Out, int P) {
-  int N = static_cast<int>(In.size());
-  const std::string What = "allreduce of " + std::to_string(4L * N) + " bytes";
-  return osu::timed(
-      O, [&] { std::fill(Out.begin(), Out.end(), -1); },
-      [&] {
-        int Rc = Collc ? collc_allreduce_bench(In.data(), Out.data(), N,
-                                               MPI_INT, MPI_SUM, MPI_COMM_WORLD)
-                       : MPI_Allreduce(In.data(), Out.data(), N, MPI_INT,
-                                       MPI_SUM, MPI_COMM_WORLD);
-        osu::check(Rc, "osu_allreduce", Collc, What.c_str());
-      },
-      [&] { return osu::isSum(Out, P); }, "osu_allreduce", Collc, What);
-}
-
-} // namespace
-
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int Rank = 0, P = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &P);
-  osu::sizes(argc, argv, 4, [&](const osu::Options &O, long B, bool Collc) {
-    std::vector<int> In = osu::sumInput(Rank, B), Out(In.size());
-    return measure(O, Collc, In, Out, P);
-  });
-  MPI_Finalize();
-  return 0;
+  return osu::run(
+      argc, argv, 4,
+      [](const osu::Options &O, long B, bool Collc, int Rank, int P) {
+        std::vector<int> In = osu::sumInput(Rank, B), Out(In.size());
+        const int N = static_cast<int>(In.size());
+        return osu::timed(
+            O, [&] { std::fill(Out.begin(), Out.end(), -1); },
+            [&] {
+              return Collc ? collc_allreduce_bench(In.data(), Out.data(), N,
+                                                   MPI_INT, MPI_SUM,
+                                                   MPI_COMM_WORLD)
+                           : MPI_Allreduce(In.data(), Out.data(), N, MPI_INT,
+                                           MPI_SUM, MPI_COMM_WORLD);
+            },
+            [&] { return osu::isSum(Out, P); }, "osu_allreduce", Collc,
+            "allreduce of " + std::to_string(4L * N) + " bytes");
+      });
 }

@@ -15,49 +15,34 @@
 
 #include "osu.h"
 
-#include <cstdio>
-
 extern "C" int collc_bcast_bench(void *, int, MPI_Datatype, int, MPI_Comm);
 
-namespace {
-
-char pattern(size_t Byte) { return static_cast<char>(Byte * 7 + 3); }
-
-double measure(const osu::Options &O, bool Collc, std::vector<char> &Buf,
-               int Rank) {
-  int N = static_cast<int>(Buf.size());
-  const std::string What = "broadcast of " + std::to_string(N) + " bytes";
-  return osu::timed(
-      O,
-      [&] {
-        for (size_t I = 0; I < Buf.size(); ++I)
-          Buf[I] = Rank == 0 ? pattern(I) : 0;
-      },
-      [&] {
-        int Rc = Collc ? collc_bcast_bench(Buf.data(), N, MPI_BYTE, 0,
-                                           MPI_COMM_WORLD)
-                       : MPI_Bcast(Buf.data(), N, MPI_BYTE, 0, MPI_COMM_WORLD);
-        osu::check(Rc, "osu_bcast", Collc, What.c_str());
-      },
-      [&] {
-        for (size_t I = 0; I < Buf.size(); ++I)
-          if (Buf[I] != pattern(I))
-            return false;
-        return true;
-      },
-      "osu_bcast", Collc, What);
-}
-
-} // namespace
+static char pattern(size_t Byte) { return static_cast<char>(Byte * 7 + 3); }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int Rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
-  osu::sizes(argc, argv, 1, [&](const osu::Options &O, long B, bool Collc) {
-    std::vector<char> Buf(B);
-    return measure(O, Collc, Buf, Rank);
-  });
-  MPI_Finalize();
-  return 0;
+  return osu::run(
+      argc, argv, 1,
+      [](const osu::Options &O, long B, bool Collc, int Rank, int) {
+        std::vector<char> Buf(B);
+        const int N = static_cast<int>(B);
+        return osu::timed(
+            O,
+            [&] {
+              for (size_t I = 0; I < Buf.size(); ++I)
+                Buf[I] = Rank == 0 ? pattern(I) : 0;
+            },
+            [&] {
+              return Collc ? collc_bcast_bench(Buf.data(), N, MPI_BYTE, 0,
+                                               MPI_COMM_WORLD)
+                           : MPI_Bcast(Buf.data(), N, MPI_BYTE, 0,
+                                       MPI_COMM_WORLD);
+            },
+            [&] {
+              for (size_t I = 0; I < Buf.size(); ++I)
+                if (Buf[I] != pattern(I))
+                  return false;
+              return true;
+            },
+            "osu_bcast", Collc, "broadcast of " + std::to_string(N) + " bytes");
+      });
 }

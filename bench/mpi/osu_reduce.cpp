@@ -20,36 +20,22 @@
 extern "C" int collc_reduce_bench(const void *, void *, int, MPI_Datatype,
                                   MPI_Op, int, MPI_Comm);
 
-namespace {
-
-double measure(const osu::Options &O, bool Collc, const std::vector<int> &In,
-               std::vector<int> &Out, int Rank, int P) {
-  int N = static_cast<int>(In.size());
-  const std::string What = "reduce of " + std::to_string(4L * N) + " bytes";
-  return osu::timed(
-      O, [&] { std::fill(Out.begin(), Out.end(), -1); },
-      [&] {
-        int Rc = Collc ? collc_reduce_bench(In.data(), Out.data(), N, MPI_INT,
-                                            MPI_SUM, 0, MPI_COMM_WORLD)
-                       : MPI_Reduce(In.data(), Out.data(), N, MPI_INT, MPI_SUM,
-                                    0, MPI_COMM_WORLD);
-        osu::check(Rc, "osu_reduce", Collc, What.c_str());
-      },
-      [&] { return Rank != 0 || osu::isSum(Out, P); }, "osu_reduce", Collc,
-      What);
-}
-
-} // namespace
-
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int Rank = 0, P = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &P);
-  osu::sizes(argc, argv, 4, [&](const osu::Options &O, long B, bool Collc) {
-    std::vector<int> In = osu::sumInput(Rank, B), Out(In.size());
-    return measure(O, Collc, In, Out, Rank, P);
-  });
-  MPI_Finalize();
-  return 0;
+  return osu::run(
+      argc, argv, 4,
+      [](const osu::Options &O, long B, bool Collc, int Rank, int P) {
+        std::vector<int> In = osu::sumInput(Rank, B), Out(In.size());
+        const int N = static_cast<int>(In.size());
+        return osu::timed(
+            O, [&] { std::fill(Out.begin(), Out.end(), -1); },
+            [&] {
+              return Collc
+                         ? collc_reduce_bench(In.data(), Out.data(), N, MPI_INT,
+                                              MPI_SUM, 0, MPI_COMM_WORLD)
+                         : MPI_Reduce(In.data(), Out.data(), N, MPI_INT,
+                                      MPI_SUM, 0, MPI_COMM_WORLD);
+            },
+            [&] { return Rank != 0 || osu::isSum(Out, P); }, "osu_reduce",
+            Collc, "reduce of " + std::to_string(4L * N) + " bytes");
+      });
 }

@@ -33,9 +33,12 @@ case $flavor in
       local rc=0
       rm -rf ranks
       timeout 300 "${launcher[@]}" -np "$p" \
-        --output-filename "$PWD/ranks" -x COLLC_MACHINE "$@" > /dev/null 2>&1 || rc=$?
+        --output-filename "$PWD/ranks" -x COLLC_MACHINE "$@" > launcher.log 2>&1 || rc=$?
       cat ranks/1/rank.*/stdout
       cat ranks/1/rank.*/stderr >&2
+      # What the launcher said (a rank's signal or exit status), kept for
+      # fail() with the status.
+      [ $rc = 0 ] || { echo "launcher exit status $rc:"; tail -n 20 launcher.log; } >&2
       return $rc
     }
     preload=(-x COLLC_VERBOSE=1 -x LD_PRELOAD="$lib/libcollc-mpi.so")
@@ -75,7 +78,9 @@ case $flavor in
     ;;
   *) echo "dropin.sh: unknown flavor $flavor" >&2; exit 2 ;;
 esac
-fail() { echo "dropin.sh ($flavor, $p ranks): $*"; tail -n 30 out err 2>/dev/null || true; exit 1; }
+# The output of the run that failed: $out and $err name it.
+out=out err=err
+fail() { echo "dropin.sh ($flavor, $p ranks): $*"; tail -n 30 "$out" "$err" 2>/dev/null || true; exit 1; }
 # Without the library: the MPI library's own collectives. Open MPI's pass
 # the program's checks. SMPI 3.32's get some of it wrong (a non-commutative
 # MPI_Scan and MPI_Exscan of 512 Ki pairs on 6 ranks fold out of order; an
@@ -85,6 +90,7 @@ fail() { echo "dropin.sh ($flavor, $p ranks): $*"; tail -n 30 out err 2>/dev/nul
 # takes seconds, only the run under the library: the plain run and the
 # cache below are mpi.dropin-openmpi's business.)
 if [ "$flavor" != testbed ]; then
+  out=plain.out err=plain.err
   if [ "$flavor" = smpi ]; then
     run > plain.out 2> plain.err || plain=failed
   else
@@ -96,6 +102,7 @@ if [ "$flavor" != testbed ]; then
   fi
   ! grep -q "^collc:" plain.err || fail "collc spoke without the library"
 fi
+out=out err=err
 if [ "$flavor" = smpi ]; then
   run "${preload[@]}" > out 2> err || fail "the program failed under the library"
 else
@@ -115,6 +122,7 @@ if [ "$flavor" = openmpi ]; then
   # reads them (every kind from a file), with the same results.
   mkdir cache
   for pass in write read; do
+    out=cache-$pass.out err=cache-$pass.err
     run -x COLLC_CACHE="$PWD/cache" "${preload[@]}" ./dropin > "cache-$pass.out" 2> "cache-$pass.err" ||
       fail "the program failed with a cache ($pass)"
     n=$(grep -c "results correct$" "cache-$pass.out" || true)
@@ -128,6 +136,7 @@ if [ "$flavor" = openmpi ]; then
   echo "dropin (openmpi): $files cache files written, then read, results correct"
   # Every message cut in pieces of 4099 bytes (COLLC_MAX_PIECE), all posted
   # at once: the same results, every call served.
+  out=pieces.out err=pieces.err
   run -x COLLC_MAX_PIECE=4099 "${preload[@]}" ./dropin > pieces.out 2> pieces.err ||
     fail "the program failed with COLLC_MAX_PIECE"
   n=$(grep -c "results correct$" pieces.out || true)
