@@ -28,6 +28,7 @@
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -211,23 +212,33 @@ inline void row(long Bytes, double Collc, double Mpi) {
   std::fflush(stdout);
 }
 
-/// The reductions' data (osu_allreduce, osu_reduce): rank \p Rank
-/// contributes (Rank + 1) x (i % 7 + 1) at int32 element i of \p Bytes.
-inline std::vector<int> sumInput(int Rank, long Bytes) {
-  std::vector<int> In(static_cast<size_t>(Bytes / 4));
+/// The reductions' case (osu_allreduce, osu_reduce) of \p Bytes: rank r
+/// contributes (r + 1) x (i % 7 + 1) at int32 element i, and the result
+/// (every rank's, or rank 0's when \p AtRootOnly) must be the sum,
+/// (i % 7 + 1) x P (P + 1) / 2. Call(In, Out, N) runs collc's or the
+/// library's reduction of N ints and returns its MPI return code.
+template <class F>
+double timedSum(const Options &O, bool Collc, int Rank, int P, long Bytes,
+                bool AtRootOnly, const char *Driver, const char *Name,
+                F &&Call) {
+  std::vector<int> In(static_cast<size_t>(Bytes / 4)), Out(In.size());
   for (size_t I = 0; I < In.size(); ++I)
     In[I] = (Rank + 1) * static_cast<int>(I % 7 + 1);
-  return In;
-}
-
-/// Whether \p Out is the sum of \p P ranks' sumInput: (i % 7 + 1) x P (P +
-/// 1) / 2 at element i.
-inline bool isSum(const std::vector<int> &Out, int P) {
-  const int Sum = P * (P + 1) / 2;
-  for (size_t I = 0; I < Out.size(); ++I)
-    if (Out[I] != static_cast<int>(I % 7 + 1) * Sum)
-      return false;
-  return true;
+  const int N = static_cast<int>(In.size());
+  return timed(
+      O, [&] { std::fill(Out.begin(), Out.end(), -1); },
+      [&] { return Call(In.data(), Out.data(), N); },
+      [&] {
+        if (AtRootOnly && Rank != 0)
+          return true;
+        const int Sum = P * (P + 1) / 2;
+        for (size_t I = 0; I < Out.size(); ++I)
+          if (Out[I] != static_cast<int>(I % 7 + 1) * Sum)
+            return false;
+        return true;
+      },
+      Driver, Collc,
+      std::string(Name) + " of " + std::to_string(4L * N) + " bytes");
 }
 
 /// A driver's whole main: MPI_Init, the options, the --prewarm call (of

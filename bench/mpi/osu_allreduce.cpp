@@ -17,8 +17,6 @@
 
 #include "osu.h"
 
-#include <algorithm>
-
 extern "C" int collc_allreduce_bench(const void *, void *, int, MPI_Datatype,
                                      MPI_Op, MPI_Comm);
 
@@ -26,18 +24,13 @@ int main(int argc, char **argv) {
   return osu::run(
       argc, argv, 4,
       [](const osu::Options &O, long B, bool Collc, int Rank, int P) {
-        std::vector<int> In = osu::sumInput(Rank, B), Out(In.size());
-        const int N = static_cast<int>(In.size());
-        return osu::timed(
-            O, [&] { std::fill(Out.begin(), Out.end(), -1); },
-            [&] {
-              return Collc ? collc_allreduce_bench(In.data(), Out.data(), N,
-                                                   MPI_INT, MPI_SUM,
+        return osu::timedSum(
+            O, Collc, Rank, P, B, false, "osu_allreduce", "allreduce",
+            [&](int *In, int *Out, int N) {
+              return Collc ? collc_allreduce_bench(In, Out, N, MPI_INT, MPI_SUM,
                                                    MPI_COMM_WORLD)
-                           : MPI_Allreduce(In.data(), Out.data(), N, MPI_INT,
-                                           MPI_SUM, MPI_COMM_WORLD);
-            },
-            [&] { return osu::isSum(Out, P); }, "osu_allreduce", Collc,
-            "allreduce of " + std::to_string(4L * N) + " bytes");
+                           : MPI_Allreduce(In, Out, N, MPI_INT, MPI_SUM,
+                                           MPI_COMM_WORLD);
+            });
       });
 }

@@ -15,8 +15,6 @@
 
 #include "osu.h"
 
-#include <algorithm>
-
 extern "C" int collc_reduce_bench(const void *, void *, int, MPI_Datatype,
                                   MPI_Op, int, MPI_Comm);
 
@@ -24,18 +22,13 @@ int main(int argc, char **argv) {
   return osu::run(
       argc, argv, 4,
       [](const osu::Options &O, long B, bool Collc, int Rank, int P) {
-        std::vector<int> In = osu::sumInput(Rank, B), Out(In.size());
-        const int N = static_cast<int>(In.size());
-        return osu::timed(
-            O, [&] { std::fill(Out.begin(), Out.end(), -1); },
-            [&] {
-              return Collc
-                         ? collc_reduce_bench(In.data(), Out.data(), N, MPI_INT,
-                                              MPI_SUM, 0, MPI_COMM_WORLD)
-                         : MPI_Reduce(In.data(), Out.data(), N, MPI_INT,
-                                      MPI_SUM, 0, MPI_COMM_WORLD);
-            },
-            [&] { return Rank != 0 || osu::isSum(Out, P); }, "osu_reduce",
-            Collc, "reduce of " + std::to_string(4L * N) + " bytes");
+        return osu::timedSum(
+            O, Collc, Rank, P, B, true, "osu_reduce", "reduce",
+            [&](int *In, int *Out, int N) {
+              return Collc ? collc_reduce_bench(In, Out, N, MPI_INT, MPI_SUM, 0,
+                                                MPI_COMM_WORLD)
+                           : MPI_Reduce(In, Out, N, MPI_INT, MPI_SUM, 0,
+                                        MPI_COMM_WORLD);
+            });
       });
 }
