@@ -77,8 +77,8 @@ Files mpi(const Backend &, const BackendInput &In, const BackendOptions &O) {
   if (!In.Bands.empty())
     for (MpiVariant &V : *Variants)
       if (const auto &B = In.Bands[V.S - In.Schedules.data()]) {
-        V.MinBytes = B->first;
-        V.MaxBytes = B->second;
+        V.MinBytes = B->Lo;
+        V.MaxBytes = B->Hi;
       }
   MpiOptions MO;
   MO.Name = O.MpiName ? *O.MpiName : defaultMpiName(In.Schedules[0]);

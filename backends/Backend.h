@@ -13,6 +13,7 @@
 #include "ir/Request.h"
 #include "ir/Schedule.h"
 #include "ir/Selection.h"
+#include "ir/SizeBand.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -60,11 +61,11 @@ struct BackendInput {
   const Machine &M;
   llvm::ArrayRef<Schedule> Schedules;
   const Selection *Sel = nullptr;
-  /// Empty, or one entry per schedule: the message sizes [first, second]
-  /// (bytes per block) that schedule serves, when collc built it for a size
-  /// band (`--bytes-range`). MPI backends serve exactly those sizes with it
-  /// (not --mpi-sizes' bands); no value: as --mpi-sizes says.
-  llvm::ArrayRef<std::optional<std::pair<uint64_t, uint64_t>>> Bands;
+  /// Empty, or one entry per schedule: the message sizes (bytes per block)
+  /// that schedule serves, when collc built it for a size band
+  /// (`--bytes-range`). MPI backends serve exactly those sizes with it (not
+  /// --mpi-sizes' bands); no value: as --mpi-sizes says.
+  llvm::ArrayRef<std::optional<ByteBand>> Bands;
 };
 
 struct Backend {

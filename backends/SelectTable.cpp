@@ -78,7 +78,7 @@ void emitSelect(llvm::raw_ostream &OS, const Machine &M, const Selection &Sel) {
      << " model); auto's choice per message size:\n#   " << Sel.Policy << "\n";
   OS << "#   from_bytes     to_bytes  algorithm                   segments   "
         "time_at_from     time_at_to\n";
-  for (const SizeBand &B : Sel.Bands) {
+  for (const AlgorithmBand &B : Sel.Bands) {
     std::string Segs = B.SegmentsAtLo == B.SegmentsAtHi
                            ? std::to_string(B.SegmentsAtLo)
                            : std::to_string(B.SegmentsAtLo) + "-" +
@@ -94,7 +94,7 @@ void emitSelect(llvm::raw_ostream &OS, const Machine &M, const Selection &Sel) {
 llvm::Error emitOmpiRules(llvm::raw_ostream &OS, const Machine &M,
                           const Selection &Sel) {
   const Request &Base = Sel.Base;
-  const std::vector<SizeBand> &Bands = Sel.Bands;
+  const std::vector<AlgorithmBand> &Bands = Sel.Bands;
   int Id = ompiCollectiveId(Base.Coll);
   if (Id < 0)
     return error("--emit ompi-rules: Open MPI has no %s collective",
@@ -112,7 +112,7 @@ llvm::Error emitOmpiRules(llvm::raw_ostream &OS, const Machine &M,
      << Base.size() << " # ranks\n"
      << Bands.size() << " # message sizes\n";
   for (size_t I = 0; I < Bands.size(); ++I) {
-    const SizeBand &B = Bands[I];
+    const AlgorithmBand &B = Bands[I];
     uint64_t From = I == 0 ? 0 : B.Lo;
     // Open MPI's pipeline takes a segment size: collc's segment count at the
     // band's start, as bytes.

@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
         Key K;
         K.Coll = C;
         K.Root = 0;
-        K.Band = C == rt::Barrier ? 0 : sizeBand(B);
+        K.Band = C == rt::Barrier ? 0 : powerOfTwoBand(B);
         std::vector<double> Times, Cpu;
         std::string Algo, Error;
         uint64_t TableBytes = 0;

@@ -109,7 +109,7 @@ int main(int argc, char **argv) {
     dropin::Key Key;
     Key.Coll = K.Coll;
     Key.Layout = Layout;
-    Key.Band = dropin::sizeBand(2 * sizeof(int));
+    Key.Band = powerOfTwoBand(2 * sizeof(int));
     const dropin::Entry &En = (*E)->get(Key);
     if (!En.Error.empty()) {
       std::fprintf(stderr, "bench-dropin-overhead: %s\n", En.Error.c_str());

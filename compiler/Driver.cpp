@@ -113,10 +113,10 @@ namespace {
 
 /// The bands of sizes \p R's schedules serve over \p Range, each with its
 /// algorithm.
-llvm::Expected<std::vector<SizeBand>> bandsOf(const Machine &M,
-                                              const Request &R,
-                                              const ByteRange &Range,
-                                              const CostJudge &Judge) {
+llvm::Expected<std::vector<AlgorithmBand>> bandsOf(const Machine &M,
+                                                   const Request &R,
+                                                   const ByteBand &Range,
+                                                   const CostJudge &Judge) {
   if (R.Algorithm == "auto") {
     auto Sel = selectBands(M, R, Range.Lo, Range.Hi, Judge);
     if (!Sel)
@@ -124,7 +124,7 @@ llvm::Expected<std::vector<SizeBand>> bandsOf(const Machine &M,
     return std::move(Sel->Bands);
   }
   const uint64_t Unit = elementBytes(R.Datatype);
-  SizeBand B;
+  AlgorithmBand B;
   B.Lo = (Range.Lo + Unit - 1) / Unit * Unit;
   B.Hi = Range.Hi / Unit * Unit;
   B.Algorithm = R.Algorithm;
@@ -134,7 +134,7 @@ llvm::Expected<std::vector<SizeBand>> bandsOf(const Machine &M,
                  static_cast<unsigned long long>(Unit), R.Datatype.c_str(),
                  static_cast<unsigned long long>(Range.Lo),
                  static_cast<unsigned long long>(Range.Hi));
-  return std::vector<SizeBand>{B};
+  return std::vector<AlgorithmBand>{B};
 }
 
 } // namespace
@@ -153,7 +153,7 @@ compileSet(const Machine &M, const RequestSet &Set, const CompileOptions &Opts,
   };
   // The schedule of \p Label, built from \p R, checked and kept.
   auto Build = [&](const Request &R, std::string Label,
-                   std::optional<ByteRange> Band) -> llvm::Error {
+                   std::optional<ByteBand> Band) -> llvm::Error {
     auto S = compile(M, R, Opts);
     if (!S)
       return Fail(S.takeError(), Label);
@@ -180,14 +180,14 @@ compileSet(const Machine &M, const RequestSet &Set, const CompileOptions &Opts,
     auto Bands = bandsOf(M, P.R, *Set.Range, Judge);
     if (!Bands)
       return Fail(Bands.takeError(), P.Label);
-    for (const SizeBand &B : *Bands) {
+    for (const AlgorithmBand &B : *Bands) {
       Request R = P.R;
       R.Algorithm = B.Algorithm;
-      R.Bytes = bandBuildBytes(B.Lo, B.Hi, elementBytes(R.Datatype));
+      R.Bytes = B.buildBytes(elementBytes(R.Datatype));
       std::string Label = P.Label + ", band " + std::to_string(B.Lo) + ".." +
                           std::to_string(B.Hi) + " (" + B.Algorithm +
                           " built at " + std::to_string(R.Bytes) + " bytes)";
-      if (llvm::Error E = Build(R, std::move(Label), ByteRange{B.Lo, B.Hi}))
+      if (llvm::Error E = Build(R, std::move(Label), ByteBand(B)))
         return E;
     }
   }
@@ -239,7 +239,7 @@ llvm::Error requireFiniteTimes(const Schedule &S, const Machine &M) {
 }
 
 llvm::Error requireFiniteTimes(const Selection &Sel, const Machine &M) {
-  for (const SizeBand &B : Sel.Bands)
+  for (const AlgorithmBand &B : Sel.Bands)
     for (auto [Time, Bytes] :
          {std::pair(B.TimeAtLo, B.Lo), std::pair(B.TimeAtHi, B.Hi)})
       if (!std::isfinite(Time))

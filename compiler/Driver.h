@@ -47,7 +47,7 @@ struct SetSchedule {
   Schedule S;
   /// With a --bytes-range: the band of message sizes this schedule serves
   /// (it was built at a size inside it); none: the size it was built for.
-  std::optional<ByteRange> Band;
+  std::optional<ByteBand> Band;
   /// The combination and band, in words, for diagnostics.
   std::string Label;
 };
@@ -65,7 +65,7 @@ struct SetProgress {
 /// size bands: under `auto` the policy's bands over the range (selectBands
 /// with Opts.Judge, or the model's judge), with a named algorithm one band;
 /// a reduction's bands hold whole elements of its datatype. Each band gets
-/// one schedule, built with the band's algorithm at bandBuildBytes inside
+/// one schedule, built with the band's algorithm at ByteBand::buildBytes inside
 /// it. Errors name the combination (and band) that failed when the set has
 /// more than one request or a range (inCombination), and keep their kind.
 llvm::Expected<std::vector<SetSchedule>>

@@ -29,9 +29,7 @@ llvm::Expected<RunResult> runPlan(const Machine *M, const RunPlan &P) {
       return Built.takeError();
     for (SetSchedule &S : *Built) {
       Out.Schedules.push_back(std::move(S.S));
-      Out.Bands.push_back(S.Band
-                              ? std::optional(std::pair(S.Band->Lo, S.Band->Hi))
-                              : std::nullopt);
+      Out.Bands.push_back(S.Band);
     }
   }
   for (const Schedule &S : Out.Schedules)

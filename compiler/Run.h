@@ -11,6 +11,7 @@
 #include "ir/Machine.h"
 #include "ir/Schedule.h"
 #include "ir/Selection.h"
+#include "ir/SizeBand.h"
 #include "readers/RequestSet.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -32,7 +33,7 @@ struct RunPlan {
   const RequestSet *Set = nullptr;
   bool Select = false;
   /// Select: the sizes and the candidates the output can express.
-  ByteRange Range{1, 1 << 20};
+  ByteBand Range{1, 1 << 20};
   ChooseOptions Choose;
   /// `--verify`: require contention-free schedules (auto prefers them).
   bool Verify = false;
@@ -44,7 +45,7 @@ struct RunResult {
   std::vector<Schedule> Schedules;
   /// Empty, or one per schedule: the band of sizes it serves when it was
   /// built for a size band (BackendInput::Bands).
-  std::vector<std::optional<std::pair<uint64_t, uint64_t>>> Bands;
+  std::vector<std::optional<ByteBand>> Bands;
   std::optional<Selection> Sel;
 };
 

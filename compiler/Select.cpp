@@ -306,11 +306,15 @@ llvm::Expected<Selection> selectBands(const Machine &M, const Request &Base,
                  static_cast<unsigned long long>(Lo),
                  static_cast<unsigned long long>(Hi));
   Selector Sel(M, Base, Judge, Opts, Unit);
-  std::vector<SizeBand> Bands;
+  std::vector<AlgorithmBand> Bands;
   auto Add = [&](uint64_t U, const Pick &P) {
     if (Bands.empty() || Bands.back().Algorithm != P.Algorithm) {
-      Bands.push_back({U * Unit, U * Unit, P.Algorithm, P.Segments, P.Segments,
-                       P.Time, P.Time});
+      Bands.push_back({{U * Unit, U * Unit},
+                       P.Algorithm,
+                       P.Segments,
+                       P.Segments,
+                       P.Time,
+                       P.Time});
     } else {
       Bands.back().Hi = U * Unit;
       Bands.back().SegmentsAtHi = P.Segments;

@@ -100,30 +100,6 @@ std::string kindMismatch(const Schedule &S, const Request &R) {
 
 } // namespace
 
-int sizeBand(uint64_t Bytes) {
-  return Bytes == 0 ? 0 : 64 - __builtin_clzll(Bytes);
-}
-
-std::pair<uint64_t, uint64_t> bandRange(int Band) {
-  if (Band == 0)
-    return {0, 0};
-  uint64_t Lo = uint64_t(1) << (Band - 1);
-  return {Lo, Band == 64 ? UINT64_MAX : (Lo << 1) - 1};
-}
-
-uint64_t bandBytes(int Band, uint64_t Multiple) {
-  auto [Lo, Hi] = bandRange(Band);
-  if (Band == 0)
-    return 0;
-  // sqrt(Lo * (Hi + 1)) = Lo * sqrt(2), rounded down to a multiple.
-  uint64_t Mid = static_cast<uint64_t>(static_cast<double>(Lo) * M_SQRT2);
-  Mid -= Mid % Multiple;
-  if (Mid >= Lo && Mid <= Hi)
-    return Mid;
-  uint64_t Up = (Lo + Multiple - 1) / Multiple * Multiple;
-  return Up <= Hi ? Up : Lo;
-}
-
 Engine::Engine(Machine M, Config C, uint64_t MachineDigest)
     : M(std::move(M)), C(std::move(C)), MachineDigest(MachineDigest) {}
 
@@ -228,9 +204,10 @@ Request Engine::requestOf(const Key &K,
     R.Op = "sum";
     R.Datatype = "int32";
   }
-  R.Bytes = Coll == Collective::Barrier
-                ? 0
-                : bandBytes(K.Band, isReduction(Coll) ? 4 : 1);
+  R.Bytes =
+      Coll == Collective::Barrier
+          ? 0
+          : powerOfTwoBandRange(K.Band).buildBytes(isReduction(Coll) ? 4 : 1);
   return R;
 }
 
@@ -310,13 +287,13 @@ Error Engine::lower(const Schedule &S, const Key &K, Entry &E) const {
                  "commutative");
   if (Error Err = checkTables(*T, S.Coll, S.size(), S.Root, S.NumChunks))
     return Err;
-  auto [Lo, Hi] = S.Coll == Collective::Barrier
-                      ? std::pair<uint64_t, uint64_t>(0, UINT64_MAX)
-                      : bandRange(K.Band);
+  const ByteBand Band = S.Coll == Collective::Barrier
+                            ? ByteBand{0, UINT64_MAX}
+                            : powerOfTwoBandRange(K.Band);
   E.Tables = std::move(*T);
   E.Algorithm = S.Algorithm;
   E.Makespan = S.Makespan;
-  E.Variant = E.Tables.variant(S, Lo, Hi);
+  E.Variant = E.Tables.variant(S, Band.Lo, Band.Hi);
   E.Variant.Algorithm = E.Algorithm.c_str();
   return Error::success();
 }

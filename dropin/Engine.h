@@ -32,10 +32,12 @@
 /// that fails any of it is rebuilt and replaced, and the entry says why
 /// (Entry::CacheNote), for the library to say once.
 ///
-/// Size bands: band 0 is the empty message; band b >= 1 holds the sizes
-/// [2^(b-1), 2^b - 1] bytes per block. A band's schedule is built for a size
-/// inside it (bandBytes()) and serves every size of the band, scaling its
-/// chunks, as `--mpi-sizes any` does.
+/// Size bands: the power-of-two bands of ir/SizeBand.h (band 0 is the empty
+/// message; band b >= 1 holds the sizes [2^(b-1), 2^b - 1] bytes per block).
+/// A band's schedule is built at the size the compiler builds that band at
+/// (ByteBand::buildBytes, in int32 elements for reductions, whose requests
+/// count them) and serves every size of the band, scaling its chunks, as
+/// `--mpi-sizes any` does.
 #ifndef COLLC_DROPIN_ENGINE_H
 #define COLLC_DROPIN_ENGINE_H
 
@@ -44,6 +46,7 @@
 #include "ir/Machine.h"
 #include "ir/Request.h"
 #include "ir/Schedule.h"
+#include "ir/SizeBand.h"
 #include "runtime/collc/tables.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -61,16 +64,6 @@
 
 namespace collc {
 namespace dropin {
-
-/// The band of a message of \p Bytes per block.
-int sizeBand(uint64_t Bytes);
-/// The sizes band \p Band serves: [first, last].
-std::pair<uint64_t, uint64_t> bandRange(int Band);
-/// The size a band's schedule is built for: near the band's geometric
-/// middle, a multiple of \p Multiple (4 for reductions, whose requests count
-/// int32 elements) within the band when the band has one, else its first
-/// size.
-uint64_t bandBytes(int Band, uint64_t Multiple);
 
 /// A kind of call: what its schedule depends on.
 struct Key {

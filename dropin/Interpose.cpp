@@ -295,7 +295,7 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
   K.Coll = C.Collective;
   K.Layout = Info->Layout;
   K.Root = rt::isRooted(C.Collective) ? C.Root : 0;
-  K.Band = C.Collective == rt::Barrier ? 0 : dropin::sizeBand(Sh.Bytes);
+  K.Band = C.Collective == rt::Barrier ? 0 : powerOfTwoBand(Sh.Bytes);
   K.Commutative = !rt::isReduction(C.Collective) || Sh.Commute;
   const dropin::Entry &E = S.Engine->get(K);
   // Said once, on rank 0 of the communicator, without COLLC_VERBOSE: a

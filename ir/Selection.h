@@ -7,6 +7,7 @@
 #define COLLC_IR_SELECTION_H
 
 #include "ir/Request.h"
+#include "ir/SizeBand.h"
 
 #include <cstdint>
 #include <string>
@@ -15,8 +16,7 @@
 namespace collc {
 
 /// Sizes [Lo, Hi] (bytes, inclusive) in which one algorithm wins.
-struct SizeBand {
-  uint64_t Lo = 0, Hi = 0;
+struct AlgorithmBand : ByteBand {
   std::string Algorithm;
   int64_t SegmentsAtLo = 1, SegmentsAtHi = 1;
   double TimeAtLo = 0, TimeAtHi = 0;
@@ -28,7 +28,7 @@ struct Selection {
   /// What the policy's judge calls best, in words.
   std::string Policy;
   /// Consecutive bands covering the range asked for, in increasing sizes.
-  std::vector<SizeBand> Bands;
+  std::vector<AlgorithmBand> Bands;
 };
 
 } // namespace collc

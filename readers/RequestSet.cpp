@@ -53,7 +53,7 @@ std::string label(const std::optional<std::string> &Coll,
                   const std::optional<std::string> &Ranks,
                   const std::optional<std::string> &Root,
                   const std::optional<std::string> &Bytes,
-                  const std::optional<ByteRange> &Range) {
+                  const std::optional<ByteBand> &Range) {
   std::string L = Coll ? *Coll : std::string("the request");
   if (Ranks)
     L += " on " + *Ranks + " ranks";
@@ -360,14 +360,6 @@ Expected<RequestSet> expandRequests(StringRef Path, const RequestSetOptions &O,
   return Expander(Path, O, M).run();
 }
 
-uint64_t bandBuildBytes(uint64_t Lo, uint64_t Hi, uint64_t Unit) {
-  const uint64_t A = Lo / Unit, B = Hi / Unit;
-  const double G = std::floor(
-      std::sqrt((static_cast<double>(A) + 1) * (static_cast<double>(B) + 1)));
-  const uint64_t U = std::clamp<uint64_t>(static_cast<uint64_t>(G) - 1, A, B);
-  return U * Unit;
-}
-
 Error inCombination(Error E, StringRef Label) {
   const std::string Pre = Label.str() + ": ";
   return handleErrors(
@@ -387,7 +379,7 @@ Error inCombination(Error E, StringRef Label) {
       });
 }
 
-llvm::Expected<ByteRange> parseBytesRange(llvm::StringRef Text) {
+llvm::Expected<ByteBand> parseBytesRange(llvm::StringRef Text) {
   auto [L, H] = Text.split(':');
   uint64_t Lo = 0, Hi = 0;
   if (!Text.contains(':') || L.trim().getAsInteger(10, Lo) ||
@@ -395,7 +387,7 @@ llvm::Expected<ByteRange> parseBytesRange(llvm::StringRef Text) {
     return error("--bytes-range: expected LO:HI with 0 <= LO <= HI <= %llu, "
                  "got '%s'",
                  static_cast<unsigned long long>(MaxBytes), Text.str().c_str());
-  return ByteRange{Lo, Hi};
+  return ByteBand{Lo, Hi};
 }
 
 } // namespace collc

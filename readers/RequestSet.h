@@ -38,6 +38,7 @@
 #define COLLC_READERS_REQUESTSET_H
 
 #include "ir/Machine.h"
+#include "ir/SizeBand.h"
 #include "ir/Request.h"
 #include "readers/RequestSpec.h"
 
@@ -56,14 +57,8 @@ namespace collc {
 /// The cap on combinations when none is given (`--max-requests`).
 constexpr uint64_t DefaultMaxRequests = 4096;
 
-/// Message sizes [Lo, Hi], bytes, inclusive.
-struct ByteRange {
-  uint64_t Lo = 0, Hi = 0;
-  bool operator==(const ByteRange &O) const { return Lo == O.Lo && Hi == O.Hi; }
-};
-
 /// Parses `--bytes-range LO:HI` (0 <= LO <= HI <= MaxBytes).
-llvm::Expected<ByteRange> parseBytesRange(llvm::StringRef Text);
+llvm::Expected<ByteBand> parseBytesRange(llvm::StringRef Text);
 
 struct RequestSetOptions {
   /// The command line's request fields as written. Collective, Ranks, Root
@@ -71,7 +66,7 @@ struct RequestSetOptions {
   /// values given to every request.
   RequestOverrides Fields;
   /// `--bytes-range`: every size in it (then Fields.Bytes must be empty).
-  std::optional<ByteRange> Range;
+  std::optional<ByteBand> Range;
   /// At most this many combinations; more is a usage error that says how
   /// many were asked for and names --max-requests.
   uint64_t MaxRequests = DefaultMaxRequests;
@@ -92,7 +87,7 @@ struct PlannedRequest {
 struct RequestSet {
   std::vector<PlannedRequest> Requests;
   /// Sizes every non-barrier request covers (from RequestSetOptions).
-  std::optional<ByteRange> Range;
+  std::optional<ByteBand> Range;
   /// What was left out and why ("root 5 is not among the nodes of groups
   /// of 1..5 ranks: skipped"), for the driver to print as notes.
   std::vector<std::string> Notes;
@@ -119,12 +114,6 @@ llvm::Expected<std::vector<int64_t>> parseRankList(llvm::StringRef Text,
 llvm::Expected<RequestSet> expandRequests(llvm::StringRef Path,
                                           const RequestSetOptions &O,
                                           const Machine &M);
-
-/// The size a band's schedule is built at: the geometric middle of
-/// [Lo, Hi] in whole units of \p Unit bytes (floor(sqrt((a+1)(b+1))) - 1 of
-/// the band's first and last unit counts), so a band of 1..1048576 bytes is
-/// built at 1023 bytes. \p Lo and \p Hi are multiples of \p Unit.
-uint64_t bandBuildBytes(uint64_t Lo, uint64_t Hi, uint64_t Unit);
 
 /// \p E with the combination \p Label said: a plain error gets "Label: "
 /// before its text, a located one a note line after it

@@ -87,7 +87,7 @@ Text MpiSizesOpt = text("mpi-sizes", "exact|any",
 /// Every combination of requests the options ask for, checked for \p B
 /// (readers/RequestSet.h); a selection's sizes are its range.
 Expected<RequestSet> requests(const Backend &B, const Machine &M,
-                              ByteRange Range) {
+                              ByteBand Range) {
   RequestSetOptions O;
   O.Fields = Req.overrides();
   O.MaxRequests = Req.MaxRequests;
@@ -172,7 +172,7 @@ Error run(int argc, char **argv) {
     return E;
   const bool Reading = !ScheduleFiles.empty();
   const bool Selecting = B.Takes == BackendTakes::Selection;
-  ByteRange Range{1, 1 << 20};
+  ByteBand Range{1, 1 << 20};
   if (Req.BytesRange.getNumOccurrences()) {
     auto Parsed = parseBytesRange(Req.BytesRange);
     if (!Parsed)

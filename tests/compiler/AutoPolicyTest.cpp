@@ -45,7 +45,7 @@ std::vector<std::string> bundledMachines(bool Platforms = false) {
 
 /// Sizes to probe in a band: its ends, and whole elements spread over it
 /// (odd element counts among them, where divisibility matters).
-std::vector<uint64_t> probes(const SizeBand &B, uint64_t Unit) {
+std::vector<uint64_t> probes(const AlgorithmBand &B, uint64_t Unit) {
   std::set<uint64_t> S{B.Lo, B.Hi};
   const uint64_t Units = (B.Hi - B.Lo) / Unit;
   for (uint64_t K = 1; K < 12; ++K) {
@@ -84,7 +84,7 @@ int agree(const Machine &M, const std::string &Path, int32_t P, Collective C,
   }
   REQUIRE(!Sel->Bands.empty());
   int Points = 0;
-  for (const SizeBand &B : Sel->Bands)
+  for (const AlgorithmBand &B : Sel->Bands)
     for (uint64_t Bytes : probes(B, Unit)) {
       Request R = Base;
       R.Bytes = Bytes;

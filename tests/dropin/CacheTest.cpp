@@ -56,7 +56,7 @@ Key kindOf(Engine &E, int Coll, std::vector<int64_t> Nodes, int32_t Root,
   K.Coll = Coll;
   K.Layout = E.layout(Nodes);
   K.Root = Root;
-  K.Band = sizeBand(Bytes);
+  K.Band = powerOfTwoBand(Bytes);
   return K;
 }
 

@@ -37,7 +37,7 @@ Key keyOf(int Coll, int32_t Layout, int32_t Root, uint64_t Bytes,
   K.Coll = Coll;
   K.Layout = Layout;
   K.Root = Root;
-  K.Band = sizeBand(Bytes);
+  K.Band = powerOfTwoBand(Bytes);
   K.Commutative = Commutative;
   return K;
 }
@@ -77,29 +77,6 @@ TEST_CASE("dropin: configuration from the environment") {
   CHECK(errorOf(parseConfig("m", nullptr, "bcast", nullptr)) ==
         "COLLC_ALGORITHM: expected collective=algorithm (e.g. "
         "bcast=binomial,allreduce=ring), got 'bcast'");
-}
-
-TEST_CASE("dropin: size bands cover every size once") {
-  CHECK(sizeBand(0) == 0);
-  CHECK(bandRange(0) == std::pair<uint64_t, uint64_t>(0, 0));
-  CHECK(bandBytes(0, 4) == 0);
-  uint64_t Next = 1;
-  for (int B = 1; B <= 64; ++B) {
-    auto [Lo, Hi] = bandRange(B);
-    CHECK(Lo == Next);
-    CHECK(sizeBand(Lo) == B);
-    CHECK(sizeBand(Hi) == B);
-    for (uint64_t Mult : {uint64_t(1), uint64_t(4)}) {
-      uint64_t X = bandBytes(B, Mult);
-      CHECK(X >= Lo);
-      CHECK(X <= Hi);
-      if (Hi - Lo + 1 >= Mult)
-        CHECK(X % Mult == 0);
-    }
-    Next = Hi + 1;
-  }
-  CHECK(Next == 0);                   // the last band ends at UINT64_MAX
-  CHECK(bandBytes(21, 1) == 1482910); // 2^20 sqrt 2
 }
 
 TEST_CASE(

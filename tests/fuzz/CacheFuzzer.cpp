@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     K.Coll = Coll;
     K.Layout = E.layout({0, 1, 2, 3, 4});
     K.Root = Coll == rt::Allreduce ? 0 : 2;
-    K.Band = sizeBand(3000);
+    K.Band = powerOfTwoBand(3000);
     const uint64_t CK = E.cacheKey(K);
     std::string Text = In.str();
     if (!In.startswith("collc-cache ")) {

@@ -24,7 +24,7 @@ std::string message(llvm::Error E) { return llvm::toString(std::move(E)); }
 
 /// The request set of the command-line fields \p F on pc-cluster.
 llvm::Expected<RequestSet> expand(RequestOverrides F,
-                                  std::optional<ByteRange> Range = {},
+                                  std::optional<ByteBand> Range = {},
                                   uint64_t Max = DefaultMaxRequests) {
   static const Machine M = pcCluster();
   RequestSetOptions O;
@@ -153,7 +153,7 @@ TEST_CASE("request set: errors name the combination and are said first") {
       "--collective: 'bcast' appears twice in 'bcast,bcast'");
   CHECK(message(expand(fields("bcast", "2", "all", "8,8")).takeError()) ==
         "--bytes: '8' appears twice in '8,8'");
-  CHECK(message(expand(fields("bcast", "2", "all", "8"), ByteRange{0, 9})
+  CHECK(message(expand(fields("bcast", "2", "all", "8"), ByteBand{0, 9})
                     .takeError()) ==
         "--bytes and --bytes-range do not go together: give sizes or a range");
   RequestOverrides Multi = fields("multicast", "1", "all", "8");
@@ -189,27 +189,11 @@ TEST_CASE("request set: the number of combinations is capped before work") {
   CHECK(S->Requests.size() == 272);
 }
 
-TEST_CASE("request set: a band's schedule is built inside the band") {
-  CHECK(bandBuildBytes(1, 1048576, 1) == 1447);
-  CHECK(bandBuildBytes(0, 0, 1) == 0);
-  CHECK(bandBuildBytes(0, 0, 4) == 0);
-  CHECK(bandBuildBytes(4, 8, 4) == 4);
-  CHECK(bandBuildBytes(1000, 1000, 8) == 1000);
-  for (uint64_t Unit : {1, 4, 8})
-    for (uint64_t Lo = 0; Lo < 200; Lo += 7)
-      for (uint64_t Hi = Lo; Hi < 5000; Hi = Hi * 3 + 1) {
-        uint64_t L = Lo * Unit, H = Hi * Unit, B = bandBuildBytes(L, H, Unit);
-        CHECK(L <= B);
-        CHECK(B <= H);
-        CHECK(B % Unit == 0);
-      }
-}
-
 TEST_CASE("request set: banded schedules are auto's bands, no more") {
   const Machine M = pcCluster();
   auto S = expand(
       fields("bcast,allreduce,alltoall,barrier", "4,7", "all", std::nullopt),
-      ByteRange{3, 1 << 20});
+      ByteBand{3, 1 << 20});
   REQUIRE(static_cast<bool>(S));
   auto Built = compileSet(M, *S);
   REQUIRE(static_cast<bool>(Built));
@@ -222,7 +206,7 @@ TEST_CASE("request set: banded schedules are auto's bands, no more") {
     }
     auto Sel = selectBands(M, P.R, 3, 1 << 20, modelJudge());
     REQUIRE(static_cast<bool>(Sel));
-    for (const SizeBand &B : Sel->Bands) {
+    for (const AlgorithmBand &B : Sel->Bands) {
       REQUIRE(Next < Built->size());
       const SetSchedule &X = (*Built)[Next++];
       REQUIRE(X.Band);
