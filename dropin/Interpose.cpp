@@ -797,6 +797,26 @@ int testOne(MPI_Request *R, int *Flag, MPI_Status *St) {
   return PMPI_Test(R, Flag, St);
 }
 
+/// MPI_Wait of \p R, moving collc's runs on meanwhile.
+int waitOne(MPI_Request *R, MPI_Status *St) {
+  return poll(
+      [&](bool &Over) {
+        int Flag = 0;
+        int Err = testOne(R, &Flag, St);
+        Over = Flag;
+        return Err;
+      },
+      [&] { return PMPI_Wait(R, St); });
+}
+
+/// A blocking call as its non-blocking form \p Post and waitOne().
+template <typename Fn>
+int postAndWait(Fn &&Post, MPI_Status *St = MPI_STATUS_IGNORE) {
+  MPI_Request R;
+  int Err = Post(&R);
+  return Err != MPI_SUCCESS ? Err : waitOne(&R, St);
+}
+
 int testAny(int N, MPI_Request *Reqs, int *Index, int *Flag, MPI_Status *St) {
   progress();
   int Hidden = 0;
@@ -917,7 +937,8 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
 
 // The interposed functions that every MPI library has, one X(Name) each:
 // the collectives, blocking and non-blocking, and the calls that start,
-// test, complete or free requests (they move collc's runs on), and
+// test, complete or free requests (they move collc's runs on), the blocking
+// point-to-point calls (so do they, while runs are in flight), and
 // MPI_Finalize (which lets collc's runs end first).
 #define COLLC_INTERPOSED_LIST(X)                                               \
   X(MPI_Bcast)                                                                 \
@@ -952,6 +973,11 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
   X(MPI_Request_free)                                                          \
   X(MPI_Start)                                                                 \
   X(MPI_Startall)                                                              \
+  X(MPI_Send)                                                                  \
+  X(MPI_Ssend)                                                                 \
+  X(MPI_Recv)                                                                  \
+  X(MPI_Sendrecv)                                                              \
+  X(MPI_Probe)                                                                 \
   X(MPI_Finalize)
 
 extern "C" {
@@ -1144,14 +1170,7 @@ COLLC_FORMS(Barrier, Ibarrier, (MPI_Comm comm),
 int COLLC_INTERPOSED(MPI_Wait)(MPI_Request *request, MPI_Status *status) {
   if (idle())
     return PMPI_Wait(request, status);
-  return poll(
-      [&](bool &Over) {
-        int Flag = 0;
-        int Err = testOne(request, &Flag, status);
-        Over = Flag;
-        return Err;
-      },
-      [&] { return PMPI_Wait(request, status); });
+  return waitOne(request, status);
 }
 
 int COLLC_INTERPOSED(MPI_Test)(MPI_Request *request, int *flag,
@@ -1295,6 +1314,84 @@ int COLLC_INTERPOSED(MPI_Startall)(int count, MPI_Request requests[]) {
       return Err;
   }
   return MPI_SUCCESS;
+}
+
+// ---- blocking point-to-point calls: while collc has runs in flight, each
+// is its non-blocking form and a wait that moves them on (MPI defines it so),
+// so that a rank that waits for a message still forwards what other ranks'
+// runs wait for: they may be what the message waits for.
+
+int COLLC_INTERPOSED(MPI_Send)(const void *buf, int count, MPI_Datatype type,
+                               int dest, int tag, MPI_Comm comm) {
+  if (idle())
+    return PMPI_Send(buf, count, type, dest, tag, comm);
+  return postAndWait([&](MPI_Request *R) {
+    return PMPI_Isend(buf, count, type, dest, tag, comm, R);
+  });
+}
+
+int COLLC_INTERPOSED(MPI_Ssend)(const void *buf, int count, MPI_Datatype type,
+                                int dest, int tag, MPI_Comm comm) {
+  if (idle())
+    return PMPI_Ssend(buf, count, type, dest, tag, comm);
+  return postAndWait([&](MPI_Request *R) {
+    return PMPI_Issend(buf, count, type, dest, tag, comm, R);
+  });
+}
+
+int COLLC_INTERPOSED(MPI_Recv)(void *buf, int count, MPI_Datatype type,
+                               int source, int tag, MPI_Comm comm,
+                               MPI_Status *status) {
+  if (idle())
+    return PMPI_Recv(buf, count, type, source, tag, comm, status);
+  return postAndWait(
+      [&](MPI_Request *R) {
+        return PMPI_Irecv(buf, count, type, source, tag, comm, R);
+      },
+      status);
+}
+
+int COLLC_INTERPOSED(MPI_Sendrecv)(const void *sendbuf, int sendcount,
+                                   MPI_Datatype sendtype, int dest, int sendtag,
+                                   void *recvbuf, int recvcount,
+                                   MPI_Datatype recvtype, int source,
+                                   int recvtag, MPI_Comm comm,
+                                   MPI_Status *status) {
+  if (idle())
+    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                         recvcount, recvtype, source, recvtag, comm, status);
+  MPI_Request R[2];
+  int Err =
+      PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &R[0]);
+  if (Err != MPI_SUCCESS)
+    return Err;
+  if ((Err = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm,
+                        &R[1])) != MPI_SUCCESS) {
+    PMPI_Cancel(&R[0]);
+    PMPI_Request_free(&R[0]);
+    return Err;
+  }
+  if ((Err = waitOne(&R[1], MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
+    PMPI_Cancel(&R[0]);
+    PMPI_Request_free(&R[0]);
+    return Err;
+  }
+  return waitOne(&R[0], status);
+}
+
+int COLLC_INTERPOSED(MPI_Probe)(int source, int tag, MPI_Comm comm,
+                                MPI_Status *status) {
+  if (idle())
+    return PMPI_Probe(source, tag, comm, status);
+  return poll(
+      [&](bool &Over) {
+        progress();
+        int Flag = 0;
+        int Err = PMPI_Iprobe(source, tag, comm, &Flag, status);
+        Over = Flag;
+        return Err;
+      },
+      [&] { return PMPI_Probe(source, tag, comm, status); });
 }
 
 int COLLC_INTERPOSED(MPI_Finalize)(void) {

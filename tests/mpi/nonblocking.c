@@ -4,9 +4,10 @@
  * completed out of order with MPI_Wait, MPI_Testall, MPI_Waitany,
  * MPI_Testsome and MPI_Waitall) and persistent (MPI-4's MPI_*_init, or Open
  * MPI 4's MPIX_*_init; started with MPI_Start and MPI_Startall many times),
- * on MPI_COMM_WORLD and on split communicators at the same time. Every
- * result is checked; a derived datatype is freed while the call that uses it
- * is in flight.
+ * on MPI_COMM_WORLD and on split communicators at the same time, and a
+ * broadcast that must move on while ranks wait in MPI_Recv. Every result is
+ * checked; a derived datatype is freed while the call that uses it is in
+ * flight.
  *
  *   nonblocking [rounds]
  *
@@ -192,6 +193,32 @@ static void nonBlockingRound(MPI_Comm Comm, int Round) {
   free(AaIn), free(AaOut);
 }
 
+/* A broadcast in flight while every rank waits in a blocking receive for
+ * the next rank, which sends only once its broadcast completed: the ranks
+ * blocked in MPI_Recv must still forward the broadcast (MPI's progress
+ * rule), or the last rank never gets it and the chain never unwinds. */
+static void chainRound(MPI_Comm Comm, int Round) {
+  int Me, P;
+  MPI_Comm_rank(Comm, &Me);
+  MPI_Comm_size(Comm, &P);
+  enum { N = 50000 };
+  static int Buf[N];
+  for (int I = 0; I < N; ++I)
+    Buf[I] = Me == 0 ? Round + I : -1;
+  MPI_Request R;
+  MPI_Ibcast(Buf, N, MPI_INT, 0, Comm, &R);
+  count(Comm, &NonBlocking);
+  int Token = 0;
+  if (Me + 1 < P)
+    MPI_Recv(&Token, 1, MPI_INT, Me + 1, 9, Comm, MPI_STATUS_IGNORE);
+  MPI_Wait(&R, MPI_STATUS_IGNORE);
+  if (Me > 0)
+    MPI_Send(&Token, 1, MPI_INT, Me - 1, 9, Comm);
+  for (int I = 0; I < N; ++I)
+    check(Buf[I] == Round + I, "ibcast with a chain of receives", Round, I,
+          Buf[I], Round + I);
+}
+
 #ifdef HAVE_PERSISTENT
 /* Persistent calls made once on Comm and started every round, mixed with a
  * non-blocking broadcast. */
@@ -310,6 +337,7 @@ int main(int argc, char **argv) {
     Check = WorldRank % 2 == 0 ? R : -1;
     check(Token == Check, "ibcast on the half", R, 0, Token, Check);
     nonBlockingRound(Half, R);
+    chainRound(MPI_COMM_WORLD, R);
 #ifdef HAVE_PERSISTENT
     persistentRound(&World, R);
     persistentRound(&Split, R + 1);
