@@ -13,8 +13,9 @@
  *
  * Prints, per rank, the calls it made as rank 0 of their communicator (what
  * COLLC_VERBOSE=1 reports, one line per call):
- *   nonblocking: B blocking, N non-blocking, I persistent, S starts as rank
- *   0, results correct
+ *   nonblocking: B blocking, N non-blocking, I persistent, S starts, U with
+ *   a user operator as rank 0, results correct
+ * (U: non-blocking calls with a user-defined operator, not counted in N).
  * and exits with 1 after printing the first wrong value. */
 #include <mpi.h>
 #if defined(OMPI_MAJOR_VERSION)
@@ -33,7 +34,7 @@
 #endif
 
 static int WorldRank;
-static long Blocking, NonBlocking, Inits, Starts;
+static long Blocking, NonBlocking, Inits, Starts, UserOp;
 
 static void check(int Ok, const char *What, int Round, long At, long Got,
                   long Want) {
@@ -59,6 +60,13 @@ static int *ints(long N) { return malloc(sizeof(int) * (size_t)(N ? N : 1)); }
 static long value(int K, long I, int R) { return 3L * K + I % 1000 + R; }
 
 enum { NumColl = 10 };
+
+static void maxOf(void *In, void *InOut, int *Len, MPI_Datatype *Type) {
+  (void)Type;
+  for (int I = 0; I < *Len; ++I)
+    if (((int *)In)[I] > ((int *)InOut)[I])
+      ((int *)InOut)[I] = ((int *)In)[I];
+}
 
 /* One round of ten non-blocking collectives on Comm, all in flight with a
  * ring exchange of the program's own, then a blocking allreduce, all
@@ -188,6 +196,19 @@ static void nonBlockingRound(MPI_Comm Comm, int Round) {
   for (long I = 0; I < A; ++I)
     check(SOut[I] == (Me * A + I) * 3 + Round, "iscatter", Round, I, SOut[I],
           (Me * A + I) * 3 + Round);
+  /* A user-defined operator, freed while the call is in flight (MPI allows
+   * it): collc passes such calls to the MPI library, which holds it. */
+  MPI_Op Max;
+  MPI_Op_create(maxOf, 1, &Max);
+  int Mine = Me * 7 % 5 + Round, Top = -1, Want = -1;
+  MPI_Request U;
+  MPI_Iallreduce(&Mine, &Top, 1, MPI_INT, Max, Comm, &U);
+  count(Comm, &UserOp);
+  MPI_Op_free(&Max);
+  MPI_Wait(&U, MPI_STATUS_IGNORE);
+  for (int K = 0; K < P; ++K)
+    Want = K * 7 % 5 + Round > Want ? K * 7 % 5 + Round : Want;
+  check(Top == Want, "iallreduce with a user operator", Round, 0, Top, Want);
   free(RedIn), free(AllOut), free(RedOut), free(ScanOut), free(ExOut);
   free(Bc), free(GIn), free(GOut), free(SIn), free(SOut), free(AgOut);
   free(AaIn), free(AaOut);
@@ -351,8 +372,8 @@ int main(int argc, char **argv) {
 #endif
   MPI_Comm_free(&Half);
   printf("nonblocking: %ld blocking, %ld non-blocking, %ld persistent, %ld "
-         "starts as rank 0, results correct\n",
-         Blocking, NonBlocking, Inits, Starts);
+         "starts, %ld with a user operator as rank 0, results correct\n",
+         Blocking, NonBlocking, Inits, Starts, UserOp);
   MPI_Finalize();
   return 0;
 }
