@@ -9,7 +9,10 @@
  * checked; a derived datatype is freed while the call that uses it is in
  * flight.
  *
- *   nonblocking [rounds]
+ *   nonblocking [rounds [seed]]
+ *
+ * A seed draws each round's count (0 to 100000 ints) and roots; without
+ * one they cycle through 0, 1, 7, 1000 and 70000 ints.
  *
  * Prints, per rank, the calls it made as rank 0 of their communicator (what
  * COLLC_VERBOSE=1 reports, one line per call):
@@ -35,6 +38,19 @@
 
 static int WorldRank;
 static long Blocking, NonBlocking, Inits, Starts, UserOp;
+/* With a seed, each round's count and roots are drawn (the same on every
+ * rank); without, they cycle through fixed values. */
+static unsigned Seed;
+
+/* Draw number \p K of round \p Round, below \p Bound. */
+static long draw(int Round, int K, long Bound) {
+  unsigned long X = Seed * 2654435761ul + (unsigned long)Round * 40503ul +
+                    (unsigned long)K * 9973ul;
+  X ^= X >> 13;
+  X *= 0x5bd1e995ul;
+  X ^= X >> 15;
+  return (long)(X % (unsigned long)Bound);
+}
 
 static void check(int Ok, const char *What, int Round, long At, long Got,
                   long Want) {
@@ -76,10 +92,12 @@ static void nonBlockingRound(MPI_Comm Comm, int Round) {
   int Me, P;
   MPI_Comm_rank(Comm, &Me);
   MPI_Comm_size(Comm, &P);
-  const long N = Counts[Round % 5];
+  const long N = Seed ? draw(Round, 0, 100001) : Counts[Round % 5];
+  const int Shift = Seed ? (int)draw(Round, 1, P) : 0;
   const long A = N > 1000 ? 1000 : N; /* per-rank blocks of the all-to-alls */
-  const int BRoot = (Round + 1) % P, RRoot = Round % P, GRoot = (Round + 2) % P,
-            SRoot = (Round + 3) % P;
+  const int BRoot = (Round + 1 + Shift) % P, RRoot = (Round + Shift) % P,
+            GRoot = (Round + 2 + Shift * 3) % P,
+            SRoot = (Round + 3 + Shift * 5) % P;
   int *RedIn = ints(N), *AllOut = ints(N), *RedOut = ints(N), *ScanOut = ints(N),
       *ExOut = ints(N), *Bc = ints(2 * N), *GIn = ints(A), *GOut = ints(A * P),
       *SIn = ints(A * P), *SOut = ints(A), *AgOut = ints(A * P),
@@ -331,6 +349,7 @@ int main(int argc, char **argv) {
   int Size;
   MPI_Comm_size(MPI_COMM_WORLD, &Size);
   const int Rounds = argc > 1 ? atoi(argv[1]) : 10;
+  Seed = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 0;
   /* Halves (odd and even world ranks, of unequal sizes when the world is
    * odd) and the world. */
   MPI_Comm Half;

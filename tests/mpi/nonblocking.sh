@@ -12,9 +12,14 @@
 # persistent collectives) the blocking calls are served and every
 # non-blocking one is passed to SMPI with that reason.
 #
-#   nonblocking.sh openmpi|mpich|smpi <libdir> <srcdir> <workdir> <ranks> <rounds>
+# With a seed (a number, or `random`: one drawn and printed), the program
+# draws each round's count and roots from it.
+#
+#   nonblocking.sh openmpi|mpich|smpi <libdir> <srcdir> <workdir> <ranks> <rounds> [seed]
 set -euo pipefail
-flavor=$1 lib=$2 src=$3 work=$4 p=$5 rounds=$6
+flavor=$1 lib=$2 src=$3 work=$4 p=$5 rounds=$6 seed=${7:-0}
+[ "$seed" != random ] || seed=$((RANDOM * 32768 + RANDOM + 1))
+[ "$seed" = 0 ] || echo "nonblocking.sh: seed $seed"
 source "$src/tests/mpi/ranks.sh"
 rm -rf "$work"
 mkdir -p "$work"
@@ -25,14 +30,14 @@ case $flavor in
     mpicc.openmpi -O2 -Wall -Wextra -Werror "$src/tests/mpi/nonblocking.c" -o nonblocking
     run() {
       joined_openmpi 120 mpirun.openmpi --allow-run-as-root --oversubscribe :: \
-        -np "$p" -x COLLC_MACHINE "$@" ./nonblocking "$rounds"
+        -np "$p" -x COLLC_MACHINE "$@" ./nonblocking "$rounds" "$seed"
     }
     preload=(-x COLLC_VERBOSE=1 -x LD_PRELOAD="$lib/libcollc-mpi.so")
     ;;
   mpich)
     machine=$src/examples/machines/pc-cluster.yaml
     mpicc.mpich -O2 -Wall -Wextra -Werror "$src/tests/mpi/nonblocking.c" -o nonblocking
-    run() { joined_mpich 120 -np "$p" -genv COLLC_MACHINE "$machine" "$@" ./nonblocking "$rounds"; }
+    run() { joined_mpich 120 -np "$p" -genv COLLC_MACHINE "$machine" "$@" ./nonblocking "$rounds" "$seed"; }
     preload=(-genv COLLC_VERBOSE 1 -genv LD_PRELOAD "$lib/libcollc-mpi-mpich.so")
     ;;
   smpi)
@@ -44,7 +49,7 @@ case $flavor in
       timeout 120 env COLLC_MACHINE="$machine" LD_LIBRARY_PATH="$lib" "$@" \
         smpirun -np "$p" -platform "$machine" -hostfile hosts --log=root.thres:critical \
         --cfg=smpi/display-timing:no --cfg=smpi/privatize-libs:libcollc-mpi-smpi.so \
-        "$prog" "$rounds"
+        "$prog" "$rounds" "$seed"
     }
     preload=(COLLC_VERBOSE=1)
     ;;
