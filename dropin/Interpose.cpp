@@ -859,12 +859,19 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
     return pass(S, C, Blocking, D.Sh.Rank, D.Why.c_str(), Library);
   sayServed(S, C, Blocking, D);
   const rt::Shape &Sh = D.Sh;
-  // The run's own MPI calls go straight to the MPI library; the runs in
-  // flight move on through collc_rt_progress_others.
-  bury();
-  ++TheFlights.Busy;
+  // While runs are in flight, the run's own MPI calls go straight to the
+  // MPI library, and those runs move on through collc_rt_progress_others.
+  // (Without any, nothing is touched: a program under MPI_THREAD_MULTIPLE,
+  // which has none, may make blocking calls from several threads.)
+  Flights &Q = TheFlights;
+  const bool Flying = !Q.Flying.empty();
+  if (Flying) {
+    bury();
+    ++Q.Busy;
+  }
   int Code = rt::execute(D.Served->Variant, C, Sh.Bytes, Sh.Unit, Sh.Rank);
-  --TheFlights.Busy;
+  if (Flying)
+    --Q.Busy;
   if (Code != MPI_SUCCESS && S.Config.Verbose)
     say("%s (rank %d)", printableText(rt::lastError()).c_str(), Sh.Rank);
   return rt::reportError(C.Comm, Code);

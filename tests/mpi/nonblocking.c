@@ -9,7 +9,7 @@
  * checked; a derived datatype is freed while the call that uses it is in
  * flight.
  *
- *   nonblocking [rounds [seed]]
+ *   nonblocking [rounds [seed [multiple]]]
  *
  * A seed draws each round's count (0 to 100000 ints) and roots; without
  * one they cycle through 0, 1, 7, 1000 and 70000 ints.
@@ -344,7 +344,13 @@ static void persistentFree(Persist *S) {
 #endif
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  /* "multiple" after the seed: MPI_THREAD_MULTIPLE is asked for (collc then
+   * passes its non-blocking and persistent calls on). */
+  int Provided = MPI_THREAD_SINGLE;
+  if (argc > 3 && !strcmp(argv[3], "multiple"))
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &Provided);
+  else
+    MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &WorldRank);
   int Size;
   MPI_Comm_size(MPI_COMM_WORLD, &Size);
@@ -390,6 +396,8 @@ int main(int argc, char **argv) {
   persistentFree(&Split);
 #endif
   MPI_Comm_free(&Half);
+  if (Provided == MPI_THREAD_MULTIPLE)
+    printf("nonblocking: with MPI_THREAD_MULTIPLE\n");
   printf("nonblocking: %ld blocking, %ld non-blocking, %ld persistent, %ld "
          "starts, %ld with a user operator as rank 0, results correct\n",
          Blocking, NonBlocking, Inits, Starts, UserOp);

@@ -15,9 +15,14 @@
 # With a seed (a number, or `random`: one drawn and printed), the program
 # draws each round's count and roots from it.
 #
+# Under Open MPI and MPICH the program then runs once more with
+# MPI_THREAD_MULTIPLE: every non-blocking and persistent call is passed to the
+# MPI library with that reason (collc moves its runs on from one thread at a
+# time), with the same results.
+#
 #   nonblocking.sh openmpi|mpich|smpi <libdir> <srcdir> <workdir> <ranks> <rounds> [seed]
 set -euo pipefail
-flavor=$1 lib=$2 src=$3 work=$4 p=$5 rounds=$6 seed=${7:-0}
+flavor=$1 lib=$2 src=$3 work=$4 p=$5 rounds=$6 seed=${7:-0} threads=
 [ "$seed" != random ] || seed=$((RANDOM * 32768 + RANDOM + 1))
 [ "$seed" = 0 ] || echo "nonblocking.sh: seed $seed"
 source "$src/tests/mpi/ranks.sh"
@@ -30,14 +35,14 @@ case $flavor in
     mpicc.openmpi -O2 -Wall -Wextra -Werror "$src/tests/mpi/nonblocking.c" -o nonblocking
     run() {
       joined_openmpi 120 mpirun.openmpi --allow-run-as-root --oversubscribe :: \
-        -np "$p" -x COLLC_MACHINE "$@" ./nonblocking "$rounds" "$seed"
+        -np "$p" -x COLLC_MACHINE "$@" ./nonblocking "$rounds" "$seed" $threads
     }
     preload=(-x COLLC_VERBOSE=1 -x LD_PRELOAD="$lib/libcollc-mpi.so")
     ;;
   mpich)
     machine=$src/examples/machines/pc-cluster.yaml
     mpicc.mpich -O2 -Wall -Wextra -Werror "$src/tests/mpi/nonblocking.c" -o nonblocking
-    run() { joined_mpich 120 -np "$p" -genv COLLC_MACHINE "$machine" "$@" ./nonblocking "$rounds" "$seed"; }
+    run() { joined_mpich 120 -np "$p" -genv COLLC_MACHINE "$machine" "$@" ./nonblocking "$rounds" "$seed" $threads; }
     preload=(-genv COLLC_VERBOSE 1 -genv LD_PRELOAD "$lib/libcollc-mpi-mpich.so")
     ;;
   smpi)
@@ -93,4 +98,19 @@ others=$(grep -v "user-defined operator" err | grep -c "of the MPI library runs$
 [ "$i" = "$inits" ] || fail "$inits persistent calls made, $i reported served"
 [ "$s" = "$starts" ] || fail "$starts persistent starts, $s reported served"
 [ "$inits" -gt 0 ] || fail "no persistent call was made (the MPI library has them)"
+# MPI_THREAD_MULTIPLE: what would be served is passed on, with the reason.
+threads=multiple
+run "${preload[@]}" > multiple.out 2> multiple.err || fail "the program failed with MPI_THREAD_MULTIPLE"
+n=$(grep -c "^nonblocking: .* results correct$" multiple.out || true)
+[ "$n" = "$p" ] || fail "with MPI_THREAD_MULTIPLE: $n of $p ranks report correct results"
+if grep -q "^nonblocking: with MPI_THREAD_MULTIPLE$" multiple.out; then
+  t=$(grep -cE "^collc: the program runs with MPI_THREAD_MULTIPLE, .*; MPI(X)?_[A-Za-z_]+ of the MPI library runs$" multiple.err || true)
+  [ "$t" = $((nonblocking + userop + inits)) ] ||
+    fail "with MPI_THREAD_MULTIPLE: $t calls passed on with the reason, not $((nonblocking + userop + inits))"
+  ! grep -qE "^collc: (MPI_Start of )?(i$colls|${colls}_init) '" multiple.err ||
+    fail "with MPI_THREAD_MULTIPLE: a non-blocking or persistent call was served"
+  echo "nonblocking ($flavor): with MPI_THREAD_MULTIPLE, $t non-blocking and persistent calls passed on with the reason, results correct"
+else
+  echo "nonblocking ($flavor): the MPI library does not provide MPI_THREAD_MULTIPLE; not checked"
+fi
 echo "nonblocking ($flavor, $p ranks, $rounds rounds): served $blocking blocking, $nonblocking non-blocking, $inits persistent calls and $starts starts; $userop with a user operator passed on; results correct"
