@@ -437,11 +437,13 @@ void sayServed(const State &S, const rt::Call &C, Form F, const Decision &D,
 // thread (it would need MPI_THREAD_MULTIPLE, and it would take a core from
 // the program), no progress hook of the MPI library (there is no portable
 // one). As in libNBC, the runs move on when the program calls MPI to test or
-// complete requests: every MPI_Wait*, MPI_Test*, MPI_Request_get_status,
-// MPI_Start* and collective call of the program moves all of collc's runs in
-// flight on, and so does a blocking run of collc (collc_rt_progress_others,
-// runtime.h), so that a rank that waits for anything still forwards what
-// the others wait for. A rank blocked in another MPI call (MPI_Recv, say)
+// complete requests: every MPI_Wait*, MPI_Test* and MPI_Request_get_status,
+// every non-blocking call collc serves and start of a persistent one, the
+// blocking point-to-point calls while runs are in flight (at the end of this
+// file) and a blocking run of collc while it waits (collc_rt_progress_others,
+// runtime.h) move all of collc's runs in flight on, so that a rank that
+// waits for anything still forwards what the others wait for. A rank
+// blocked in another MPI call (MPI_Mprobe, a collective collc passes on)
 // does not move them; docs/mpi.md says so.
 //
 // The program's handle is a real MPI_Request, so that it mixes with others
