@@ -13,6 +13,9 @@
 // rank passes the same kinds to the MPI library.
 
 #include "runtime/collc/runtime.h"
+#ifdef OMPI_MAJOR_VERSION
+#include <mpi-ext.h> // MPIX_*_init: Open MPI 4's persistent collectives
+#endif
 
 #include "dropin/Engine.h"
 #include "ir/Escape.h"
@@ -27,21 +30,55 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <unistd.h>
 
 using namespace collc;
 
 namespace {
 
+/// Where the non-blocking and persistent calls of one communicator travel:
+/// a duplicate of it, made with MPI_Comm_idup by its first such call (a
+/// blocking MPI_Comm_dup there could wait for a rank that is not yet in a
+/// collective call, which a non-blocking call must never do). The calls
+/// wait for it to be ready before posting anything. Each call in flight has
+/// its own tag, from the number of its start (the same on every rank: MPI
+/// wants collective calls started in the same order on every rank), so
+/// their messages never match each other's, nor those of blocking calls or
+/// the program's.
+///
+/// SimGrid's SMPI 3.32 has no MPI_Comm_idup (it aborts the program): under
+/// SMPI, non-blocking calls go to SMPI's own (and say so under
+/// COLLC_VERBOSE). SMPI has no persistent collectives.
+struct Channel {
+  MPI_Comm Dup = MPI_COMM_NULL;
+  /// The MPI_Comm_idup in flight (MPI_REQUEST_NULL once it completed).
+  MPI_Request Making = MPI_REQUEST_NULL;
+  /// Starts so far.
+  uint64_t Starts = 0;
+  /// The start numbers of the calls in flight.
+  std::multiset<uint64_t> InFlight;
+  ~Channel() {
+    if (Making != MPI_REQUEST_NULL)
+      PMPI_Wait(&Making, MPI_STATUS_IGNORE);
+    if (Dup != MPI_COMM_NULL)
+      PMPI_Comm_free(&Dup);
+  }
+};
+
 /// What the library knows of a communicator, cached on it.
 struct CommInfo {
   int32_t Layout = 0;
   /// Why no schedule can serve it (empty when they can).
   std::string Error;
+  /// Made by the first non-blocking or persistent call served.
+  std::shared_ptr<Channel> Chan;
 };
 
 /// The process's state. SMPI runs every rank in one process and shares it:
@@ -228,7 +265,7 @@ std::unique_ptr<CommInfo> describe(dropin::Engine &E, MPI_Comm Comm, int Size) {
 
 /// The information cached on \p Comm, made on first use (null when the
 /// attribute cannot be kept: the call then goes to the MPI library).
-const CommInfo *commInfo(State &S, MPI_Comm Comm, int Size) {
+CommInfo *commInfo(State &S, MPI_Comm Comm, int Size) {
   {
     std::lock_guard<std::mutex> G(S.KeyvalLock);
     if (S.Keyval == MPI_KEYVAL_INVALID &&
@@ -253,50 +290,96 @@ bool reports(const State &S, int Rank) {
   return S.Config.Verbose == 2 || (S.Config.Verbose == 1 && Rank == 0);
 }
 
+/// The forms of a collective call.
+enum Form { Blocking, NonBlocking, Persistent };
+
+#if defined(MPICH_VERSION) && MPI_VERSION >= 4
+#define COLLC_PERSISTENT 1
+constexpr const char *PersistentPrefix = "MPI_";
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+#define COLLC_PERSISTENT 1
+constexpr const char *PersistentPrefix = "MPIX_";
+#endif
+
+/// The MPI library's function for \p Coll in form \p F: MPI_Bcast,
+/// MPI_Ibcast, MPI_Bcast_init (MPIX_Bcast_init under Open MPI 4).
+std::string mpiFunction(int Coll, Form F) {
+  const std::string Blocking = rt::mpiName(Coll);
+  if (F == NonBlocking)
+    return "MPI_I" + std::string(rt::collName(Coll));
+#ifdef COLLC_PERSISTENT
+  if (F == Persistent)
+    return PersistentPrefix + Blocking.substr(4) + "_init";
+#endif
+  return Blocking;
+}
+
+/// How COLLC_VERBOSE names \p Coll in form \p F: bcast, ibcast, bcast_init.
+std::string formName(int Coll, Form F) {
+  const std::string Name = rt::collName(Coll);
+  return F == NonBlocking  ? "i" + Name
+         : F == Persistent ? Name + "_init"
+                           : Name;
+}
+
 /// Runs the call in the MPI library, saying why under COLLC_VERBOSE.
 template <typename Fn>
-int pass(const State &S, const rt::Call &C, int Rank, const char *Why,
+int pass(const State &S, const rt::Call &C, Form F, int Rank, const char *Why,
          Fn &&Library) {
   if (reports(S, Rank))
     say("%s; %s of the MPI library runs", printableText(Why).c_str(),
-        rt::mpiName(C.Collective));
+        mpiFunction(C.Collective, F).c_str());
   return Library();
 }
 
-/// The common path of every interposer.
-template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
-  State &S = state();
-  int Rank = 0;
+/// What decide() found: the schedule that serves a call, or why none does.
+struct Decision {
+  const dropin::Entry *Served = nullptr;
+  std::string Why;
+  rt::Shape Sh;
+  CommInfo *Info = nullptr;
+  bool Commutative = true;
+};
+
+/// Whether collc serves call \p C, and with what. The same on every rank
+/// (see the top of this file).
+Decision decide(State &S, const rt::Call &C) {
+  Decision D;
+  rt::Shape &Sh = D.Sh;
   if (S.Config.Verbose && C.Comm != MPI_COMM_NULL &&
       (!S.Engine || !S.Config.TakeOver[C.Collective]))
-    MPI_Comm_rank(C.Comm, &Rank);
-  if (!S.Engine)
-    return pass(S, C, Rank, "collc: not in use (see its error above)", Library);
-  if (!S.Config.TakeOver[C.Collective]) {
-    std::string Why = std::string("collc: ") + rt::collName(C.Collective) +
-                      " is not taken over (COLLC_COLLECTIVES)";
-    return pass(S, C, Rank, Why.c_str(), Library);
+    MPI_Comm_rank(C.Comm, &Sh.Rank);
+  if (!S.Engine) {
+    D.Why = "collc: not in use (see its error above)";
+    return D;
   }
-  rt::Shape Sh;
+  if (!S.Config.TakeOver[C.Collective]) {
+    D.Why = std::string("collc: ") + rt::collName(C.Collective) +
+            " is not taken over (COLLC_COLLECTIVES)";
+    return D;
+  }
   int Code = MPI_SUCCESS;
-  if (!rt::shapeOf(C, Sh, Code))
-    return pass(S, C, Sh.Rank, rt::lastError(), Library);
-  const CommInfo *Info = commInfo(S, C.Comm, Sh.Size);
-  if (!Info)
-    return pass(S, C, Sh.Rank,
-                "collc: cannot keep an attribute on the communicator", Library);
-  if (!Info->Error.empty()) {
-    std::string Why = std::string("collc: ") + rt::collName(C.Collective) +
-                      " on " + std::to_string(Sh.Size) +
-                      " ranks: " + Info->Error;
-    return pass(S, C, Sh.Rank, Why.c_str(), Library);
+  if (!rt::shapeOf(C, Sh, Code)) {
+    D.Why = rt::lastError();
+    return D;
+  }
+  D.Info = commInfo(S, C.Comm, Sh.Size);
+  if (!D.Info) {
+    D.Why = "collc: cannot keep an attribute on the communicator";
+    return D;
+  }
+  if (!D.Info->Error.empty()) {
+    D.Why = std::string("collc: ") + rt::collName(C.Collective) + " on " +
+            std::to_string(Sh.Size) + " ranks: " + D.Info->Error;
+    return D;
   }
   dropin::Key K;
   K.Coll = C.Collective;
-  K.Layout = Info->Layout;
+  K.Layout = D.Info->Layout;
   K.Root = rt::isRooted(C.Collective) ? C.Root : 0;
   K.Band = C.Collective == rt::Barrier ? 0 : powerOfTwoBand(Sh.Bytes);
   K.Commutative = !rt::isReduction(C.Collective) || Sh.Commute;
+  D.Commutative = K.Commutative;
   const dropin::Entry &E = S.Engine->get(K);
   // Said once, on rank 0 of the communicator, without COLLC_VERBOSE: a
   // cache file that failed a check, and the first kind of a collective that
@@ -304,35 +387,493 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
   if (!E.CacheNote.empty() && Sh.Rank == 0 && !S.CacheSaid.exchange(true))
     sayText("collc: note: ", E.CacheNote);
   if (!E.Error.empty()) {
-    std::string Why = std::string("collc: no ") + rt::collName(C.Collective) +
-                      " schedule for " + std::to_string(Sh.Size) +
-                      " ranks and " + std::to_string(Sh.Bytes) +
-                      " bytes: " + E.Error;
+    D.Why = std::string("collc: no ") + rt::collName(C.Collective) +
+            " schedule for " + std::to_string(Sh.Size) + " ranks and " +
+            std::to_string(Sh.Bytes) + " bytes: " + E.Error;
     if (!reports(S, Sh.Rank) && Sh.Rank == 0 &&
         !S.FailureSaid[C.Collective].exchange(true)) {
-      sayText("", Why);
+      sayText("", D.Why);
       say("collc: such %s calls run in the MPI library (COLLC_VERBOSE=1 "
           "reports each)",
           rt::collName(C.Collective));
     }
-    return pass(S, C, Sh.Rank, Why.c_str(), Library);
+    return D;
   }
-  if (reports(S, Sh.Rank)) {
-    std::string Rank =
-        S.Config.Verbose == 2 ? " (rank " + std::to_string(Sh.Rank) + ")" : "";
-    if (C.Collective == rt::Barrier)
-      say("collc: barrier '%s' on %d ranks%s",
-          printableText(E.Algorithm).c_str(), Sh.Size, Rank.c_str());
-    else
-      say("collc: %s '%s' on %d ranks, %llu bytes%s, schedule for "
-          "%llu..%llu bytes%s",
-          rt::collName(C.Collective), printableText(E.Algorithm).c_str(),
-          Sh.Size, (unsigned long long)Sh.Bytes,
-          K.Commutative ? "" : ", non-commutative operator in rank order",
-          (unsigned long long)E.Variant.MinBytes,
-          (unsigned long long)E.Variant.MaxBytes, Rank.c_str());
+  D.Served = &E;
+  return D;
+}
+
+/// Says, under COLLC_VERBOSE, which schedule serves a call of form \p F
+/// (\p Prefix before it: "" for the call itself).
+void sayServed(const State &S, const rt::Call &C, Form F, const Decision &D,
+               const char *Prefix = "") {
+  const rt::Shape &Sh = D.Sh;
+  if (!reports(S, Sh.Rank))
+    return;
+  const dropin::Entry &E = *D.Served;
+  std::string Rank =
+      S.Config.Verbose == 2 ? " (rank " + std::to_string(Sh.Rank) + ")" : "";
+  const std::string Name = formName(C.Collective, F);
+  if (C.Collective == rt::Barrier)
+    say("collc: %s%s '%s' on %d ranks%s", Prefix, Name.c_str(),
+        printableText(E.Algorithm).c_str(), Sh.Size, Rank.c_str());
+  else
+    say("collc: %s%s '%s' on %d ranks, %llu bytes%s, schedule for "
+        "%llu..%llu bytes%s",
+        Prefix, Name.c_str(), printableText(E.Algorithm).c_str(), Sh.Size,
+        (unsigned long long)Sh.Bytes,
+        D.Commutative ? "" : ", non-commutative operator in rank order",
+        (unsigned long long)E.Variant.MinBytes,
+        (unsigned long long)E.Variant.MaxBytes, Rank.c_str());
+}
+
+// ---- non-blocking and persistent calls
+// -------------------------------------------------------------------------
+//
+// A non-blocking collective collc serves runs its schedule with the table
+// executor made resumable (rt::Pending: each call owns its state, several
+// may be in flight on one communicator, each with its own tag on the
+// communicator's Channel). Nothing runs behind the program's back: no
+// thread (it would need MPI_THREAD_MULTIPLE, and it would take a core from
+// the program), no progress hook of the MPI library (there is no portable
+// one). As in libNBC, the runs move on when the program calls MPI to test or
+// complete requests: every MPI_Wait*, MPI_Test* and MPI_Request_get_status,
+// every non-blocking call collc serves and start of a persistent one, the
+// blocking point-to-point calls while runs are in flight (at the end of this
+// file) and a blocking run of collc while it waits (collc_rt_progress_others,
+// runtime.h) move all of collc's runs in flight on, so that a rank that
+// waits for anything still forwards what the others wait for. A rank
+// blocked in another MPI call (MPI_Mprobe, a collective collc passes on)
+// does not move them; docs/mpi.md says so.
+//
+// The program's handle is a real MPI_Request, so that it mixes with others
+// in every MPI_Wait*/MPI_Test* call:
+//  - a non-blocking call's is a generalized request (MPI_Grequest_start)
+//    that collc completes (MPI_Grequest_complete) when the run is over; the
+//    MPI library then frees it as any request (MPI_Request_free included:
+//    the free function runs once both happened);
+//  - a persistent call's is an inactive persistent receive from
+//    MPI_PROC_NULL (MPI_Recv_init), made at _init; when a run that MPI_Start
+//    began is over, collc starts it, and the MPI library completes it at
+//    once. Until then the MPI library would take the inactive request for a
+//    complete one, so the interposers hide it (as MPI_REQUEST_NULL, and
+//    never answer "done" while one is hidden).
+// The Wait calls poll (test everything, then MPI_Test* the program's
+// requests) while collc has runs in flight, and are the MPI library's own
+// otherwise.
+
+/// A call of collc's that runs while the program goes on.
+struct Flight {
+  Form F = NonBlocking;
+  std::unique_ptr<rt::Pending> Run;
+  std::shared_ptr<Channel> Chan;
+  /// The program's handle.
+  MPI_Request Handle = MPI_REQUEST_NULL;
+  /// How the call was served (said again at each start of a persistent
+  /// one).
+  Decision D;
+  /// Derived datatypes, duplicated: the program may free its own while the
+  /// call is in flight.
+  MPI_Datatype Types[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
+  int Error = MPI_SUCCESS;
+  /// Its start number on the channel (the tag is that modulo MPI_TAG_UB+1).
+  uint64_t Start = 0;
+  /// Started by the program, its run not over (a persistent one's handle is
+  /// hidden meanwhile).
+  bool Started = false;
+  /// Its run is not started yet: the channel is not ready.
+  bool Queued = false;
+  /// A persistent one the program freed while it ran.
+  bool FreeWhenDone = false;
+
+  ~Flight() {
+    for (MPI_Datatype &T : Types)
+      if (T != MPI_DATATYPE_NULL)
+        PMPI_Type_free(&T);
   }
-  Code = rt::execute(E.Variant, C, Sh.Bytes, Sh.Unit, Sh.Rank);
+};
+
+/// collc's calls in flight, and its persistent requests.
+struct Flights {
+  /// Started and not over, in start order.
+  std::vector<Flight *> Flying;
+  /// Persistent requests by their handle.
+  std::unordered_map<MPI_Request, Flight *> Persistent;
+  /// Freed by the MPI library (a generalized request's free function):
+  /// deleted at the next call, outside of the MPI library's callbacks.
+  std::vector<Flight *> Dead;
+  /// Inside collc: the interposers go straight to the MPI library.
+  int Busy = 0;
+  bool Progressing = false;
+  int TagUb = -1;
+};
+
+Flights TheFlights;
+
+void bury() {
+  Flights &Q = TheFlights;
+  for (Flight *F : Q.Dead)
+    delete F;
+  Q.Dead.clear();
+}
+
+/// Whether the interposers of request calls have nothing of collc's to do.
+bool idle() {
+  const Flights &Q = TheFlights;
+  return Q.Busy > 0 || Q.Flying.empty();
+}
+
+/// Whether \p R is a persistent request of collc's whose run is not over.
+bool hidden(MPI_Request R) {
+  const Flights &Q = TheFlights;
+  if (Q.Persistent.empty())
+    return false;
+  auto It = Q.Persistent.find(R);
+  return It != Q.Persistent.end() && It->second->Started;
+}
+
+int queryFlight(void *Extra, MPI_Status *St) {
+  const Flight *F = static_cast<const Flight *>(Extra);
+  PMPI_Status_set_elements(St, MPI_BYTE, 0);
+  PMPI_Status_set_cancelled(St, 0);
+  St->MPI_SOURCE = MPI_UNDEFINED;
+  St->MPI_TAG = MPI_UNDEFINED;
+  St->MPI_ERROR = F->Error;
+  return F->Error;
+}
+
+int freeFlight(void *Extra) {
+  TheFlights.Dead.push_back(static_cast<Flight *>(Extra));
+  return MPI_SUCCESS;
+}
+
+/// A collective call cannot be cancelled (MPI says so): nothing to do.
+int cancelFlight(void *, int) { return MPI_SUCCESS; }
+
+/// Whether \p C's channel is ready for runs.
+bool channelReady(Channel &C) {
+  if (C.Making == MPI_REQUEST_NULL)
+    return true;
+  int Flag = 0;
+  if (PMPI_Test(&C.Making, &Flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !Flag)
+    return false;
+  PMPI_Comm_set_errhandler(C.Dup, MPI_ERRORS_RETURN);
+  return true;
+}
+
+/// The channel of \p Info's communicator \p Comm, made (its duplicate asked
+/// for) on first use. Null, with \p Why, when there can be none.
+std::shared_ptr<Channel> channelOf(CommInfo &Info, MPI_Comm Comm,
+                                   std::string &Why) {
+  if (Info.Chan)
+    return Info.Chan;
+  auto C = std::make_shared<Channel>();
+#ifdef COLLC_DROPIN_SMPI
+  (void)Comm;
+  Why = "collc: SMPI 3.32 has no MPI_Comm_idup, which collc's non-blocking "
+        "calls need";
+  return nullptr;
+#else
+  if (PMPI_Comm_idup(Comm, &C->Dup, &C->Making) != MPI_SUCCESS) {
+    Why = "collc: MPI_Comm_idup failed";
+    return nullptr;
+  }
+#endif
+  Info.Chan = C;
+  return C;
+}
+
+/// The last run of \p F is over: hands the program its completion.
+void land(Flight &F) {
+  F.Started = false;
+  if (F.F == NonBlocking) {
+    // The free function may run in here (the program freed the request):
+    // F is not touched after.
+    PMPI_Grequest_complete(F.Handle);
+    return;
+  }
+  if (F.Error != MPI_SUCCESS)
+    say("%s (rank %d)", printableText(rt::lastError()).c_str(), F.D.Sh.Rank);
+  if (F.FreeWhenDone) {
+    TheFlights.Persistent.erase(F.Handle);
+    PMPI_Request_free(&F.Handle);
+    delete &F;
+    return;
+  }
+  PMPI_Start(&F.Handle); // a receive from MPI_PROC_NULL: complete at once
+}
+
+/// Moves every run of collc's in flight on; returns how many remain.
+int progress() {
+  Flights &Q = TheFlights;
+  if (Q.Progressing)
+    return static_cast<int>(Q.Flying.size());
+  Q.Progressing = true;
+  ++Q.Busy;
+  for (size_t I = 0; I < Q.Flying.size();) {
+    Flight &F = *Q.Flying[I];
+    bool Over = false;
+    int Err = MPI_SUCCESS;
+    if (F.Queued && channelReady(*F.Chan)) {
+      F.Queued = false;
+      // Start n's tag: n modulo MPI_TAG_UB + 1.
+      Err = F.Run->start(F.Chan->Dup,
+                         static_cast<int>(F.Start % (uint64_t(Q.TagUb) + 1)));
+    }
+    if (Err == MPI_SUCCESS && !F.Queued)
+      Err = F.Run->test(Over);
+    if (Err != MPI_SUCCESS) {
+      F.Error = Err;
+      Over = true;
+      if (state().Config.Verbose)
+        say("%s (rank %d)", printableText(rt::lastError()).c_str(),
+            F.D.Sh.Rank);
+    }
+    if (!Over) {
+      ++I;
+      continue;
+    }
+    Q.Flying.erase(Q.Flying.begin() + static_cast<std::ptrdiff_t>(I));
+    F.Chan->InFlight.erase(F.Chan->InFlight.find(F.Start));
+    land(F);
+  }
+  --Q.Busy;
+  Q.Progressing = false;
+  collc_rt_progress_others = Q.Flying.empty() ? nullptr : &progress;
+  return static_cast<int>(Q.Flying.size());
+}
+
+/// Starts a run of \p F: it takes the channel's next start number, and runs
+/// as soon as the channel is ready.
+void launch(Flight &F) {
+  Flights &Q = TheFlights;
+  Channel &C = *F.Chan;
+  if (Q.TagUb < 0) {
+    void *Ub = nullptr;
+    int Flag = 0;
+    PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &Ub, &Flag);
+    Q.TagUb = Flag && Ub ? *static_cast<int *>(Ub) : 32767;
+  }
+  // With MPI_TAG_UB + 1 calls in flight on one communicator, the oldest
+  // must be over before the next shares its tag.
+  while (!C.InFlight.empty() &&
+         *C.InFlight.begin() + uint64_t(Q.TagUb) + 1 <= C.Starts)
+    progress();
+  F.Start = C.Starts++;
+  C.InFlight.insert(F.Start);
+  F.Started = true;
+  F.Queued = true;
+  F.Error = MPI_SUCCESS;
+  Q.Flying.push_back(&F);
+  progress();
+}
+
+/// Whether \p Op is one of MPI's predefined operators.
+bool predefinedOp(MPI_Op Op) {
+  for (MPI_Op P : {MPI_OP_NULL, MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND,
+                   MPI_BAND, MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MINLOC,
+                   MPI_MAXLOC, MPI_REPLACE})
+    if (Op == P)
+      return true;
+  return false;
+}
+
+/// A duplicate of \p T when it is a derived datatype (the program may free
+/// its own before the call completes), else null.
+MPI_Datatype keepType(MPI_Datatype T) {
+  int Ints = 0, Addrs = 0, Types = 0, Combiner = MPI_COMBINER_NAMED;
+  if (T == MPI_DATATYPE_NULL ||
+      PMPI_Type_get_envelope(T, &Ints, &Addrs, &Types, &Combiner) !=
+          MPI_SUCCESS ||
+      Combiner == MPI_COMBINER_NAMED)
+    return MPI_DATATYPE_NULL;
+  MPI_Datatype Dup = MPI_DATATYPE_NULL;
+  return PMPI_Type_dup(T, &Dup) == MPI_SUCCESS ? Dup : MPI_DATATYPE_NULL;
+}
+
+/// The common path of the non-blocking and persistent interposers: decide,
+/// and make the call's Flight (\p F says which form), or run \p Library.
+template <typename Fn>
+int dispatchFlight(rt::Call C, Form F, MPI_Request *Req, Fn &&Library) {
+  State &S = state();
+  bury();
+  Decision D = decide(S, C);
+  int Level = MPI_THREAD_SINGLE;
+  if (D.Served && PMPI_Query_thread(&Level) == MPI_SUCCESS &&
+      Level == MPI_THREAD_MULTIPLE) {
+    D.Served = nullptr;
+    D.Why = "collc: the program runs with MPI_THREAD_MULTIPLE, and collc moves "
+            "its non-blocking calls on from one thread at a time";
+  }
+  if (D.Served && !predefinedOp(C.Op)) {
+    D.Served = nullptr;
+    D.Why = "collc: a user-defined operator may be freed before the call "
+            "completes, and collc cannot hold it";
+  }
+  if (D.Served && !Req) {
+    D.Served = nullptr;
+    D.Why = "collc: no request to return";
+  }
+  std::shared_ptr<Channel> Chan;
+  if (D.Served && !(Chan = channelOf(*D.Info, C.Comm, D.Why)))
+    D.Served = nullptr;
+  if (!D.Served)
+    return pass(S, C, F, D.Sh.Rank, D.Why.c_str(), Library);
+  sayServed(S, C, F, D);
+  auto Fl = std::make_unique<Flight>();
+  Fl->F = F;
+  const bool OneType = C.RecvType == C.SendType;
+  Fl->Types[0] = keepType(C.SendType);
+  if (!OneType)
+    Fl->Types[1] = keepType(C.RecvType);
+  if (Fl->Types[0] != MPI_DATATYPE_NULL)
+    C.SendType = Fl->Types[0];
+  if (OneType)
+    C.RecvType = C.SendType;
+  else if (Fl->Types[1] != MPI_DATATYPE_NULL)
+    C.RecvType = Fl->Types[1];
+  const rt::Shape &Sh = D.Sh;
+  Fl->Run = std::make_unique<rt::Pending>(D.Served->Variant, C, Sh.Bytes,
+                                          Sh.Unit, Sh.Rank);
+  Fl->D = std::move(D);
+  Fl->Chan = std::move(Chan);
+  int Err = F == NonBlocking
+                ? PMPI_Grequest_start(queryFlight, freeFlight, cancelFlight,
+                                      Fl.get(), &Fl->Handle)
+                : PMPI_Recv_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0,
+                                 MPI_COMM_SELF, &Fl->Handle);
+  if (Err != MPI_SUCCESS)
+    return rt::reportError(C.Comm, Err);
+  *Req = Fl->Handle;
+  Flight &Made = *Fl.release();
+  if (F == NonBlocking)
+    launch(Made);
+  else
+    TheFlights.Persistent.emplace(Made.Handle, &Made);
+  return MPI_SUCCESS;
+}
+
+/// The program's requests \p Reqs as the MPI library may see them: collc's
+/// persistent ones whose run is not over as MPI_REQUEST_NULL (inactive, the
+/// library would take them for complete). \p Hidden counts them.
+std::vector<MPI_Request> unhidden(int N, const MPI_Request *Reqs, int &Hidden) {
+  std::vector<MPI_Request> Seen(Reqs, Reqs + std::max(N, 0));
+  Hidden = 0;
+  for (MPI_Request &R : Seen)
+    if (hidden(R)) {
+      R = MPI_REQUEST_NULL;
+      ++Hidden;
+    }
+  return Seen;
+}
+
+/// Writes back what the MPI library did to the requests it saw.
+void writeBack(int N, MPI_Request *Reqs, const std::vector<MPI_Request> &Seen) {
+  for (int I = 0; I < N; ++I)
+    if (!hidden(Reqs[I]))
+      Reqs[I] = Seen[static_cast<size_t>(I)];
+}
+
+/// Calls \p Test (which sets its argument when the wait is over) until it
+/// says so, moving collc's runs on between; once none is in flight, the
+/// MPI library's \p Wait finishes the job.
+template <typename TestFn, typename WaitFn>
+int poll(TestFn &&Test, WaitFn &&Wait) {
+  for (;;) {
+    if (TheFlights.Flying.empty())
+      return Wait();
+    bool Over = false;
+    int Err = Test(Over);
+    if (Err != MPI_SUCCESS || Over)
+      return Err;
+    sched_yield();
+  }
+}
+
+int testOne(MPI_Request *R, int *Flag, MPI_Status *St) {
+  progress();
+  if (R && hidden(*R)) {
+    *Flag = 0;
+    return MPI_SUCCESS;
+  }
+  return PMPI_Test(R, Flag, St);
+}
+
+/// MPI_Wait of \p R, moving collc's runs on meanwhile.
+int waitOne(MPI_Request *R, MPI_Status *St) {
+  return poll(
+      [&](bool &Over) {
+        int Flag = 0;
+        int Err = testOne(R, &Flag, St);
+        Over = Flag;
+        return Err;
+      },
+      [&] { return PMPI_Wait(R, St); });
+}
+
+/// A blocking call as its non-blocking form \p Post and waitOne().
+template <typename Fn>
+int postAndWait(Fn &&Post, MPI_Status *St = MPI_STATUS_IGNORE) {
+  MPI_Request R;
+  int Err = Post(&R);
+  return Err != MPI_SUCCESS ? Err : waitOne(&R, St);
+}
+
+int testAny(int N, MPI_Request *Reqs, int *Index, int *Flag, MPI_Status *St) {
+  progress();
+  int Hidden = 0;
+  std::vector<MPI_Request> Seen = unhidden(N, Reqs, Hidden);
+  int Err = PMPI_Testany(N, Seen.data(), Index, Flag, St);
+  writeBack(N, Reqs, Seen);
+  if (Err == MPI_SUCCESS && *Flag && *Index == MPI_UNDEFINED && Hidden)
+    *Flag = 0;
+  return Err;
+}
+
+int testAll(int N, MPI_Request *Reqs, int *Flag, MPI_Status *Sts) {
+  progress();
+  int Hidden = 0;
+  unhidden(N, Reqs, Hidden);
+  if (Hidden) {
+    *Flag = 0;
+    return MPI_SUCCESS;
+  }
+  return PMPI_Testall(N, Reqs, Flag, Sts);
+}
+
+int testSome(int N, MPI_Request *Reqs, int *Out, int *Indices,
+             MPI_Status *Sts) {
+  progress();
+  int Hidden = 0;
+  std::vector<MPI_Request> Seen = unhidden(N, Reqs, Hidden);
+  int Err = PMPI_Testsome(N, Seen.data(), Out, Indices, Sts);
+  writeBack(N, Reqs, Seen);
+  if (Err == MPI_SUCCESS && *Out == MPI_UNDEFINED && Hidden)
+    *Out = 0;
+  return Err;
+}
+
+/// The common path of every blocking interposer.
+template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
+  State &S = state();
+  Decision D = decide(S, C);
+  if (!D.Served)
+    return pass(S, C, Blocking, D.Sh.Rank, D.Why.c_str(), Library);
+  sayServed(S, C, Blocking, D);
+  const rt::Shape &Sh = D.Sh;
+  // While runs are in flight, the run's own MPI calls go straight to the
+  // MPI library, and those runs move on through collc_rt_progress_others.
+  // (Without any, nothing is touched: a program under MPI_THREAD_MULTIPLE,
+  // which has none, may make blocking calls from several threads.)
+  Flights &Q = TheFlights;
+  const bool Flying = !Q.Flying.empty();
+  if (Flying) {
+    bury();
+    ++Q.Busy;
+  }
+  int Code = rt::execute(D.Served->Variant, C, Sh.Bytes, Sh.Unit, Sh.Rank);
+  if (Flying)
+    --Q.Busy;
   if (Code != MPI_SUCCESS && S.Config.Verbose)
     say("%s (rank %d)", printableText(rt::lastError()).c_str(), Sh.Rank);
   return rt::reportError(C.Comm, Code);
@@ -362,12 +903,52 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
 #define COLLC_ABI_GUARD 1
 #endif
 
-#ifdef COLLC_ABI_GUARD
-// collc's interposer of Name, reached through the trampoline below.
-#define COLLC_INTERPOSED(Name)                                                 \
-  __attribute__((visibility("hidden"), used)) collcServe_##Name
+// The persistent collectives' names: MPI-4's (MPICH 4), or Open MPI 4's
+// MPIX_ extension.
+#if defined(COLLC_PERSISTENT) && defined(OMPI_MAJOR_VERSION)
+#define COLLC_INIT(Coll) MPIX_##Coll##_init
+#define COLLC_PINIT(Coll) PMPIX_##Coll##_init
+#define COLLC_PERSISTENT_LIST(X)                                               \
+  X(MPIX_Bcast_init)                                                           \
+  X(MPIX_Reduce_init)                                                          \
+  X(MPIX_Allreduce_init)                                                       \
+  X(MPIX_Scan_init)                                                            \
+  X(MPIX_Exscan_init)                                                          \
+  X(MPIX_Gather_init)                                                          \
+  X(MPIX_Scatter_init)                                                         \
+  X(MPIX_Allgather_init)                                                       \
+  X(MPIX_Alltoall_init)                                                        \
+  X(MPIX_Barrier_init)
+#elif defined(COLLC_PERSISTENT)
+#define COLLC_INIT(Coll) MPI_##Coll##_init
+#define COLLC_PINIT(Coll) PMPI_##Coll##_init
+#define COLLC_PERSISTENT_LIST(X)                                               \
+  X(MPI_Bcast_init)                                                            \
+  X(MPI_Reduce_init)                                                           \
+  X(MPI_Allreduce_init)                                                        \
+  X(MPI_Scan_init)                                                             \
+  X(MPI_Exscan_init)                                                           \
+  X(MPI_Gather_init)                                                           \
+  X(MPI_Scatter_init)                                                          \
+  X(MPI_Allgather_init)                                                        \
+  X(MPI_Alltoall_init)                                                         \
+  X(MPI_Barrier_init)
+#else
+#define COLLC_PERSISTENT_LIST(X)
+#endif
 
-// The interposed collectives, one X(Name) each.
+#ifdef COLLC_ABI_GUARD
+// collc's interposer of Name, reached through the trampoline below (two
+// steps, so that Name may be a macro: COLLC_INIT(Bcast)).
+#define COLLC_SERVE_NAME(Name) collcServe_##Name
+#define COLLC_INTERPOSED(Name)                                                 \
+  __attribute__((visibility("hidden"), used)) COLLC_SERVE_NAME(Name)
+
+// The interposed functions that every MPI library has, one X(Name) each:
+// the collectives, blocking and non-blocking, and the calls that start,
+// test, complete or free requests (they move collc's runs on), the blocking
+// point-to-point calls (so do they, while runs are in flight), and
+// MPI_Finalize (which lets collc's runs end first).
 #define COLLC_INTERPOSED_LIST(X)                                               \
   X(MPI_Bcast)                                                                 \
   X(MPI_Reduce)                                                                \
@@ -378,7 +959,35 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
   X(MPI_Scatter)                                                               \
   X(MPI_Allgather)                                                             \
   X(MPI_Alltoall)                                                              \
-  X(MPI_Barrier)
+  X(MPI_Barrier)                                                               \
+  X(MPI_Ibcast)                                                                \
+  X(MPI_Ireduce)                                                               \
+  X(MPI_Iallreduce)                                                            \
+  X(MPI_Iscan)                                                                 \
+  X(MPI_Iexscan)                                                               \
+  X(MPI_Igather)                                                               \
+  X(MPI_Iscatter)                                                              \
+  X(MPI_Iallgather)                                                            \
+  X(MPI_Ialltoall)                                                             \
+  X(MPI_Ibarrier)                                                              \
+  X(MPI_Wait)                                                                  \
+  X(MPI_Test)                                                                  \
+  X(MPI_Waitany)                                                               \
+  X(MPI_Testany)                                                               \
+  X(MPI_Waitall)                                                               \
+  X(MPI_Testall)                                                               \
+  X(MPI_Waitsome)                                                              \
+  X(MPI_Testsome)                                                              \
+  X(MPI_Request_get_status)                                                    \
+  X(MPI_Request_free)                                                          \
+  X(MPI_Start)                                                                 \
+  X(MPI_Startall)                                                              \
+  X(MPI_Send)                                                                  \
+  X(MPI_Ssend)                                                                 \
+  X(MPI_Recv)                                                                  \
+  X(MPI_Sendrecv)                                                              \
+  X(MPI_Probe)                                                                 \
+  X(MPI_Finalize)
 
 extern "C" {
 /// Nonzero when the program's MPI library is not this build's: every
@@ -387,6 +996,7 @@ __attribute__((visibility("hidden"))) unsigned char collcPassThrough = 0;
 #define COLLC_DECLARE(Name)                                                    \
   __attribute__((visibility("hidden"))) void *collcNext_##Name = nullptr;
 COLLC_INTERPOSED_LIST(COLLC_DECLARE)
+COLLC_PERSISTENT_LIST(COLLC_DECLARE)
 #undef COLLC_DECLARE
 }
 
@@ -403,6 +1013,7 @@ COLLC_INTERPOSED_LIST(COLLC_DECLARE)
       "  jmp *collcNext_" #Name "(%rip)\n"                                     \
       ".size " #Name ", .-" #Name "\n");
 COLLC_INTERPOSED_LIST(COLLC_TRAMPOLINE)
+COLLC_PERSISTENT_LIST(COLLC_TRAMPOLINE)
 #undef COLLC_TRAMPOLINE
 
 namespace {
@@ -454,6 +1065,12 @@ __attribute__((constructor)) void checkProgramLibrary() {
 #undef COLLC_RESOLVE
   if (!Resolved)
     return; // No MPI library to hand the calls to: nothing to protect.
+    // The persistent collectives are the build's library's own names (MPI-4's
+    // or Open MPI's MPIX_): the other library may not have them, and then its
+    // programs do not call them.
+#define COLLC_RESOLVE_OPTIONAL(Name) collcNext_##Name = dlsym(RTLD_NEXT, #Name);
+  COLLC_PERSISTENT_LIST(COLLC_RESOLVE_OPTIONAL)
+#undef COLLC_RESOLVE_OPTIONAL
   collcPassThrough = 1;
   if (firstOfJob())
     say("collc: error: this drop-in library is built for %s, but the "
@@ -470,103 +1087,328 @@ __attribute__((constructor)) void checkProgramLibrary() {
 // ---- the interposers
 // ---------------------------------------------------------
 
+// Each collective in its three forms: blocking (MPI_Bcast), non-blocking
+// (MPI_Ibcast) and persistent (MPI_Bcast_init, where the MPI library has
+// it), by the shape of its arguments. \p Fields lists the rt::Call's fields
+// from the arguments; \p Args the arguments themselves.
+#ifdef COLLC_PERSISTENT
+#define COLLC_PERSISTENT_FORM(Coll, Params, Fields, Args)                      \
+  int COLLC_INTERPOSED(COLLC_INIT(Coll))(COLLC_UNPAREN Params, MPI_Info info,  \
+                                         MPI_Request * request) {              \
+    return dispatchFlight(                                                     \
+        rt::Call{COLLC_UNPAREN Fields}, Persistent, request,                   \
+        [&] { return COLLC_PINIT(Coll)(COLLC_UNPAREN Args, info, request); }); \
+  }
+#else
+#define COLLC_PERSISTENT_FORM(Coll, Params, Fields, Args)
+#endif
+#define COLLC_UNPAREN(...) __VA_ARGS__
+#define COLLC_FORMS(Coll, ICall, Params, Fields, Args)                         \
+  int COLLC_INTERPOSED(MPI_##Coll)(COLLC_UNPAREN Params) {                     \
+    return dispatch(rt::Call{COLLC_UNPAREN Fields},                            \
+                    [&] { return PMPI_##Coll(COLLC_UNPAREN Args); });          \
+  }                                                                            \
+  int COLLC_INTERPOSED(MPI_##ICall)(COLLC_UNPAREN Params,                      \
+                                    MPI_Request * request) {                   \
+    return dispatchFlight(                                                     \
+        rt::Call{COLLC_UNPAREN Fields}, NonBlocking, request,                  \
+        [&] { return PMPI_##ICall(COLLC_UNPAREN Args, request); });            \
+  }                                                                            \
+  COLLC_PERSISTENT_FORM(Coll, Params, Fields, Args)
+
+// Broadcast; rooted and unrooted reductions; rooted and unrooted
+// personalized collectives; the barrier.
+#define COLLC_BCAST_LIKE(Coll, ICall, Id)                                      \
+  COLLC_FORMS(                                                                 \
+      Coll, ICall,                                                             \
+      (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),      \
+      (Id, buf, count, type, buf, count, type, MPI_OP_NULL, root, comm),       \
+      (buf, count, type, root, comm))
+#define COLLC_REDUCE_LIKE(Coll, ICall, Id)                                     \
+  COLLC_FORMS(                                                                 \
+      Coll, ICall,                                                             \
+      (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,       \
+       MPI_Op op, int root, MPI_Comm comm),                                    \
+      (Id, sendbuf, count, type, recvbuf, count, type, op, root, comm),        \
+      (sendbuf, recvbuf, count, type, op, root, comm))
+#define COLLC_ALLREDUCE_LIKE(Coll, ICall, Id)                                  \
+  COLLC_FORMS(Coll, ICall,                                                     \
+              (const void *sendbuf, void *recvbuf, int count,                  \
+               MPI_Datatype type, MPI_Op op, MPI_Comm comm),                   \
+              (Id, sendbuf, count, type, recvbuf, count, type, op, 0, comm),   \
+              (sendbuf, recvbuf, count, type, op, comm))
+#define COLLC_GATHER_LIKE(Coll, ICall, Id)                                     \
+  COLLC_FORMS(Coll, ICall,                                                     \
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,      \
+               void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,  \
+               MPI_Comm comm),                                                 \
+              (Id, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, \
+               MPI_OP_NULL, root, comm),                                       \
+              (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,     \
+               root, comm))
+#define COLLC_ALLGATHER_LIKE(Coll, ICall, Id)                                  \
+  COLLC_FORMS(                                                                 \
+      Coll, ICall,                                                             \
+      (const void *sendbuf, int sendcount, MPI_Datatype sendtype,              \
+       void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm),    \
+      (Id, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,         \
+       MPI_OP_NULL, 0, comm),                                                  \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
+
 extern "C" {
 
-int COLLC_INTERPOSED(MPI_Bcast)(void *buf, int count, MPI_Datatype type,
-                                int root, MPI_Comm comm) {
-  const rt::Call C = {rt::Bcast, buf,  count,       type, buf,
-                      count,     type, MPI_OP_NULL, root, comm};
-  return dispatch(C, [&] { return PMPI_Bcast(buf, count, type, root, comm); });
+COLLC_BCAST_LIKE(Bcast, Ibcast, rt::Bcast)
+COLLC_REDUCE_LIKE(Reduce, Ireduce, rt::Reduce)
+COLLC_ALLREDUCE_LIKE(Allreduce, Iallreduce, rt::Allreduce)
+COLLC_ALLREDUCE_LIKE(Scan, Iscan, rt::Scan)
+COLLC_ALLREDUCE_LIKE(Exscan, Iexscan, rt::Exscan)
+COLLC_GATHER_LIKE(Gather, Igather, rt::Gather)
+COLLC_GATHER_LIKE(Scatter, Iscatter, rt::Scatter)
+COLLC_ALLGATHER_LIKE(Allgather, Iallgather, rt::Allgather)
+COLLC_ALLGATHER_LIKE(Alltoall, Ialltoall, rt::Alltoall)
+// MPI_Barrier(comm): no buffer (COLLC_FORMS wants one parameter at least
+// before the request, which comm is).
+COLLC_FORMS(Barrier, Ibarrier, (MPI_Comm comm),
+            (rt::Barrier, nullptr, 0, MPI_BYTE, nullptr, 0, MPI_BYTE,
+             MPI_OP_NULL, 0, comm),
+            (comm))
+
+// ---- requests: every call that tests or completes one moves collc's runs
+// on (see "non-blocking and persistent calls" above).
+
+int COLLC_INTERPOSED(MPI_Wait)(MPI_Request *request, MPI_Status *status) {
+  if (idle())
+    return PMPI_Wait(request, status);
+  return waitOne(request, status);
 }
 
-int COLLC_INTERPOSED(MPI_Reduce)(const void *sendbuf, void *recvbuf, int count,
-                                 MPI_Datatype type, MPI_Op op, int root,
-                                 MPI_Comm comm) {
-  const rt::Call C = {rt::Reduce, sendbuf, count, type, recvbuf,
-                      count,      type,    op,    root, comm};
-  return dispatch(C, [&] {
-    return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+int COLLC_INTERPOSED(MPI_Test)(MPI_Request *request, int *flag,
+                               MPI_Status *status) {
+  if (idle())
+    return PMPI_Test(request, flag, status);
+  return testOne(request, flag, status);
+}
+
+int COLLC_INTERPOSED(MPI_Request_get_status)(MPI_Request request, int *flag,
+                                             MPI_Status *status) {
+  if (!idle()) {
+    progress();
+    if (hidden(request)) {
+      *flag = 0;
+      return MPI_SUCCESS;
+    }
+  }
+  return PMPI_Request_get_status(request, flag, status);
+}
+
+int COLLC_INTERPOSED(MPI_Waitany)(int count, MPI_Request requests[], int *index,
+                                  MPI_Status *status) {
+  if (idle())
+    return PMPI_Waitany(count, requests, index, status);
+  return poll(
+      [&](bool &Over) {
+        int Flag = 0;
+        int Err = testAny(count, requests, index, &Flag, status);
+        Over = Flag;
+        return Err;
+      },
+      [&] { return PMPI_Waitany(count, requests, index, status); });
+}
+
+int COLLC_INTERPOSED(MPI_Testany)(int count, MPI_Request requests[], int *index,
+                                  int *flag, MPI_Status *status) {
+  if (idle())
+    return PMPI_Testany(count, requests, index, flag, status);
+  return testAny(count, requests, index, flag, status);
+}
+
+int COLLC_INTERPOSED(MPI_Waitall)(int count, MPI_Request requests[],
+                                  MPI_Status statuses[]) {
+  if (idle())
+    return PMPI_Waitall(count, requests, statuses);
+  return poll(
+      [&](bool &Over) {
+        int Flag = 0;
+        int Err = testAll(count, requests, &Flag, statuses);
+        Over = Flag;
+        return Err;
+      },
+      [&] { return PMPI_Waitall(count, requests, statuses); });
+}
+
+int COLLC_INTERPOSED(MPI_Testall)(int count, MPI_Request requests[], int *flag,
+                                  MPI_Status statuses[]) {
+  if (idle())
+    return PMPI_Testall(count, requests, flag, statuses);
+  return testAll(count, requests, flag, statuses);
+}
+
+int COLLC_INTERPOSED(MPI_Waitsome)(int incount, MPI_Request requests[],
+                                   int *outcount, int indices[],
+                                   MPI_Status statuses[]) {
+  if (idle())
+    return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  return poll(
+      [&](bool &Over) {
+        int Err = testSome(incount, requests, outcount, indices, statuses);
+        Over = *outcount != 0;
+        return Err;
+      },
+      [&] {
+        return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+      });
+}
+
+int COLLC_INTERPOSED(MPI_Testsome)(int incount, MPI_Request requests[],
+                                   int *outcount, int indices[],
+                                   MPI_Status statuses[]) {
+  if (idle())
+    return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+  return testSome(incount, requests, outcount, indices, statuses);
+}
+
+int COLLC_INTERPOSED(MPI_Request_free)(MPI_Request *request) {
+  Flights &Q = TheFlights;
+  auto It =
+      request && Q.Busy == 0 ? Q.Persistent.find(*request) : Q.Persistent.end();
+  if (It == Q.Persistent.end())
+    return PMPI_Request_free(request);
+  Flight *F = It->second;
+  *request = MPI_REQUEST_NULL;
+  if (F->Started) { // freed in flight: gone once its run is over
+    F->FreeWhenDone = true;
+    return MPI_SUCCESS;
+  }
+  Q.Persistent.erase(It);
+  int Err = PMPI_Request_free(&F->Handle);
+  delete F;
+  return Err;
+}
+
+/// Starts collc's persistent request \p F.
+int startFlight(Flight &F) {
+  if (F.Started)
+    return rt::reportError(
+        F.Run->call().Comm,
+        rt::fail(MPI_ERR_REQUEST,
+                 "collc: MPI_Start of a persistent %s that is still active",
+                 rt::collName(F.Run->call().Collective)));
+  sayServed(state(), F.Run->call(), Persistent, F.D, "MPI_Start of ");
+  launch(F);
+  return MPI_SUCCESS;
+}
+
+int COLLC_INTERPOSED(MPI_Start)(MPI_Request *request) {
+  Flights &Q = TheFlights;
+  bury();
+  auto It =
+      request && Q.Busy == 0 ? Q.Persistent.find(*request) : Q.Persistent.end();
+  if (It == Q.Persistent.end())
+    return PMPI_Start(request);
+  return startFlight(*It->second);
+}
+
+int COLLC_INTERPOSED(MPI_Startall)(int count, MPI_Request requests[]) {
+  Flights &Q = TheFlights;
+  bury();
+  if (Q.Persistent.empty() || Q.Busy)
+    return PMPI_Startall(count, requests);
+  // collc's in the array's order (the order of their starts on every rank),
+  // the others each with MPI_Start.
+  for (int I = 0; I < count; ++I) {
+    auto It = Q.Persistent.find(requests[I]);
+    int Err = It == Q.Persistent.end() ? PMPI_Start(&requests[I])
+                                       : startFlight(*It->second);
+    if (Err != MPI_SUCCESS)
+      return Err;
+  }
+  return MPI_SUCCESS;
+}
+
+// ---- blocking point-to-point calls: while collc has runs in flight, each
+// is its non-blocking form and a wait that moves them on (MPI defines it so),
+// so that a rank that waits for a message still forwards what other ranks'
+// runs wait for: they may be what the message waits for.
+
+int COLLC_INTERPOSED(MPI_Send)(const void *buf, int count, MPI_Datatype type,
+                               int dest, int tag, MPI_Comm comm) {
+  if (idle())
+    return PMPI_Send(buf, count, type, dest, tag, comm);
+  return postAndWait([&](MPI_Request *R) {
+    return PMPI_Isend(buf, count, type, dest, tag, comm, R);
   });
 }
 
-int COLLC_INTERPOSED(MPI_Allreduce)(const void *sendbuf, void *recvbuf,
-                                    int count, MPI_Datatype type, MPI_Op op,
-                                    MPI_Comm comm) {
-  const rt::Call C = {rt::Allreduce, sendbuf, count, type, recvbuf,
-                      count,         type,    op,    0,    comm};
-  return dispatch(C, [&] {
-    return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+int COLLC_INTERPOSED(MPI_Ssend)(const void *buf, int count, MPI_Datatype type,
+                                int dest, int tag, MPI_Comm comm) {
+  if (idle())
+    return PMPI_Ssend(buf, count, type, dest, tag, comm);
+  return postAndWait([&](MPI_Request *R) {
+    return PMPI_Issend(buf, count, type, dest, tag, comm, R);
   });
 }
 
-int COLLC_INTERPOSED(MPI_Scan)(const void *sendbuf, void *recvbuf, int count,
-                               MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  const rt::Call C = {rt::Scan, sendbuf, count, type, recvbuf,
-                      count,    type,    op,    0,    comm};
-  return dispatch(
-      C, [&] { return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm); });
+int COLLC_INTERPOSED(MPI_Recv)(void *buf, int count, MPI_Datatype type,
+                               int source, int tag, MPI_Comm comm,
+                               MPI_Status *status) {
+  if (idle())
+    return PMPI_Recv(buf, count, type, source, tag, comm, status);
+  return postAndWait(
+      [&](MPI_Request *R) {
+        return PMPI_Irecv(buf, count, type, source, tag, comm, R);
+      },
+      status);
 }
 
-int COLLC_INTERPOSED(MPI_Exscan)(const void *sendbuf, void *recvbuf, int count,
-                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  const rt::Call C = {rt::Exscan, sendbuf, count, type, recvbuf,
-                      count,      type,    op,    0,    comm};
-  return dispatch(
-      C, [&] { return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm); });
+int COLLC_INTERPOSED(MPI_Sendrecv)(const void *sendbuf, int sendcount,
+                                   MPI_Datatype sendtype, int dest, int sendtag,
+                                   void *recvbuf, int recvcount,
+                                   MPI_Datatype recvtype, int source,
+                                   int recvtag, MPI_Comm comm,
+                                   MPI_Status *status) {
+  if (idle())
+    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                         recvcount, recvtype, source, recvtag, comm, status);
+  MPI_Request R[2];
+  int Err =
+      PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &R[0]);
+  if (Err != MPI_SUCCESS)
+    return Err;
+  if ((Err = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm,
+                        &R[1])) != MPI_SUCCESS) {
+    PMPI_Cancel(&R[0]);
+    PMPI_Request_free(&R[0]);
+    return Err;
+  }
+  if ((Err = waitOne(&R[1], MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
+    PMPI_Cancel(&R[0]);
+    PMPI_Request_free(&R[0]);
+    return Err;
+  }
+  return waitOne(&R[0], status);
 }
 
-int COLLC_INTERPOSED(MPI_Gather)(const void *sendbuf, int sendcount,
-                                 MPI_Datatype sendtype, void *recvbuf,
-                                 int recvcount, MPI_Datatype recvtype, int root,
-                                 MPI_Comm comm) {
-  const rt::Call C = {rt::Gather, sendbuf,  sendcount,   sendtype, recvbuf,
-                      recvcount,  recvtype, MPI_OP_NULL, root,     comm};
-  return dispatch(C, [&] {
-    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                       recvtype, root, comm);
-  });
+int COLLC_INTERPOSED(MPI_Probe)(int source, int tag, MPI_Comm comm,
+                                MPI_Status *status) {
+  if (idle())
+    return PMPI_Probe(source, tag, comm, status);
+  return poll(
+      [&](bool &Over) {
+        progress();
+        int Flag = 0;
+        int Err = PMPI_Iprobe(source, tag, comm, &Flag, status);
+        Over = Flag;
+        return Err;
+      },
+      [&] { return PMPI_Probe(source, tag, comm, status); });
 }
 
-int COLLC_INTERPOSED(MPI_Scatter)(const void *sendbuf, int sendcount,
-                                  MPI_Datatype sendtype, void *recvbuf,
-                                  int recvcount, MPI_Datatype recvtype,
-                                  int root, MPI_Comm comm) {
-  const rt::Call C = {rt::Scatter, sendbuf,  sendcount,   sendtype, recvbuf,
-                      recvcount,   recvtype, MPI_OP_NULL, root,     comm};
-  return dispatch(C, [&] {
-    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                        recvtype, root, comm);
-  });
-}
-
-int COLLC_INTERPOSED(MPI_Allgather)(const void *sendbuf, int sendcount,
-                                    MPI_Datatype sendtype, void *recvbuf,
-                                    int recvcount, MPI_Datatype recvtype,
-                                    MPI_Comm comm) {
-  const rt::Call C = {rt::Allgather, sendbuf,  sendcount,   sendtype, recvbuf,
-                      recvcount,     recvtype, MPI_OP_NULL, 0,        comm};
-  return dispatch(C, [&] {
-    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, comm);
-  });
-}
-
-int COLLC_INTERPOSED(MPI_Alltoall)(const void *sendbuf, int sendcount,
-                                   MPI_Datatype sendtype, void *recvbuf,
-                                   int recvcount, MPI_Datatype recvtype,
-                                   MPI_Comm comm) {
-  const rt::Call C = {rt::Alltoall, sendbuf,  sendcount,   sendtype, recvbuf,
-                      recvcount,    recvtype, MPI_OP_NULL, 0,        comm};
-  return dispatch(C, [&] {
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, comm);
-  });
-}
-
-int COLLC_INTERPOSED(MPI_Barrier)(MPI_Comm comm) {
-  const rt::Call C = {rt::Barrier, nullptr,  0,           MPI_BYTE, nullptr,
-                      0,           MPI_BYTE, MPI_OP_NULL, 0,        comm};
-  return dispatch(C, [&] { return PMPI_Barrier(comm); });
+int COLLC_INTERPOSED(MPI_Finalize)(void) {
+  // Runs the program freed in flight end before MPI does.
+  while (progress() > 0)
+    sched_yield();
+  bury();
+  return PMPI_Finalize();
 }
 
 } // extern "C"

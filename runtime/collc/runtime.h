@@ -64,6 +64,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <vector>
 
 // ---- process-wide state ----------------------------------------------------
@@ -79,6 +80,12 @@ __attribute__((weak)) int collc_rt_keyval = MPI_KEYVAL_INVALID;
 __attribute__((weak)) char collc_rt_last_error[512] = "";
 /// COLLC_VERBOSE: -1 not read yet, 0 off, 1 on (settings.h).
 __attribute__((weak)) int collc_rt_verbose = -1;
+/// Progresses the calls of the process that are in flight apart from the
+/// running one (non-blocking and persistent ones: the drop-in sets it while
+/// it has any) and returns how many remain. A blocking run then polls
+/// instead of waiting in MPI_Waitany, so that a rank blocked in one call
+/// still moves the others (another rank's blocking call may wait for them).
+__attribute__((weak)) int (*collc_rt_progress_others)(void) = nullptr;
 }
 
 namespace collc {
@@ -260,9 +267,12 @@ inline uint64_t maxPiece() {
   return Piece;
 }
 
+/// The tag of the messages of blocking calls (on the communicator's cached
+/// duplicate, where nothing else travels).
+constexpr int BlockingTag = 7171;
+
 inline int postPieces(bool Recv, char *P, uint64_t N, int Peer, MPI_Comm C,
-                      std::vector<MPI_Request> &Reqs) {
-  const int Tag = 7171;
+                      int Tag, std::vector<MPI_Request> &Reqs) {
   do {
     uint64_t Len = std::min(N, maxPiece());
     MPI_Request R;
@@ -292,52 +302,62 @@ inline int postPieces(bool Recv, char *P, uint64_t N, int Peer, MPI_Comm C,
 /// then waits for whichever request completes next (MPI_Waitany). A
 /// completed send finishes; a received copy is unpacked if it was staged
 /// and finishes; a reduction receive is applied (folded) in schedule order,
-/// once the sends reading what it updates completed, and then finishes.
+///
+/// The executor is resumable: start() posts what can be posted at once,
+/// test() handles whatever completed since, without blocking, and run()
+/// (a blocking call) waits until the rank's part is done. Its state lives
+/// in the ExecState it is given, one per call in flight, and its messages
+/// carry the communicator and tag it is given, so that calls in flight
+/// together on one communicator never match each other's messages.
 class Executor {
 public:
-  Executor(const Variant &V, const Buffers &B, int Rank, CommState &St,
-           char *Staging)
-      : V(V), B(B), Rank(Rank), St(St), Staging(Staging), Base(V.RankOps[Rank]),
+  Executor(const Variant &V, const Buffers &B, int Rank, ExecState &X,
+           MPI_Comm Comm, int Tag, char *Staging)
+      : V(V), B(B), Rank(Rank), X(X), Comm(Comm), Tag(Tag), Staging(Staging),
+        Base(V.RankOps[Rank]),
         N(static_cast<int32_t>(V.RankOps[Rank + 1] - V.RankOps[Rank])) {}
 
+  /// Runs the rank's part to its end.
   int run() {
-    ExecState &X = St.Exec;
-    setup(X);
-    for (;;) {
-      // Post what is ready and apply what can be, until nothing changes.
-      bool Progress = true;
-      while (Progress) {
-        Progress = false;
-        while (!X.Ready.empty()) {
-          const int32_t I = X.Ready.back();
-          X.Ready.pop_back();
-          if (int Err = post(X, I))
-            return Err;
-          Progress = true;
-        }
-        while (NextApply < N) {
-          const Op &O = op(NextApply);
-          if (!(O.Flags & OpRecv) || !isReduction(V.Collective)) {
-            ++NextApply;
-            continue;
-          }
-          if (!(X.State[NextApply] & Arrived) || X.ApplyLeft[NextApply] > 0)
-            break;
-          if (int Err = unstage(NextApply))
-            return Err;
-          finish(X, NextApply++);
-          Progress = true;
-        }
-      }
-      if (X.Finished == N)
-        break;
-      if (int Err = waitNext(X))
+    if (int Err = start())
+      return Err;
+    while (!finished()) {
+      if (int Err = waitNext())
+        return Err;
+      if (int Err = pump())
         return Err;
     }
-    X.Reqs.clear();
-    X.ReqOp.clear();
     return MPI_SUCCESS;
   }
+
+  /// Posts every operation that waits for nothing.
+  int start() {
+    setup();
+    return pump();
+  }
+
+  /// Handles every request that has completed, without blocking, and posts
+  /// and applies what that allows.
+  int test() {
+    while (!finished()) {
+      if (X.Active == 0)
+        return fail(MPI_ERR_INTERN,
+                    "collc: rank %d waits for operations nothing will finish",
+                    Rank);
+      int Index = MPI_UNDEFINED, Flag = 0;
+      int Err = testAny(Index, Flag);
+      if (Err != MPI_SUCCESS)
+        return fail(Err, "collc: a transfer of the schedule failed");
+      if (!Flag || Index == MPI_UNDEFINED)
+        return MPI_SUCCESS;
+      if ((Err = completed(Index)) != MPI_SUCCESS || (Err = pump()))
+        return Err;
+    }
+    return MPI_SUCCESS;
+  }
+
+  /// Whether the rank's part is done.
+  bool finished() const { return X.Finished == N; }
 
   /// Scratch blocks and staging chunk units rank \p Rank uses.
   static void needs(const Variant &V, int Rank, int64_t &ScratchBlocks,
@@ -376,8 +396,41 @@ private:
   const Op &op(int32_t I) const { return V.Ops[Base + I]; }
   const int32_t *record(int32_t I) const { return V.Waits + op(I).Wait; }
 
+  /// Posts what is ready and applies what can be, until nothing changes.
+  int pump() {
+    bool Progress = true;
+    while (Progress) {
+      Progress = false;
+      while (!X.Ready.empty()) {
+        const int32_t I = X.Ready.back();
+        X.Ready.pop_back();
+        if (int Err = post(I))
+          return Err;
+        Progress = true;
+      }
+      while (NextApply < N) {
+        const Op &O = op(NextApply);
+        if (!(O.Flags & OpRecv) || !isReduction(V.Collective)) {
+          ++NextApply;
+          continue;
+        }
+        if (!(X.State[NextApply] & Arrived) || X.ApplyLeft[NextApply] > 0)
+          break;
+        if (int Err = unstage(NextApply))
+          return Err;
+        finish(NextApply++);
+        Progress = true;
+      }
+    }
+    if (finished()) {
+      X.Reqs.clear();
+      X.ReqOp.clear();
+    }
+    return MPI_SUCCESS;
+  }
+
   /// Counts what each operation waits for and lists who waits for whom.
-  void setup(ExecState &X) {
+  void setup() {
     X.PostLeft.assign(static_cast<size_t>(N), 0);
     X.ApplyLeft.assign(static_cast<size_t>(N), 0);
     X.ReqsLeft.assign(static_cast<size_t>(N), 0);
@@ -420,7 +473,7 @@ private:
   }
 
   /// Operation \p I finished: release what waits for it.
-  void finish(ExecState &X, int32_t I) {
+  void finish(int32_t I) {
     X.State[I] |= Done;
     ++X.Finished;
     for (int64_t K = X.WaiterBegin[I]; K < X.WaiterBegin[I + 1]; ++K) {
@@ -439,7 +492,7 @@ private:
                      : Staging + static_cast<uint64_t>(Stage) * unitBytes(V, B);
   }
 
-  int post(ExecState &X, int32_t I) {
+  int post(int32_t I) {
     const Op &O = op(I);
     const bool Recv = O.Flags & OpRecv;
     bool Contig = true;
@@ -468,7 +521,7 @@ private:
       Where = bufferBase(B, Buf) + Off;
     }
     const size_t First = X.Reqs.size();
-    if (int Err = postPieces(Recv, Where, Bytes, O.Peer, St.Dup, X.Reqs))
+    if (int Err = postPieces(Recv, Where, Bytes, O.Peer, Comm, Tag, X.Reqs))
       return Err;
     X.ReqOp.resize(X.Reqs.size(), I);
     X.ReqsLeft[I] = static_cast<int32_t>(X.Reqs.size() - First);
@@ -482,18 +535,39 @@ private:
   /// Waits for the next request to complete and handles it. (MPI_Waitany,
   /// not MPI_Waitsome: SMPI's waitsome tests the requests still pending
   /// after the first completes, and every failed test costs simulated
-  /// time.)
-  int waitNext(ExecState &X) {
+  /// time.) While other calls are in flight (collc_rt_progress_others), it
+  /// polls instead, moving them too.
+  int waitNext() {
     if (X.Active == 0)
       return fail(MPI_ERR_INTERN,
                   "collc: rank %d waits for operations nothing will finish",
                   Rank);
-    int Index = MPI_UNDEFINED;
-    int Err = MPI_Waitany(static_cast<int>(X.Reqs.size()), X.Reqs.data(),
+    int Index = MPI_UNDEFINED, Err = MPI_SUCCESS;
+    for (int Flag = 0; !Flag;) {
+      if (!collc_rt_progress_others || collc_rt_progress_others() == 0) {
+        Err = MPI_Waitany(static_cast<int>(X.Reqs.size()), X.Reqs.data(),
                           &Index, MPI_STATUS_IGNORE);
+        break;
+      }
+      if ((Err = testAny(Index, Flag)) != MPI_SUCCESS)
+        break;
+    }
     if (Err != MPI_SUCCESS || Index == MPI_UNDEFINED)
       return fail(Err != MPI_SUCCESS ? Err : MPI_ERR_INTERN,
                   "collc: a transfer of the schedule failed");
+    return completed(Index);
+  }
+
+  /// MPI_Testany on the requests in flight.
+  int testAny(int &Index, int &Flag) {
+    return MPI_Testany(static_cast<int>(X.Reqs.size()), X.Reqs.data(), &Index,
+                       &Flag, MPI_STATUS_IGNORE);
+  }
+
+  /// Request \p Index of X.Reqs completed: its operation arrived, or
+  /// finished.
+  int completed(int Index) {
+    int Err = MPI_SUCCESS;
     --X.Active;
     const int32_t I = X.ReqOp[static_cast<size_t>(Index)];
     if (--X.ReqsLeft[I] == 0) {
@@ -501,7 +575,7 @@ private:
       if (!(op(I).Flags & OpRecv) || !isReduction(V.Collective)) {
         if ((op(I).Flags & OpRecv) && (Err = unstage(I)) != MPI_SUCCESS)
           return Err;
-        finish(X, I);
+        finish(I);
       }
     }
     // Completed requests are MPI_REQUEST_NULL: drop them once they are
@@ -596,7 +670,9 @@ private:
   const Variant &V;
   const Buffers &B;
   int Rank;
-  CommState &St;
+  ExecState &X;
+  MPI_Comm Comm;
+  int Tag;
   char *Staging;
   const int64_t Base; ///< The rank's first operation.
   const int32_t N;    ///< Its operations.
@@ -808,15 +884,19 @@ inline int packSide(const Side &Sd, bool Pack, MPI_Comm Comm) {
   return MPI_SUCCESS;
 }
 
-/// Runs variant \p V for call \p C of \p Blk bytes per block (in elements
-/// of \p Unit bytes for reductions) on rank \p Rank.
-inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
-                   int Rank) {
-  CommState *St = nullptr;
-  int Err = commState(C.Comm, St);
-  if (Err != MPI_SUCCESS)
-    return Err;
-  Buffers B;
+/// Lays out a run of variant \p V for call \p C of \p Blk bytes per block
+/// (in elements of \p Unit bytes for reductions) on rank \p Rank: the
+/// buffers \p B, the sides \p Sides (packed when their datatype is not
+/// contiguous) and the staging area \p StageArea, in \p Arena (grown as
+/// needed); the accumulator and the blocks the rank keeps of its own are
+/// filled in. Then the Executor runs, and finishSides() unpacks.
+inline int prepare(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
+                   int Rank, std::vector<char> &Arena, Buffers &B,
+                   Side (&Sides)[2], char *&StageArea) {
+  int Err = MPI_SUCCESS;
+  B = Buffers();
+  Sides[0] = Side();
+  Sides[1] = Side();
   B.BlockBytes = Blk;
   B.Unit = Unit ? Unit : 1;
   B.Type = C.SendType;
@@ -829,7 +909,6 @@ inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
 
   // Non-contiguous datatypes travel packed: each side whose datatype is not
   // one contiguous run gets a contiguous copy in the arena.
-  Side Sides[2];
   sidesOf(C, Rank, V.Ranks, Sides[0], Sides[1]);
   uint64_t PackBytes[2] = {0, 0};
   for (int I = 0; I < 2; ++I) {
@@ -866,10 +945,10 @@ inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
       static_cast<uint64_t>(StageUnits) * Executor::unitBytes(V, B);
   uint64_t Need = ScratchBytes + AccBytes + CopyBytes + PackBytes[0] +
                   PackBytes[1] + Stage + 1;
-  if (St->Arena.size() < Need) {
+  if (Arena.size() < Need) {
 #if defined(__cpp_exceptions)
     try {
-      St->Arena.resize(Need);
+      Arena.resize(Need);
     } catch (const std::bad_alloc &) {
       return fail(MPI_ERR_NO_MEM,
                   "collc: %s needs %llu bytes of scratch on rank %d, more "
@@ -877,16 +956,16 @@ inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
                   collName(C.Collective), (unsigned long long)Need, Rank);
     }
 #else
-    St->Arena.resize(Need);
+    Arena.resize(Need);
 #endif
   }
-  char *A = St->Arena.data();
+  char *A = Arena.data();
   B.Scratch = A;
   char *AccArea = A + ScratchBytes;
   char *CopyArea = AccArea + AccBytes;
   char *PackArea[2] = {CopyArea + CopyBytes,
                        CopyArea + CopyBytes + PackBytes[0]};
-  char *StageArea = PackArea[1] + PackBytes[1];
+  StageArea = PackArea[1] + PackBytes[1];
   for (int I = 0; I < 2; ++I) {
     Side &Sd = Sides[I];
     if (!Sd.Used)
@@ -941,15 +1020,100 @@ inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
   default:
     break;
   }
-  Executor E(V, B, Rank, *St, StageArea);
-  if ((Err = E.run()) != MPI_SUCCESS)
-    return Err;
-  for (Side &Sd : Sides)
-    if (Sd.Used && !Sd.Contig && Sd.Out &&
-        (Err = packSide(Sd, false, C.Comm)) != MPI_SUCCESS)
-      return Err;
   return MPI_SUCCESS;
 }
+
+/// Unpacks what a run wrote to the packed copies of \p Sides.
+inline int finishSides(const Side (&Sides)[2], MPI_Comm Comm) {
+  for (const Side &Sd : Sides)
+    if (Sd.Used && !Sd.Contig && Sd.Out)
+      if (int Err = packSide(Sd, false, Comm))
+        return Err;
+  return MPI_SUCCESS;
+}
+
+/// Runs variant \p V for call \p C of \p Blk bytes per block (in elements
+/// of \p Unit bytes for reductions) on rank \p Rank, to its end.
+inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
+                   int Rank) {
+  CommState *St = nullptr;
+  int Err = commState(C.Comm, St);
+  if (Err != MPI_SUCCESS)
+    return Err;
+  Buffers B;
+  Side Sides[2];
+  char *StageArea = nullptr;
+  if ((Err = prepare(V, C, Blk, Unit, Rank, St->Arena, B, Sides, StageArea)))
+    return Err;
+  Executor E(V, B, Rank, St->Exec, St->Dup, BlockingTag, StageArea);
+  if ((Err = E.run()) != MPI_SUCCESS)
+    return Err;
+  return finishSides(Sides, C.Comm);
+}
+
+/// A call that runs while the program goes on: a non-blocking collective,
+/// or one start of a persistent one. It owns all that its run needs (the
+/// buffers' layout, its arena, the executor's state), so that several may be
+/// in flight on one communicator; its messages travel on the communicator
+/// and tag its start() is given, which no other call in flight shares.
+/// Started, it moves only when test() is called (the drop-in calls it from
+/// the program's MPI calls that test or complete requests).
+class Pending {
+public:
+  /// Variant \p V (it must outlive this) for call \p C, measured as
+  /// execute() takes it.
+  Pending(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
+          int Rank)
+      : V(V), C(C), Blk(Blk), Unit(Unit), Rank(Rank) {}
+  Pending(const Pending &) = delete;
+  Pending &operator=(const Pending &) = delete;
+
+  /// Lays the run out and posts what can be posted; the messages go on
+  /// \p Comm with tag \p Tag.
+  int start(MPI_Comm Comm, int Tag) {
+    Done = false;
+    Exec.reset();
+    char *StageArea = nullptr;
+    if (int Err = prepare(V, C, Blk, Unit, Rank, Arena, B, Sides, StageArea))
+      return Err;
+    Exec.emplace(V, B, Rank, X, Comm, Tag, StageArea);
+    if (int Err = Exec->start())
+      return Err;
+    return step();
+  }
+
+  /// Moves the run on without blocking; \p Finished says whether it is
+  /// over (its results are then in the user's buffers).
+  int test(bool &Finished) {
+    int Err = Done ? MPI_SUCCESS : step();
+    Finished = Done;
+    return Err;
+  }
+
+  const Call &call() const { return C; }
+
+private:
+  int step() {
+    int Err = Exec->test();
+    if (Err == MPI_SUCCESS && Exec->finished()) {
+      Err = finishSides(Sides, C.Comm);
+      Done = true;
+    }
+    return Err;
+  }
+
+  const Variant &V;
+  const Call C;
+  const uint64_t Blk, Unit;
+  const int Rank;
+  Buffers B;
+  Side Sides[2];
+  std::vector<char> Arena;
+  ExecState X;
+  /// Remade at each start: it holds references to B and X.
+  std::optional<Executor> Exec;
+  bool Done = false;
+};
 
 /// Whether COLLC_VERBOSE asks to be told (verbosityOf(); `0` and `off` do
 /// not): then rank 0 says on stderr which schedule serves each call, or why

@@ -14,6 +14,7 @@
 #   dropin.sh openmpi|mpich|smpi|testbed <libdir> <srcdir> <workdir> <ranks>
 set -euo pipefail
 flavor=$1 lib=$2 src=$3 work=$4 p=$5
+source "$src/tests/mpi/ranks.sh"
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
@@ -27,34 +28,13 @@ case $flavor in
     fi
     mpicc.openmpi -O2 -Wall -Wextra -Werror "$src/tests/mpi/dropin.c" -o dropin
     export COLLC_MACHINE=$machine
-    # Each rank's output in its own file (mpirun forwards the ranks' streams
-    # in pieces that may cut a line of one rank with another's), joined.
-    run() {
-      local rc=0
-      rm -rf ranks
-      timeout 300 "${launcher[@]}" -np "$p" \
-        --output-filename "$PWD/ranks" -x COLLC_MACHINE "$@" > launcher.log 2>&1 || rc=$?
-      cat ranks/1/rank.*/stdout
-      cat ranks/1/rank.*/stderr >&2
-      # What the launcher said (a rank's signal or exit status), kept for
-      # fail() with the status.
-      [ $rc = 0 ] || { echo "launcher exit status $rc:"; tail -n 20 launcher.log; } >&2
-      return $rc
-    }
+    run() { joined_openmpi 300 "${launcher[@]}" :: -np "$p" -x COLLC_MACHINE "$@"; }
     preload=(-x COLLC_VERBOSE=1 -x LD_PRELOAD="$lib/libcollc-mpi.so")
     ;;
   mpich)
     machine=$src/examples/machines/pc-cluster.yaml
     mpicc.mpich -O2 -Wall -Wextra -Werror "$src/tests/mpi/dropin.c" -o dropin
-    run() { # each rank's output in its own file, as for Open MPI
-      local rc=0
-      rm -rf ranks && mkdir ranks
-      timeout 300 mpiexec.mpich -np "$p" -genv COLLC_MACHINE "$machine" \
-        -outfile-pattern "$PWD/ranks/out.%r" -errfile-pattern "$PWD/ranks/err.%r" "$@" || rc=$?
-      cat ranks/out.*
-      cat ranks/err.* >&2
-      return $rc
-    }
+    run() { joined_mpich 300 -np "$p" -genv COLLC_MACHINE "$machine" "$@"; }
     preload=(-genv COLLC_VERBOSE 1 -genv LD_PRELOAD "$lib/libcollc-mpi-mpich.so")
     ;;
   smpi)
@@ -63,10 +43,7 @@ case $flavor in
     # one copy per rank as MPI processes have (smpi/privatize-libs, found on
     # LD_LIBRARY_PATH). The machine is the simulated platform itself.
     machine=$src/examples/platforms/cluster-256.xml
-    for i in $(seq 0 $((p - 1))); do echo "node-$i"; done > hosts
-    smpicc -O2 -Wall -Wextra "$src/tests/mpi/dropin.c" -o dropin-plain
-    smpicc -O2 -Wall -Wextra "$src/tests/mpi/dropin.c" -o dropin \
-      -Wl,--no-as-needed -L"$lib" -Wl,-rpath,"$lib" -lcollc-mpi-smpi
+    smpi_programs "$src/tests/mpi/dropin.c" dropin "$lib" "$p"
     run() {
       local env=() prog=./dropin-plain
       while [ $# -gt 0 ] && [ "$1" != -- ]; do env+=("$1"); prog=./dropin; shift; done

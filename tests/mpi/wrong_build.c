@@ -1,4 +1,5 @@
-/* Every collective the drop-in library interposes, once each on
+/* Every collective the drop-in library interposes (blocking, and two
+ * non-blocking ones with MPI_Wait and MPI_Waitall; MPI_Sendrecv), once each on
  * MPI_COMM_WORLD and on a split communicator, results checked: the program
  * of tests/mpi/dropin_wrong_build.sh, run with the build of the drop-in for
  * the other MPI library preloaded. Prints "results correct" per rank. */
@@ -53,6 +54,23 @@ static void run(MPI_Comm Comm) {
   for (int I = 0; I < P; ++I)
     expect(B[I] == 100 * I + R, "MPI_Alltoall", R);
   MPI_Barrier(Comm);
+  /* Non-blocking calls and their completion, and point-to-point messages:
+   * interposed too. */
+  MPI_Request Q[2];
+  MPI_Status St[1];
+  for (int I = 0; I < N; ++I)
+    A[I] = R == 0 ? 2 * I : -1;
+  MPI_Ibcast(A, N, MPI_INT, 0, Comm, &Q[0]);
+  MPI_Iallreduce(&V, &S, 1, MPI_INT, MPI_SUM, Comm, &Q[1]);
+  MPI_Wait(&Q[0], MPI_STATUS_IGNORE);
+  MPI_Waitall(1, &Q[1], St);
+  for (int I = 0; I < N; ++I)
+    expect(A[I] == 2 * I, "MPI_Ibcast", R);
+  expect(S == P * (P + 1) / 2, "MPI_Iallreduce", R);
+  int Ring = -1;
+  MPI_Sendrecv(&R, 1, MPI_INT, (R + 1) % P, 3, &Ring, 1, MPI_INT,
+               (R + P - 1) % P, 3, Comm, MPI_STATUS_IGNORE);
+  expect(Ring == (R + P - 1) % P, "MPI_Sendrecv", R);
   free(A);
   free(B);
 }
