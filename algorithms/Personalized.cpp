@@ -55,19 +55,25 @@ std::vector<int64_t> upTo(int64_t N) {
 
 } // namespace
 
-llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M,
-                                                 const Request &R) {
-  Schedule S = scheduleSkeleton(M, R, "linear");
+/// The root's exchanges of a gather or scatter: one block with every other
+/// rank, from the rank after the root on.
+static std::vector<Transfer> rootExchanges(const Schedule &S) {
   const int32_t P = S.size();
   std::vector<Transfer> Ts;
   for (int64_t I = 1; I < P; ++I) {
     int32_t X = relRank(I, S.Root, P);
-    if (R.Coll == Collective::Scatter)
+    if (S.Coll == Collective::Scatter)
       Ts.push_back(blocks(S, S.Root, X, one(S.Root), one(X)));
     else
       Ts.push_back(blocks(S, X, S.Root, one(X), one(S.Root)));
   }
-  S.Steps = orderedRounds(Ts, P);
+  return Ts;
+}
+
+llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M,
+                                                 const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "linear");
+  S.Steps = orderedRounds(rootExchanges(S), S.size());
   return S;
 }
 
@@ -175,6 +181,53 @@ llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
                            std::min<int64_t>(Bit, P - Bit));
   });
   return S;
+}
+
+namespace {
+
+/// The steps of a direct algorithm whose transfers \p Ts all run at once
+/// (groupedRounds: one step where the ports allow it).
+std::vector<Step> allAtOnce(const Machine &M, const std::vector<Transfer> &Ts,
+                            int32_t P) {
+  return groupedRounds(M, Ts, P, std::vector<int64_t>(Ts.size(), 0));
+}
+
+/// A direct exchange: every rank r sends \p Make(S, r, t) to each
+/// t = r + 1, r + 2, ... (mod P), all at once; listed offset by offset, so
+/// that the one-port placement pairs ranks as `pairwise` does.
+template <typename MakeFn>
+Schedule directExchange(const Machine &M, const Request &R, MakeFn Make) {
+  Schedule S = scheduleSkeleton(M, R, "direct");
+  const int32_t P = S.size();
+  std::vector<Transfer> Ts;
+  for (int64_t D = 1; D < P; ++D)
+    for (int32_t Rk = 0; Rk < P; ++Rk)
+      Ts.push_back(Make(S, Rk, static_cast<int32_t>((Rk + D) % P)));
+  S.Steps = allAtOnce(M, Ts, P);
+  return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildDirectPersonalized(const Machine &M,
+                                                 const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "direct");
+  S.Steps = allAtOnce(M, rootExchanges(S), S.size());
+  return S;
+}
+
+llvm::Expected<Schedule> buildDirectAlltoall(const Machine &M,
+                                             const Request &R) {
+  return directExchange(M, R, [](const Schedule &S, int32_t From, int32_t To) {
+    return blocks(S, From, To, one(From), one(To));
+  });
+}
+
+llvm::Expected<Schedule> buildDirectAllgather(const Machine &M,
+                                              const Request &R) {
+  return directExchange(M, R, [](const Schedule &S, int32_t From, int32_t To) {
+    return allgatherBlocks(S, From, To, From, 1);
+  });
 }
 
 } // namespace collc

@@ -32,6 +32,22 @@ llvm::Expected<Schedule> buildRingAllgather(const Machine &M, const Request &R);
 llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
                                              const Request &R);
 
+/// Direct gather or scatter: every rank sends its block to the root (the
+/// root sends every rank its block) at once, in one step on a machine with a
+/// network (as MPI libraries' linear algorithms post them); else one port at
+/// a time, as `linear`.
+llvm::Expected<Schedule> buildDirectPersonalized(const Machine &M,
+                                                 const Request &R);
+/// Direct all-to-all: every rank posts its P - 1 blocks at once (SMPI's
+/// basic_linear), rank r's to r + 1, r + 2, ... first; one step on a machine
+/// with a network, else one port at a time (as `pairwise`).
+llvm::Expected<Schedule> buildDirectAlltoall(const Machine &M,
+                                             const Request &R);
+/// Direct allgather: every rank sends its block to every other rank at once;
+/// one step on a machine with a network, else one port at a time.
+llvm::Expected<Schedule> buildDirectAllgather(const Machine &M,
+                                              const Request &R);
+
 } // namespace collc
 
 #endif
