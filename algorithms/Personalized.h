@@ -48,6 +48,25 @@ llvm::Expected<Schedule> buildDirectAlltoall(const Machine &M,
 llvm::Expected<Schedule> buildDirectAllgather(const Machine &M,
                                               const Request &R);
 
+/// Node-aware direct allgather, for ranks that share nodes (SMPI's
+/// smp_simple, all at once): every rank sends its block to the other ranks
+/// of its node; then each node's blocks cross once to every other node, in
+/// one message from one of its ranks to one rank there (the ranks of a node
+/// take turns), which passes them on inside its node. A block crosses a
+/// node's link once per other node, where `direct` sends it once per rank.
+llvm::Expected<Schedule> buildNodeDirectAllgather(const Machine &M,
+                                                  const Request &R);
+/// Two-step grid allgather (SMPI's 2dmesh, all at once): ranks in groups of
+/// G consecutive ranks (the last shorter), direct inside every group, then
+/// rank j of every group gets each other group's blocks straight from its
+/// rank j (mod its size); G near sqrt(P), searched with the cost pass. About
+/// 2 sqrt(P) messages per rank where `direct` sends P - 1.
+llvm::Expected<Schedule>
+buildGridDirectAllgather(const Machine &M, const Request &R, Pipeline &P);
+/// For `--algorithm auto`: a machine with a network on which some ranks
+/// share a node (elsewhere node-direct is direct).
+bool sharesNodes(const Machine &M, const Request &R, std::string &Why);
+
 } // namespace collc
 
 #endif

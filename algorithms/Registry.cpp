@@ -350,6 +350,24 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/onNetwork},
+      {"grid-direct",
+       "groups of about sqrt(P) ranks: direct inside each, then each group's "
+       "blocks straight to every rank of the others (2dmesh)",
+       {Collective::Allgather},
+       buildGridDirectAllgather,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"node-direct",
+       "direct inside every node, then each node's blocks once to every "
+       "other node at once, passed on inside it",
+       {Collective::Allgather},
+       buildNodeDirectAllgather,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/sharesNodes},
   };
   return All;
 }

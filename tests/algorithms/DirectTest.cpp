@@ -1,5 +1,6 @@
 // The one-shot algorithms (issue 27): `direct` broadcast, gather, scatter,
-// all-to-all, allgather, reduce and allreduce, and `reduce-scatter-direct`.
+// all-to-all, allgather, reduce and allreduce, `reduce-scatter-direct`, and
+// the allgathers in groups, `grid-direct` and `node-direct`.
 // For rank counts drawn at random from 2..70 (and the odd and prime counts
 // among them), every root, commutative and not, each builds and verifies on a
 // model machine (one port: the messages one at a time) and on a machine with
@@ -17,6 +18,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 using namespace collc;
@@ -48,6 +50,7 @@ const Case Cases[] = {
     {Collective::Scatter, "direct"},
     {Collective::Alltoall, "direct"},
     {Collective::Allgather, "direct"},
+    {Collective::Allgather, "grid-direct"},
     {Collective::Reduce, "direct"},
     {Collective::Allreduce, "direct"},
     {Collective::Reduce, "reduce-scatter-direct"},
@@ -118,6 +121,9 @@ TEST_CASE("direct: every algorithm, rank count and root builds and verifies, "
             size_t Phases = 1;
             if (C.Coll == Collective::Allreduce)
               Phases = 2;
+            // Inside the groups, then across (one group when P <= 2).
+            if (std::string(C.Alg) == "grid-direct")
+              Phases = P <= 2 ? 1 : 2;
             if (std::string(C.Alg) == "reduce-scatter-direct") {
               const int64_t Blocks = std::min<int64_t>(P, Bytes / 4);
               // Reduce: the gather is empty when the root owns the only
@@ -128,7 +134,9 @@ TEST_CASE("direct: every algorithm, rank count and root builds and verifies, "
                                                   : size_t(P);
             }
             CHECK(OnNet->Steps.size() == Phases);
-            if (C.Coll != Collective::Allreduce)
+            // A rank with P - 1 messages takes P - 1 steps of one port.
+            if (C.Coll != Collective::Allreduce &&
+                std::string(C.Alg) != "grid-direct")
               CHECK(OnModel->Steps.size() >= size_t(P - 1));
             ++Built;
           }
@@ -225,4 +233,57 @@ TEST_CASE("direct: one step beats the chains at a few bytes on a network, "
     REQUIRE(Auto);
     CHECK(Auto->Makespan <= Direct->Makespan);
   }
+}
+
+TEST_CASE("node-direct: ranks sharing nodes, every rank count and "
+          "placement, verify; a block crosses each node link once per node") {
+  const Machine Net = machine("fat-tree-256-net.yaml");
+  Rng G(27);
+  size_t Built = 0;
+  for (int32_t P : rankCounts())
+    for (int PerNode : {1, 2, 3, 8}) {
+      Request R = request(Collective::Allgather, P, 0, 1000, "node-direct");
+      // PerNode ranks per node in blocks, or scattered at random.
+      for (bool Shuffled : {false, true}) {
+        for (int32_t Rk = 0; Rk < P; ++Rk)
+          R.Nodes[Rk] =
+              Shuffled ? G.uniform(0, (P - 1) / PerNode) : Rk / PerNode;
+        CAPTURE(P);
+        CAPTURE(PerNode);
+        CAPTURE(Shuffled);
+        auto S = compile(Net, R);
+        REQUIRE_MESSAGE(static_cast<bool>(S), llvm::toString(S.takeError()));
+        CHECK(S->Steps.size() <= 3);
+        // Bytes leaving each node for other nodes: its blocks once per
+        // other node that runs ranks.
+        std::map<int64_t, uint64_t> Out;
+        std::set<int64_t> Used(R.Nodes.begin(), R.Nodes.end());
+        for (const Step &St : S->Steps)
+          for (const Transfer &T : St.Transfers)
+            if (R.Nodes[T.Src] != R.Nodes[T.Dst])
+              Out[R.Nodes[T.Src]] += T.Bytes;
+        for (int64_t Node : Used) {
+          const uint64_t Mine =
+              1000 * uint64_t(std::count(R.Nodes.begin(), R.Nodes.end(), Node));
+          CHECK(Out[Node] == Mine * (Used.size() - 1));
+        }
+        ++Built;
+      }
+    }
+  CHECK(Built == rankCounts().size() * 8);
+  // Where ranks share nodes, auto considers it, and at 64 KiB blocks on 3
+  // ranks per node it halves what crosses the links and beats direct.
+  Request R = request(Collective::Allgather, 30, 0, 65536, "direct");
+  for (int32_t Rk = 0; Rk < 30; ++Rk)
+    R.Nodes[Rk] = Rk / 3;
+  auto Direct = compile(Net, R);
+  R.Algorithm = "node-direct";
+  auto Node = compile(Net, R);
+  REQUIRE(Direct);
+  REQUIRE(Node);
+  CHECK(Node->Makespan < Direct->Makespan);
+  R.Algorithm = "auto";
+  auto Auto = compile(Net, R);
+  REQUIRE(Auto);
+  CHECK(Auto->Makespan <= Node->Makespan);
 }

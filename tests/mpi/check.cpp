@@ -95,6 +95,10 @@ COLLC_ROOTED_PERS(direct)
 COLLC_ALLTOALL(direct)
 int collc_allgather_direct(const void *, int, MPI_Datatype, void *, int,
                            MPI_Datatype, MPI_Comm);
+int collc_allgather_node_direct(const void *, int, MPI_Datatype, void *, int,
+                                MPI_Datatype, MPI_Comm);
+int collc_allgather_grid_direct(const void *, int, MPI_Datatype, void *, int,
+                                MPI_Datatype, MPI_Comm);
 COLLC_SCAN(linear)
 COLLC_SCAN(pipelined)
 COLLC_SCAN(brent_kung)
@@ -736,6 +740,8 @@ const std::pair<const char *, PersFn> AllgatherAlgs[] = {
     {"bruck", collc_allgather_bruck},
     {"dimension-rings", collc_allgather_dimension_rings},
     {"direct", collc_allgather_direct},
+    {"node-direct", collc_allgather_node_direct},
+    {"grid-direct", collc_allgather_grid_direct},
 };
 
 void checkBuilderPersonalized() {

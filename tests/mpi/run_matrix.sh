@@ -31,7 +31,8 @@
 #     gather, scatter, alltoall, allgather (the sizes above), direct and
 #     reduce-scatter-direct reduce/allreduce (the element counts above, and
 #     1000 bytes with a non-commutative operator: direct_nc,
-#     reduce_scatter_direct_nc).
+#     reduce_scatter_direct_nc), grid-direct allgather; node-direct allgather on a torus of
+#     ceil(P/2) nodes with two ranks per node (<gendir>/torus2-P.yaml).
 # Beyond 16 ranks (SMPI) only sizes whose per-rank buffers stay within
 # 65539 bytes are built, as check.cpp --cap 65539 runs there, and beyond 64
 # only the broadcasts. One file per
@@ -52,7 +53,7 @@ algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
   two_path_pipeline scatter_allgather ring_pipeline spanning_trees scatter_ring scatter_trees
   kary_pipeline knomial scatter_rdb_allgather reduce_scatter_allgather linear pipelined
   brent_kung rootp pairwise bruck ring binomial_nc nearest_halving nearest_doubling
-  dimension_rings direct reduce_scatter_direct direct_nc reduce_scatter_direct_nc)
+  dimension_rings direct reduce_scatter_direct direct_nc reduce_scatter_direct_nc node_direct grid_direct)
 
 if [ "$mode" = generate ]; then
   collc=$1 handbuilt=$2 src=$3 gen=$4
@@ -108,6 +109,11 @@ if [ "$mode" = generate ]; then
     [ -f "$gen/torus-$p.yaml" ] || torus "$p"
     echo "--machine $gen/torus-$p.yaml -o $gen/json/$name-$coll-$p-$r-$b.json --collective $coll --ranks $p --root $r --bytes $b $*" >> "$torus_jobs"
   }
+  torus2() { # torus2 <P>: <gendir>/torus2-P.yaml, ceil(P/2) nodes of two ranks
+    local p=$1
+    printf 'name: torus2-%s\ntopology:\n  kind: torus\n  dims: [%s]\nnetwork:\n  links:\n    - {class: link, latency: 1, bandwidth: 12500}\n  nodes: {processes: 2, placement: block, intra: {latency: 0, bandwidth: 12500, fatpipe: true}}\n' \
+      "$p" $(((p + 1) / 2)) > "$gen/torus2-$p.yaml"
+  }
   for p in "$@"; do
     cap=$((1 << 62))
     [ "$p" -gt 16 ] && cap=65539
@@ -136,6 +142,11 @@ if [ "$mode" = generate ]; then
           if [ "$r" = 0 ]; then
             tjob direct alltoall "$p" 0 "$b" --algorithm direct
             tjob direct allgather "$p" 0 "$b" --algorithm direct
+            tjob grid_direct allgather "$p" 0 "$b" --algorithm grid-direct
+            if [ "$p" -le 64 ]; then
+              [ -f "$gen/torus2-$p.yaml" ] || torus2 "$p"
+              echo "--machine $gen/torus2-$p.yaml -o $gen/json/node_direct-allgather-$p-0-$b.json --collective allgather --ranks $p --root 0 --bytes $b --algorithm node-direct" >> "$torus_jobs"
+            fi
           fi
           [ "$r" = 0 ] && for alg in pairwise bruck; do
             job "$alg" alltoall "$p" 0 "$b" --algorithm "$alg"
@@ -201,7 +212,7 @@ if [ "$mode" = generate ]; then
     # The one-shot schedules were built on the tori (a rank sends many
     # messages in a step): their data flow is verified without a machine.
     machine=(--machine "$gen/machine.yaml")
-    case $alg in direct | reduce_scatter_direct | *_nc) [ "$alg" = binomial_nc ] || machine=() ;; esac
+    case $alg in direct | reduce_scatter_direct | node_direct | grid_direct | *_nc) [ "$alg" = binomial_nc ] || machine=() ;; esac
     "$collc" $(printf -- "--schedule %s " "$gen"/json/$alg-*.json) "${machine[@]}" \
       --emit mpi --mpi-name "$alg" -o "$gen/$alg.cpp"
   done
