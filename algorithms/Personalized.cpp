@@ -355,24 +355,33 @@ llvm::Expected<Schedule> buildNodeDirectAllgather(const Machine &M,
 llvm::Expected<Schedule>
 buildGridDirectAllgather(const Machine &M, const Request &R, Pipeline &P) {
   const int32_t Ranks = R.size();
-  // Groups of G consecutive ranks (the last one shorter), G near sqrt(P).
-  const int64_t Side = static_cast<int64_t>(std::ceil(std::sqrt(Ranks)));
-  std::set<int64_t> Sizes;
-  for (int64_t G : {Side - 1, Side, Side + 1, Side / 2, 2 * Side})
-    if (G >= 2 && G < Ranks)
-      Sizes.insert(G);
-  if (Sizes.empty()) // P <= 2: one group
-    Sizes.insert(std::max<int64_t>(1, Ranks));
+  // N groups of consecutive ranks, their sizes differing by one at most;
+  // N near sqrt(P): the divisors of P nearest below and above it within a
+  // factor 2 (equal groups: the evaluator times unequal ones ten times
+  // slower, their messages never ending together), else sqrt(P) rounded.
+  const double Root = std::sqrt(Ranks);
+  const int64_t Side = std::max<int64_t>(1, std::llround(Root));
+  std::set<int64_t> Counts;
+  int64_t Below = 0, Above = 0;
+  for (int64_t N = 2; N < Ranks; ++N)
+    if (Ranks % N == 0 && N >= Root / 2 && N <= 2 * Root) {
+      if (N <= Root)
+        Below = N;
+      else if (!Above)
+        Above = N;
+    }
+  for (int64_t N : {Below, Above})
+    if (N)
+      Counts.insert(N);
+  if (Counts.empty())
+    Counts.insert(Side);
   Cheapest Search(M, P, makespanJudge());
-  for (int64_t G : Sizes)
-    Search.consider("groups of " + llvm::Twine(G),
+  for (int64_t N : Counts)
+    Search.consider(llvm::Twine(N) + " groups",
                     [&]() -> llvm::Expected<Schedule> {
-                      std::vector<std::vector<int32_t>> Parts;
-                      for (int32_t Rk = 0; Rk < Ranks; ++Rk) {
-                        if (Rk % G == 0)
-                          Parts.emplace_back();
-                        Parts.back().push_back(Rk);
-                      }
+                      std::vector<std::vector<int32_t>> Parts(N);
+                      for (int32_t Rk = 0; Rk < Ranks; ++Rk)
+                        Parts[Rk * N / Ranks].push_back(Rk);
                       return groupDirect(M, R, "grid-direct", Parts,
                                          AcrossGroups::Straight);
                     });

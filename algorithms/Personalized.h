@@ -56,10 +56,11 @@ llvm::Expected<Schedule> buildDirectAllgather(const Machine &M,
 /// node's link once per other node, where `direct` sends it once per rank.
 llvm::Expected<Schedule> buildNodeDirectAllgather(const Machine &M,
                                                   const Request &R);
-/// Two-step grid allgather (SMPI's 2dmesh, all at once): ranks in groups of
-/// G consecutive ranks (the last shorter), direct inside every group, then
-/// rank j of every group gets each other group's blocks straight from its
-/// rank j (mod its size); G near sqrt(P), searched with the cost pass. About
+/// Two-step grid allgather (SMPI's 2dmesh, all at once): ranks in N groups
+/// of consecutive ranks (sizes differing by one at most), direct inside
+/// every group, then rank j of every group gets each other group's blocks
+/// straight from its rank j (mod its size); N near sqrt(P) (the divisors of
+/// P nearest it, else sqrt(P) rounded), searched with the cost pass. About
 /// 2 sqrt(P) messages per rank where `direct` sends P - 1.
 llvm::Expected<Schedule>
 buildGridDirectAllgather(const Machine &M, const Request &R, Pipeline &P);
