@@ -1,6 +1,12 @@
 #include "algorithms/Personalized.h"
 
+#include "algorithms/Cheapest.h"
 #include "algorithms/Placement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
 
 namespace collc {
 
@@ -55,19 +61,25 @@ std::vector<int64_t> upTo(int64_t N) {
 
 } // namespace
 
-llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M,
-                                                 const Request &R) {
-  Schedule S = scheduleSkeleton(M, R, "linear");
+/// The root's exchanges of a gather or scatter: one block with every other
+/// rank, from the rank after the root on.
+static std::vector<Transfer> rootExchanges(const Schedule &S) {
   const int32_t P = S.size();
   std::vector<Transfer> Ts;
   for (int64_t I = 1; I < P; ++I) {
     int32_t X = relRank(I, S.Root, P);
-    if (R.Coll == Collective::Scatter)
+    if (S.Coll == Collective::Scatter)
       Ts.push_back(blocks(S, S.Root, X, one(S.Root), one(X)));
     else
       Ts.push_back(blocks(S, X, S.Root, one(X), one(S.Root)));
   }
-  S.Steps = orderedRounds(Ts, P);
+  return Ts;
+}
+
+llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M,
+                                                 const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "linear");
+  S.Steps = orderedRounds(rootExchanges(S), S.size());
   return S;
 }
 
@@ -137,17 +149,24 @@ llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M,
 }
 
 /// Allgather blocks of origins [Lo, Lo + N) (mod P), for every rank.
+/// Allgather blocks of the origins \p Origins (rank intervals), for every
+/// rank.
 static Transfer allgatherBlocks(const Schedule &S, int32_t Src, int32_t Dst,
-                                int64_t Lo, int64_t N) {
-  const int32_t P = S.size();
+                                const std::vector<Interval> &Origins) {
   Transfer T;
   T.Src = Src;
   T.Dst = Dst;
-  for (const Interval &O : relIntervals(Lo, Lo + N, 0, P)) {
-    T.Pieces.push_back({O, {0, P}, {0, S.NumChunks}});
+  for (const Interval &O : Origins) {
+    T.Pieces.push_back({O, {0, S.size()}, {0, S.NumChunks}});
     T.Bytes += S.Bytes * static_cast<uint64_t>(O.size());
   }
   return T;
+}
+
+/// Allgather blocks of origins [Lo, Lo + N) (mod P), for every rank.
+static Transfer allgatherBlocks(const Schedule &S, int32_t Src, int32_t Dst,
+                                int64_t Lo, int64_t N) {
+  return allgatherBlocks(S, Src, Dst, relIntervals(Lo, Lo + N, 0, S.size()));
 }
 
 llvm::Expected<Schedule> buildRingAllgather(const Machine &M,
@@ -175,6 +194,198 @@ llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
                            std::min<int64_t>(Bit, P - Bit));
   });
   return S;
+}
+
+namespace {
+
+/// The steps of a direct algorithm whose transfers \p Ts all run at once
+/// (groupedRounds: one step where the ports allow it).
+std::vector<Step> allAtOnce(const Machine &M, const std::vector<Transfer> &Ts,
+                            int32_t P) {
+  return groupedRounds(M, Ts, P, std::vector<int64_t>(Ts.size(), 0));
+}
+
+/// A direct exchange: every rank r sends \p Make(S, r, t) to each
+/// t = r + 1, r + 2, ... (mod P), all at once; listed offset by offset, so
+/// that the one-port placement pairs ranks as `pairwise` does.
+template <typename MakeFn>
+Schedule directExchange(const Machine &M, const Request &R, MakeFn Make) {
+  Schedule S = scheduleSkeleton(M, R, "direct");
+  const int32_t P = S.size();
+  std::vector<Transfer> Ts;
+  for (int64_t D = 1; D < P; ++D)
+    for (int32_t Rk = 0; Rk < P; ++Rk)
+      Ts.push_back(Make(S, Rk, static_cast<int32_t>((Rk + D) % P)));
+  S.Steps = allAtOnce(M, Ts, P);
+  return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildDirectPersonalized(const Machine &M,
+                                                 const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "direct");
+  S.Steps = allAtOnce(M, rootExchanges(S), S.size());
+  return S;
+}
+
+llvm::Expected<Schedule> buildDirectAlltoall(const Machine &M,
+                                             const Request &R) {
+  return directExchange(M, R, [](const Schedule &S, int32_t From, int32_t To) {
+    return blocks(S, From, To, one(From), one(To));
+  });
+}
+
+llvm::Expected<Schedule> buildDirectAllgather(const Machine &M,
+                                              const Request &R) {
+  return directExchange(M, R, [](const Schedule &S, int32_t From, int32_t To) {
+    return allgatherBlocks(S, From, To, From, 1);
+  });
+}
+
+namespace {
+
+/// The ranks of each node that runs some, nodes in order, ranks in order.
+std::vector<std::vector<int32_t>> ranksByNode(const Schedule &S) {
+  std::map<int64_t, std::vector<int32_t>> ByNode;
+  for (int32_t Rk = 0; Rk < S.size(); ++Rk)
+    ByNode[S.Participants[Rk].Node].push_back(Rk);
+  std::vector<std::vector<int32_t>> Out;
+  for (auto &[Node, Ranks] : ByNode)
+    Out.push_back(std::move(Ranks));
+  return Out;
+}
+
+/// Ranks (in increasing order) as intervals.
+std::vector<Interval> asIntervals(const std::vector<int32_t> &Ranks) {
+  std::vector<Interval> Out;
+  for (int32_t Rk : Ranks)
+    if (!Out.empty() && Out.back().Hi == Rk)
+      ++Out.back().Hi;
+    else
+      Out.push_back({Rk, Rk + 1});
+  return Out;
+}
+
+} // namespace
+
+bool sharesNodes(const Machine &M, const Request &R, std::string &Why) {
+  if (!onNetwork(M, R, Why))
+    return false;
+  std::vector<int64_t> Nodes = R.Nodes;
+  std::sort(Nodes.begin(), Nodes.end());
+  if (std::adjacent_find(Nodes.begin(), Nodes.end()) != Nodes.end())
+    return true;
+  Why = "every rank has a node of its own (node-direct is then direct)";
+  return false;
+}
+
+namespace {
+
+/// How groupDirect's groups get each other's blocks.
+enum class AcrossGroups {
+  /// Group n's blocks go once to each other group, to one rank there, which
+  /// passes them on inside its group (three steps; a block crosses to each
+  /// other group once).
+  Relay,
+  /// Every rank of every other group gets group n's blocks straight from
+  /// one rank of n (two steps; SMPI's 2dmesh on a grid of groups).
+  Straight,
+};
+
+/// Allgather in groups of ranks: direct inside every group, then across.
+Schedule groupDirect(const Machine &M, const Request &R, llvm::StringRef Name,
+                     const std::vector<std::vector<int32_t>> &Parts,
+                     AcrossGroups How) {
+  Schedule S = scheduleSkeleton(M, R, Name);
+  const int64_t N = static_cast<int64_t>(Parts.size());
+  std::vector<Transfer> Ts;
+  std::vector<int64_t> Groups;
+  auto Add = [&](Transfer T, int64_t Group) {
+    Ts.push_back(std::move(T));
+    Groups.push_back(Group);
+  };
+  // 1. Inside every group, every rank sends its block to the others.
+  for (const std::vector<int32_t> &Part : Parts)
+    for (int32_t A : Part)
+      for (int32_t B : Part)
+        if (A != B)
+          Add(allgatherBlocks(S, A, B, one(A)), 0);
+  // 2. Group n's blocks go to group k = n + D: (Relay) its D-th message
+  // leaves from rank D mod c_n of n and enters rank D mod c_k of k, so every
+  // rank of a group sends and receives a share; (Straight) rank j of k gets
+  // them from rank j mod c_n of n.
+  // 3. (Relay) That rank passes them on inside its group.
+  struct Entry {
+    int32_t Rank;
+    int64_t From, Into; // groups
+  };
+  std::vector<Entry> Entered;
+  for (int64_t D = 1; D < N; ++D)
+    for (int64_t G = 0; G < N; ++G) {
+      const int64_t Into = (G + D) % N;
+      const std::vector<int32_t> &From = Parts[G], &To = Parts[Into];
+      const std::vector<Interval> Blocks = asIntervals(From);
+      if (How == AcrossGroups::Straight) {
+        for (size_t J = 0; J < To.size(); ++J)
+          Add(allgatherBlocks(S, From[J % From.size()], To[J], Blocks), 1);
+        continue;
+      }
+      const int32_t Dst = To[D % To.size()];
+      Add(allgatherBlocks(S, From[D % From.size()], Dst, Blocks), 1);
+      Entered.push_back({Dst, G, Into});
+    }
+  for (const Entry &E : Entered)
+    for (int32_t Peer : Parts[E.Into])
+      if (Peer != E.Rank)
+        Add(allgatherBlocks(S, E.Rank, Peer, asIntervals(Parts[E.From])), 2);
+  S.Steps = groupedRounds(M, Ts, S.size(), Groups);
+  return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildNodeDirectAllgather(const Machine &M,
+                                                  const Request &R) {
+  Schedule Skeleton = scheduleSkeleton(M, R, "node-direct");
+  return groupDirect(M, R, "node-direct", ranksByNode(Skeleton),
+                     AcrossGroups::Relay);
+}
+
+llvm::Expected<Schedule>
+buildGridDirectAllgather(const Machine &M, const Request &R, Pipeline &P) {
+  const int32_t Ranks = R.size();
+  // N groups of consecutive ranks, their sizes differing by one at most;
+  // N near sqrt(P): the divisors of P nearest below and above it within a
+  // factor 2 (equal groups: the evaluator times unequal ones ten times
+  // slower, their messages never ending together), else sqrt(P) rounded.
+  const double Root = std::sqrt(Ranks);
+  const int64_t Side = std::max<int64_t>(1, std::llround(Root));
+  std::set<int64_t> Counts;
+  int64_t Below = 0, Above = 0;
+  for (int64_t N = 2; N < Ranks; ++N)
+    if (Ranks % N == 0 && N >= Root / 2 && N <= 2 * Root) {
+      if (N <= Root)
+        Below = N;
+      else if (!Above)
+        Above = N;
+    }
+  for (int64_t N : {Below, Above})
+    if (N)
+      Counts.insert(N);
+  if (Counts.empty())
+    Counts.insert(Side);
+  Cheapest Search(M, P, makespanJudge());
+  for (int64_t N : Counts)
+    Search.consider(llvm::Twine(N) + " groups",
+                    [&]() -> llvm::Expected<Schedule> {
+                      std::vector<std::vector<int32_t>> Parts(N);
+                      for (int32_t Rk = 0; Rk < Ranks; ++Rk)
+                        Parts[Rk * N / Ranks].push_back(Rk);
+                      return groupDirect(M, R, "grid-direct", Parts,
+                                         AcrossGroups::Straight);
+                    });
+  return Search.take();
 }
 
 } // namespace collc

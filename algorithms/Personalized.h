@@ -32,6 +32,42 @@ llvm::Expected<Schedule> buildRingAllgather(const Machine &M, const Request &R);
 llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
                                              const Request &R);
 
+/// Direct gather or scatter: every rank sends its block to the root (the
+/// root sends every rank its block) at once, in one step on a machine with a
+/// network (as MPI libraries' linear algorithms post them); else one port at
+/// a time, as `linear`.
+llvm::Expected<Schedule> buildDirectPersonalized(const Machine &M,
+                                                 const Request &R);
+/// Direct all-to-all: every rank posts its P - 1 blocks at once (SMPI's
+/// basic_linear), rank r's to r + 1, r + 2, ... first; one step on a machine
+/// with a network, else one port at a time (as `pairwise`).
+llvm::Expected<Schedule> buildDirectAlltoall(const Machine &M,
+                                             const Request &R);
+/// Direct allgather: every rank sends its block to every other rank at once;
+/// one step on a machine with a network, else one port at a time.
+llvm::Expected<Schedule> buildDirectAllgather(const Machine &M,
+                                              const Request &R);
+
+/// Node-aware direct allgather, for ranks that share nodes (SMPI's
+/// smp_simple, all at once): every rank sends its block to the other ranks
+/// of its node; then each node's blocks cross once to every other node, in
+/// one message from one of its ranks to one rank there (the ranks of a node
+/// take turns), which passes them on inside its node. A block crosses a
+/// node's link once per other node, where `direct` sends it once per rank.
+llvm::Expected<Schedule> buildNodeDirectAllgather(const Machine &M,
+                                                  const Request &R);
+/// Two-step grid allgather (SMPI's 2dmesh, all at once): ranks in N groups
+/// of consecutive ranks (sizes differing by one at most), direct inside
+/// every group, then rank j of every group gets each other group's blocks
+/// straight from its rank j (mod its size); N near sqrt(P) (the divisors of
+/// P nearest it, else sqrt(P) rounded), searched with the cost pass. About
+/// 2 sqrt(P) messages per rank where `direct` sends P - 1.
+llvm::Expected<Schedule>
+buildGridDirectAllgather(const Machine &M, const Request &R, Pipeline &P);
+/// For `--algorithm auto`: a machine with a network on which some ranks
+/// share a node (elsewhere node-direct is direct).
+bool sharesNodes(const Machine &M, const Request &R, std::string &Why);
+
 } // namespace collc
 
 #endif

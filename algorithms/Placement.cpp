@@ -3,6 +3,7 @@
 #include "algorithms/Cheapest.h"
 
 #include "passes/Cost.h"
+#include "passes/Verify.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,6 +53,30 @@ std::vector<Step> orderedRounds(const std::vector<Transfer> &Transfers,
     I = E;
   }
   return placeInSteps(std::move(Tagged));
+}
+
+std::vector<Step> groupedRounds(const Machine &M,
+                                const std::vector<Transfer> &Transfers,
+                                int32_t Ranks, std::vector<int64_t> Groups) {
+  const uint64_t Ports = portsPerStep(M);
+  std::vector<uint64_t> Sends(Ranks, 0), Recvs(Ranks, 0);
+  for (size_t I = 0; I < Transfers.size();) {
+    size_t E = I + 1;
+    if (Groups[I] >= 0)
+      while (E < Transfers.size() && Groups[E] == Groups[I])
+        ++E;
+    bool Fits = true;
+    for (size_t X = I; X < E; ++X)
+      Fits &= ++Sends[Transfers[X].Src] <= Ports &&
+              ++Recvs[Transfers[X].Dst] <= Ports;
+    for (size_t X = I; X < E; ++X) {
+      Sends[Transfers[X].Src] = Recvs[Transfers[X].Dst] = 0;
+      if (!Fits)
+        Groups[X] = -1;
+    }
+    I = E;
+  }
+  return orderedRounds(Transfers, Ranks, &Groups);
 }
 
 std::vector<Interval> relIntervals(int64_t Lo, int64_t Hi, int32_t Root,

@@ -36,6 +36,17 @@ std::vector<Step> orderedRounds(const std::vector<Transfer> &Transfers,
                                 int32_t Ranks,
                                 const std::vector<int64_t> *Groups = nullptr);
 
+/// Steps of an algorithm whose transfers come in groups meant to run at once
+/// (\p Groups[i]: the group of transfer i, groups listed consecutively; -1: a
+/// transfer alone), listed in an order causal for every rank (as for
+/// orderedRounds). A group shares one step when none of its ranks sends or
+/// receives more of its transfers than portsPerStep(\p M) allows (any number
+/// on a machine with a network, passes/Verify.h); the transfers of a group
+/// that does not fit are placed one port at a time, in the order listed.
+std::vector<Step> groupedRounds(const Machine &M,
+                                const std::vector<Transfer> &Transfers,
+                                int32_t Ranks, std::vector<int64_t> Groups);
+
 /// Rank of relative index \p I in a tree or chain rooted at \p Root.
 inline int32_t relRank(int64_t I, int32_t Root, int32_t P) {
   return static_cast<int32_t>((I + Root) % P);

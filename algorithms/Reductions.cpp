@@ -1,5 +1,6 @@
 #include "algorithms/Reductions.h"
 
+#include "algorithms/Cheapest.h"
 #include "algorithms/Placement.h"
 #include "algorithms/Reducer.h"
 
@@ -196,6 +197,97 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
   }
   S.Steps = orderedRounds(Rd.Ts, P, &Rd.Groups);
   return S;
+}
+
+namespace {
+
+/// The ranks whose contributions \p Owner folds, in the order that keeps
+/// any operator's operands in rank order: the ranks after it (each appended
+/// on the right), then the ones before it, nearest first (each prepended).
+std::vector<int32_t> foldOrder(int32_t Owner, int32_t P) {
+  std::vector<int32_t> Order;
+  for (int32_t X = Owner + 1; X < P; ++X)
+    Order.push_back(X);
+  for (int32_t X = Owner - 1; X >= 0; --X)
+    Order.push_back(X);
+  return Order;
+}
+
+/// Reducer tags: the group each transfer runs in (groupedRounds).
+constexpr int64_t Gather = 1;
+
+/// How reduce-scatter-direct's allreduce gathers the reduced blocks.
+enum class BlockAllgather { Direct, Ring };
+
+Schedule reduceScatterDirect(const Machine &M, const Request &R,
+                             BlockAllgather How) {
+  Schedule S = scheduleSkeleton(M, R, "reduce-scatter-direct");
+  const int32_t P = S.size();
+  const int64_t K = std::clamp<int64_t>(
+      static_cast<int64_t>(std::min<uint64_t>(elementCount(R), P)), 1, P);
+  S.NumChunks = K;
+  Reducer Rd(S);
+  // One all-to-all: owner b folds block b of every other rank.
+  for (int32_t B = 0; B < K; ++B)
+    for (int32_t X : foldOrder(B, P))
+      Rd.send(X, B, B, B + 1, TransferKind::Combine, 0, 1, /*Tag=*/0);
+  if (R.Coll == Collective::Reduce) {
+    for (int32_t B = 0; B < K; ++B)
+      if (B != S.Root)
+        Rd.send(B, S.Root, B, B + 1, TransferKind::Copy, 0, 1, Gather);
+  } else if (How == BlockAllgather::Direct) {
+    for (int32_t B = 0; B < K; ++B)
+      for (int32_t D = 1; D < P; ++D)
+        Rd.send(B, (B + D) % P, B, B + 1, TransferKind::Copy, 0, 1, Gather);
+  } else {
+    // Step s: rank r passes block r - s (reduced) on to r + 1.
+    for (int32_t St = 0; St + 1 < P; ++St)
+      for (int32_t Rk = 0; Rk < P; ++Rk) {
+        const int32_t B = ((Rk - St) % P + P) % P;
+        if (B < K)
+          Rd.send(Rk, (Rk + 1) % P, B, B + 1, TransferKind::Copy, 0, 1,
+                  Gather + St);
+      }
+  }
+  S.Steps = groupedRounds(M, Rd.Ts, P, Rd.Tags);
+  return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildDirectReduce(const Machine &M, const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "direct");
+  const int32_t P = S.size();
+  Reducer Rd(S);
+  for (int32_t X : foldOrder(S.Root, P))
+    Rd.send(X, S.Root, 0, 1, TransferKind::Combine, 0, 1, /*Tag=*/0);
+  if (R.Coll == Collective::Allreduce)
+    for (int32_t D = 1; D < P; ++D)
+      Rd.send(S.Root, relRank(D, S.Root, P), 0, 1, TransferKind::Copy, 0, 1,
+              Gather);
+  S.Steps = groupedRounds(M, Rd.Ts, P, Rd.Tags);
+  return S;
+}
+
+bool reduceScatterDirectApplies(const Machine &, const Request &R,
+                                std::string &Why) {
+  return tracked(
+      R.size(),
+      static_cast<int64_t>(std::min<uint64_t>(elementCount(R), R.size())), Why);
+}
+
+llvm::Expected<Schedule>
+buildReduceScatterDirect(const Machine &M, const Request &R, Pipeline &P) {
+  if (R.Coll == Collective::Reduce)
+    return reduceScatterDirect(M, R, BlockAllgather::Direct);
+  Cheapest Search(M, P, makespanJudge());
+  Search.consider("allgather=direct", [&]() -> llvm::Expected<Schedule> {
+    return reduceScatterDirect(M, R, BlockAllgather::Direct);
+  });
+  Search.consider("allgather=ring", [&]() -> llvm::Expected<Schedule> {
+    return reduceScatterDirect(M, R, BlockAllgather::Ring);
+  });
+  return Search.take();
 }
 
 bool scanApplies(const Machine &, const Request &R, std::string &Why) {

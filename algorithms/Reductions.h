@@ -30,6 +30,26 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
                                                      const Request &R);
 bool reduceScatterApplies(const Machine &M, const Request &R, std::string &Why);
 
+/// Direct (flat) reduce: every rank sends its vector to the root at once,
+/// and the root folds them in rank order (the ranks after it appended, then
+/// the ones before it prepended), so any operator gets its operands in
+/// order; Allreduce: then the root sends the result to every rank at once.
+/// One step each on a machine with a network; else one port at a time.
+llvm::Expected<Schedule> buildDirectReduce(const Machine &M, const Request &R);
+
+/// Reduce-scatter by one all-to-all (SMPI's rab2): the vector in
+/// K = min(P, elements) blocks, rank b < K owns block b, and every rank sends
+/// each owner its block at once; the owner folds them in rank order (any
+/// operator). Then Allreduce: an allgather of the reduced blocks, direct
+/// (every owner sends its block to every rank at once) or on a ring (P - 1
+/// steps), whichever the machine's cost pass times faster; Reduce: every
+/// owner sends its block to the root at once.
+llvm::Expected<Schedule>
+buildReduceScatterDirect(const Machine &M, const Request &R, Pipeline &P);
+/// Whether the ranks x blocks of reduce-scatter-direct stay tracked.
+bool reduceScatterDirectApplies(const Machine &M, const Request &R,
+                                std::string &Why);
+
 /// Linear array: rank r combines what rank r-1 sends and passes it on.
 llvm::Expected<Schedule> buildLinearScan(const Machine &M, const Request &R);
 /// The linear array with the message in k segments (request `segments`,

@@ -1,6 +1,7 @@
 #include "algorithms/Trees.h"
 
 #include "algorithms/OptTree.h"
+#include "algorithms/Placement.h"
 
 #include <deque>
 
@@ -93,9 +94,10 @@ llvm::Expected<Schedule> buildBinomial(const Machine &M, const Request &R) {
 namespace {
 
 /// Separate addressing (the root sends to every rank in chain order) or a
-/// chain (each rank forwards to the next).
+/// chain (each rank forwards to the next); with \p AllAtOnce, the root's
+/// sends share one step where the ports allow it (groupedRounds).
 Schedule flatSchedule(const Machine &M, const Request &R, llvm::StringRef Name,
-                      bool FromRoot) {
+                      bool FromRoot, bool AllAtOnce = false) {
   Schedule S = scheduleSkeleton(M, R, Name);
   auto Chain = rotatedChain(S.size(), S.Root);
   std::vector<Transfer> Ts;
@@ -107,11 +109,19 @@ Schedule flatSchedule(const Machine &M, const Request &R, llvm::StringRef Name,
     T.Pieces.push_back(S.wholeMessage());
     Ts.push_back(std::move(T));
   }
-  S.Steps = stepsByRounds(std::move(Ts), S.size());
+  if (AllAtOnce)
+    S.Steps =
+        groupedRounds(M, Ts, S.size(), std::vector<int64_t>(Ts.size(), 0));
+  else
+    S.Steps = stepsByRounds(std::move(Ts), S.size());
   return S;
 }
 
 } // namespace
+
+llvm::Expected<Schedule> buildDirectBcast(const Machine &M, const Request &R) {
+  return flatSchedule(M, R, "direct", /*FromRoot=*/true, /*AllAtOnce=*/true);
+}
 
 llvm::Expected<Schedule> buildSequential(const Machine &M, const Request &R) {
   return flatSchedule(M, R, "sequential", /*FromRoot=*/true);

@@ -35,6 +35,11 @@ std::vector<Transfer> chainSplitTransfers(const Schedule &S,
 /// ranks in increasing rank order (wrapping around).
 std::vector<int32_t> rotatedChain(int32_t Ranks, int32_t Root);
 
+/// Flat tree: the root sends the message to every rank at once (SMPI's
+/// flattree), in one step on a machine with a network; else one port at a
+/// time, as `sequential`.
+llvm::Expected<Schedule> buildDirectBcast(const Machine &M, const Request &R);
+
 llvm::Expected<Schedule> buildOptTree(const Machine &M, const Request &R);
 llvm::Expected<Schedule> buildBinomial(const Machine &M, const Request &R);
 llvm::Expected<Schedule> buildSequential(const Machine &M, const Request &R);

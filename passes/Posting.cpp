@@ -513,6 +513,10 @@ private:
       std::unordered_map<int32_t, std::vector<int32_t>> From;
       std::vector<int32_t> All;
       const size_t RankWin = size_t(RankRecvWindow);
+      // The rank window of the first receive of the current step (NoOp:
+      // none): the step's later receives wait for it, not for receives of
+      // their own step, so a step's receives are posted together.
+      int32_t Step = -1, StepWait = NoOp;
       for (size_t I = 0; I < Plan.Ranks[R].Ops.size(); ++I) {
         PlannedOp &O = Plan.Ranks[R].Ops[I];
         if (!O.isRecv())
@@ -520,8 +524,15 @@ private:
         std::vector<int32_t> &F = From[O.Peer];
         if (F.size() >= size_t(RecvWindow))
           O.PostWaits.push_back(F[F.size() - size_t(RecvWindow)]);
-        if (All.size() >= RankWin)
-          O.PostWaits.push_back(All[All.size() - RankWin]);
+        int32_t Win = All.size() >= RankWin ? All[All.size() - RankWin] : NoOp;
+        if (O.Step != Step) {
+          Step = O.Step;
+          StepWait = Win;
+        } else if (Win != NoOp && Plan.Ranks[R].Ops[size_t(Win)].Step == Step) {
+          Win = StepWait;
+        }
+        if (Win != NoOp)
+          O.PostWaits.push_back(Win);
         std::sort(O.PostWaits.begin(), O.PostWaits.end());
         O.PostWaits.erase(std::unique(O.PostWaits.begin(), O.PostWaits.end()),
                           O.PostWaits.end());

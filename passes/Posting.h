@@ -39,7 +39,11 @@
 ///    peer, and the one RankRecvWindow before it from any peer, have
 ///    finished (more receives out would split the links among the senders'
 ///    queued messages, which then all arrive late, and a simulator's time
-///    grows with the messages in flight), and once every operation of an
+///    grows with the messages in flight); receives of one step do not hold
+///    each other back: those past the window wait as the step's first one
+///    does, so a step in which a rank receives from many peers at once (the
+///    one-shot algorithms, on a machine with a network) posts them together,
+///    as its senders send them together; and once every operation of an
 ///    earlier step
 ///    that uses memory it writes (its destination, unless it is a
 ///    reduction's, and its staging area) has finished (PostWaits);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <queue>
 #include <unordered_map>
@@ -310,19 +311,20 @@ private:
 
   void step(size_t SI, const Step &St) {
     // Ports (the counters are zero between steps).
+    const unsigned Ports = portsPerStep(M);
     std::vector<const Transfer *> Valid;
     for (const Transfer &T : St.Transfers) {
       if (!structure(SI, T))
         continue;
       Valid.push_back(&T);
-      if (++Sends[T.Src] == M.Ports + 1)
+      if (++Sends[T.Src] == uint64_t(Ports) + 1)
         problem("step " + std::to_string(SI) + ": rank " +
                 std::to_string(T.Src) + " sends more than " +
-                std::to_string(M.Ports) + " message(s)");
-      if (++Recvs[T.Dst] == M.Ports + 1)
+                std::to_string(Ports) + " message(s)");
+      if (++Recvs[T.Dst] == uint64_t(Ports) + 1)
         problem("step " + std::to_string(SI) + ": rank " +
                 std::to_string(T.Dst) + " receives more than " +
-                std::to_string(M.Ports) + " message(s)");
+                std::to_string(Ports) + " message(s)");
     }
     for (const Transfer *T : Valid)
       Sends[T->Src] = Recvs[T->Dst] = 0;
@@ -872,6 +874,10 @@ private:
 };
 
 } // namespace
+
+unsigned portsPerStep(const Machine &M) {
+  return M.Net ? std::numeric_limits<unsigned>::max() : M.Ports;
+}
 
 std::vector<std::string> verifySchedule(const Schedule &S, const Machine &M,
                                         const VerifyOptions &Opts) {

@@ -7,7 +7,8 @@
 ///  - structure: ranks in range, no self-transfers, pieces inside the data
 ///    space, each transfer's bytes equal to what its pieces carry;
 ///  - ports: per step a rank sends at most `ports` and receives at most
-///    `ports` transfers;
+///    `ports` transfers (portsPerStep: any number on a machine with a
+///    network);
 ///  - data flow, by simulating who holds what step by step (what arrives in a
 ///    step can be forwarded from the next step on):
 ///      * replicated data (bcast, multicast, allgather): a rank sends only
@@ -51,6 +52,12 @@ namespace collc {
 /// schedule beyond these limits is reported as a problem instead of being
 /// checked (it would take minutes or gigabytes). Builders keep their
 /// personalized schedules within them.
+/// Messages a rank may send, and receive, in one step on \p M: the machine's
+/// ports; on a machine with a network any number, since the MPI runtime posts
+/// a step's sends at once and the network evaluator (passes/NetworkCost.h)
+/// shares the rank's links among them.
+unsigned portsPerStep(const Machine &M);
+
 struct VerifyLimits {
   /// Atoms of the data space: ranks x chunks (x blocks per rank for
   /// allgather and all-to-all, which the dense tracker of large all-to-alls

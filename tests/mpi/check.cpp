@@ -85,6 +85,20 @@ COLLC_BCAST(scatter_rdb_allgather)
 COLLC_REDUCE(binomial)
 COLLC_REDUCE(reduce_scatter_allgather)
 COLLC_REDUCE(binomial_nc)
+// The one-shot algorithms, built on a torus of P nodes (a network).
+COLLC_BCAST(direct)
+COLLC_REDUCE(direct)
+COLLC_REDUCE(reduce_scatter_direct)
+COLLC_REDUCE(direct_nc)
+COLLC_REDUCE(reduce_scatter_direct_nc)
+COLLC_ROOTED_PERS(direct)
+COLLC_ALLTOALL(direct)
+int collc_allgather_direct(const void *, int, MPI_Datatype, void *, int,
+                           MPI_Datatype, MPI_Comm);
+int collc_allgather_node_direct(const void *, int, MPI_Datatype, void *, int,
+                                MPI_Datatype, MPI_Comm);
+int collc_allgather_grid_direct(const void *, int, MPI_Datatype, void *, int,
+                                MPI_Datatype, MPI_Comm);
 COLLC_SCAN(linear)
 COLLC_SCAN(pipelined)
 COLLC_SCAN(brent_kung)
@@ -420,6 +434,9 @@ const ReduceAlg ReduceAlgs[] = {
      Pieces::Any},
     {"dimension-rings", nullptr, collc_allreduce_dimension_rings,
      Pieces::Ranks},
+    {"direct", collc_reduce_direct, collc_allreduce_direct, Pieces::Any},
+    {"reduce-scatter-direct", collc_reduce_reduce_scatter_direct,
+     collc_allreduce_reduce_scatter_direct, Pieces::Any},
 };
 
 struct ScanAlg {
@@ -660,6 +677,28 @@ void checkBuilderReductions() {
                                          Comm);
     expect(Rc == MPI_SUCCESS && Out == Total,
            Tag("allreduce", "binomial (commutative: false)", Rc));
+    // The one-shot reductions fold in rank order (up to 64 ranks).
+    if (P <= MaxTopologyRanks) {
+      const std::pair<const char *, ReduceAlg> InOrder[] = {
+          {"direct",
+           {"direct", collc_reduce_direct_nc, collc_allreduce_direct_nc,
+            Pieces::Any}},
+          {"reduce-scatter-direct",
+           {"reduce-scatter-direct", collc_reduce_reduce_scatter_direct_nc,
+            collc_allreduce_reduce_scatter_direct_nc, Pieces::Any}},
+      };
+      for (const auto &[Name, A] : InOrder) {
+        for (int Root : roots()) {
+          std::fill(Out.begin(), Out.end(), 0);
+          Rc = A.Reduce(In.data(), Out.data(), N, Pair, Affine, Root, Comm);
+          expect(Rc == MPI_SUCCESS && (Rank != Root || Out == Total),
+                 Tag("reduce", Name, Rc) + " root=" + std::to_string(Root));
+        }
+        std::fill(Out.begin(), Out.end(), 0);
+        Rc = A.Allreduce(In.data(), Out.data(), N, Pair, Affine, Comm);
+        expect(Rc == MPI_SUCCESS && Out == Total, Tag("allreduce", Name, Rc));
+      }
+    }
     for (const ScanAlg &A : ScanAlgs) {
       Rc = A.Scan(In.data(), Out.data(), N, Pair, Affine, Comm);
       expect(Rc == MPI_SUCCESS && Out == Mine, Tag("scan", A.Name, Rc));
@@ -689,15 +728,20 @@ struct RootedPersAlg {
 const RootedPersAlg RootedPersAlgs[] = {
     {"linear", collc_gather_linear, collc_scatter_linear},
     {"binomial", collc_gather_binomial, collc_scatter_binomial},
+    {"direct", collc_gather_direct, collc_scatter_direct},
 };
 const std::pair<const char *, PersFn> AlltoallAlgs[] = {
     {"pairwise", collc_alltoall_pairwise},
     {"bruck", collc_alltoall_bruck},
+    {"direct", collc_alltoall_direct},
 };
 const std::pair<const char *, PersFn> AllgatherAlgs[] = {
     {"ring", collc_allgather_ring},
     {"bruck", collc_allgather_bruck},
     {"dimension-rings", collc_allgather_dimension_rings},
+    {"direct", collc_allgather_direct},
+    {"node-direct", collc_allgather_node_direct},
+    {"grid-direct", collc_allgather_grid_direct},
 };
 
 void checkBuilderPersonalized() {
@@ -846,6 +890,7 @@ int main(int argc, char **argv) {
       {"spanning-trees", collc_bcast_spanning_trees},
       {"scatter-ring", collc_bcast_scatter_ring},
       {"scatter-trees", collc_bcast_scatter_trees},
+      {"direct", collc_bcast_direct},
   };
   // --times: rank 0 prints the wall time of each part.
   auto Timed = [&](const char *Part, auto &&Run) {

@@ -25,7 +25,14 @@
 #     4 and of 8 bytes (reduce-scatter-allgather, nearest-halving: the counts
 #     of at least one element per segment; dimension-rings: per rank; segments
 #     may differ by one element);
-#   reduce/allreduce binomial for a non-commutative operator (1000 bytes).
+#   reduce/allreduce binomial for a non-commutative operator (1000 bytes);
+#   the one-shot algorithms on the torus of P nodes (a machine with a
+#     network, where each phase is one step; up to 64 ranks): direct bcast,
+#     gather, scatter, alltoall, allgather (the sizes above), direct and
+#     reduce-scatter-direct reduce/allreduce (the element counts above, and
+#     1000 bytes with a non-commutative operator: direct_nc,
+#     reduce_scatter_direct_nc), grid-direct allgather; node-direct allgather on a torus of
+#     ceil(P/2) nodes with two ranks per node (<gendir>/torus2-P.yaml).
 # Beyond 16 ranks (SMPI) only sizes whose per-rank buffers stay within
 # 65539 bytes are built, as check.cpp --cap 65539 runs there, and beyond 64
 # only the broadcasts. One file per
@@ -46,7 +53,7 @@ algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
   two_path_pipeline scatter_allgather ring_pipeline spanning_trees scatter_ring scatter_trees
   kary_pipeline knomial scatter_rdb_allgather reduce_scatter_allgather linear pipelined
   brent_kung rootp pairwise bruck ring binomial_nc nearest_halving nearest_doubling
-  dimension_rings)
+  dimension_rings direct reduce_scatter_direct direct_nc reduce_scatter_direct_nc node_direct grid_direct)
 
 if [ "$mode" = generate ]; then
   collc=$1 handbuilt=$2 src=$3 gen=$4
@@ -58,8 +65,11 @@ if [ "$mode" = generate ]; then
   # Non-commutative binomial reduce and allreduce (the request file alone
   # says commutative: false); 1000 bytes, 125 pairs of ints in check.cpp.
   for c in reduce allreduce; do
-    printf 'collective: %s\nranks: 2\nbytes: 1000\ndatatype: int64\ncommutative: false\nalgorithm: binomial\n' \
-      "$c" > "$gen/nc-$c.yaml"
+    for alg in binomial direct reduce-scatter-direct; do
+      suffix=${alg/#binomial/}
+      printf 'collective: %s\nranks: 2\nbytes: 1000\ndatatype: int64\ncommutative: false\nalgorithm: %s\n' \
+        "$c" "$alg" > "$gen/nc-$c${suffix:+-$suffix}.yaml"
+    done
   done
   declare -A seen
   jobs=$gen/jobs
@@ -87,6 +97,23 @@ if [ "$mode" = generate ]; then
     printf 'name: torus-%s\ntopology:\n  kind: torus\n  dims: %s\nnetwork:\n  links:\n    - {class: link, latency: 1, bandwidth: 12500}\n' \
       "$p" "$dims" > "$gen/torus-$p.yaml"
   }
+  # tjob <file name> <collective> <P> <root> <bytes> <collc options...>: a
+  # job on the torus of P nodes (up to 64 ranks).
+  tjob() {
+    local name=$1 coll=$2 p=$3 r=$4 b=$5
+    shift 5
+    [ "$p" -gt 64 ] && return 0
+    local key="$name $coll $p $r $b"
+    [ -n "${seen[$key]:-}" ] && return 0
+    seen[$key]=1
+    [ -f "$gen/torus-$p.yaml" ] || torus "$p"
+    echo "--machine $gen/torus-$p.yaml -o $gen/json/$name-$coll-$p-$r-$b.json --collective $coll --ranks $p --root $r --bytes $b $*" >> "$torus_jobs"
+  }
+  torus2() { # torus2 <P>: <gendir>/torus2-P.yaml, ceil(P/2) nodes of two ranks
+    local p=$1
+    printf 'name: torus2-%s\ntopology:\n  kind: torus\n  dims: [%s]\nnetwork:\n  links:\n    - {class: link, latency: 1, bandwidth: 12500}\n  nodes: {processes: 2, placement: block, intra: {latency: 0, bandwidth: 12500, fatpipe: true}}\n' \
+      "$p" $(((p + 1) / 2)) > "$gen/torus2-$p.yaml"
+  }
   for p in "$@"; do
     cap=$((1 << 62))
     [ "$p" -gt 16 ] && cap=65539
@@ -105,11 +132,22 @@ if [ "$mode" = generate ]; then
           for alg in ring-pipeline spanning-trees scatter-ring scatter-trees; do
             echo "--machine $gen/torus-$p.yaml -o $gen/json/${alg//-/_}-bcast-$p-$r-$b.json --collective bcast --ranks $p --root $r --bytes $b --algorithm $alg" >> "$torus_jobs"
           done
+          tjob direct bcast "$p" "$r" "$b" --algorithm direct
         fi
         if [ $((b * p)) -le "$cap" ]; then
           for alg in linear binomial; do
             for c in gather scatter; do job "$alg" "$c" "$p" "$r" "$b" --algorithm "$alg"; done
           done
+          for c in gather scatter; do tjob direct "$c" "$p" "$r" "$b" --algorithm direct; done
+          if [ "$r" = 0 ]; then
+            tjob direct alltoall "$p" 0 "$b" --algorithm direct
+            tjob direct allgather "$p" 0 "$b" --algorithm direct
+            tjob grid_direct allgather "$p" 0 "$b" --algorithm grid-direct
+            if [ "$p" -le 64 ]; then
+              [ -f "$gen/torus2-$p.yaml" ] || torus2 "$p"
+              echo "--machine $gen/torus2-$p.yaml -o $gen/json/node_direct-allgather-$p-0-$b.json --collective allgather --ranks $p --root 0 --bytes $b --algorithm node-direct" >> "$torus_jobs"
+            fi
+          fi
           [ "$r" = 0 ] && for alg in pairwise bruck; do
             job "$alg" alltoall "$p" 0 "$b" --algorithm "$alg"
           done
@@ -126,6 +164,9 @@ if [ "$mode" = generate ]; then
             for c in reduce allreduce; do
               [ "$c" = allreduce ] && [ "$r" != 0 ] && continue
               job binomial "$c" "$p" "$r" "$b" --algorithm binomial --datatype "$dt"
+              for alg in direct reduce-scatter-direct; do
+                tjob "${alg//-/_}" "$c" "$p" "$r" "$b" --algorithm "$alg" --datatype "$dt"
+              done
             done
             if [ "$r" = 0 ]; then
               for c in scan exscan; do
@@ -157,6 +198,9 @@ if [ "$mode" = generate ]; then
       for c in reduce allreduce; do
         [ "$c" = allreduce ] && [ "$r" != 0 ] && continue
         job binomial_nc "$c" "$p" "$r" 1000 --request "$gen/nc-$c.yaml"
+        for alg in direct reduce-scatter-direct; do
+          tjob "${alg//-/_}_nc" "$c" "$p" "$r" 1000 --request "$gen/nc-$c-$alg.yaml"
+        done
       done
       # Hand-built schedules up to 64 ranks (the all-to-all tables grow as P^2).
       [ "$p" -le 64 ] && "$handbuilt" "$p" "$r" "$gen/json"
@@ -165,7 +209,11 @@ if [ "$mode" = generate ]; then
   xargs -P 2 -L 1 "$collc" --machine "$gen/machine.yaml" --emit json < "$jobs"
   xargs -P 2 -L 1 "$collc" --emit json < "$torus_jobs"
   for alg in "${algs[@]}"; do
-    "$collc" $(printf -- "--schedule %s " "$gen"/json/$alg-*.json) --machine "$gen/machine.yaml" \
+    # The one-shot schedules were built on the tori (a rank sends many
+    # messages in a step): their data flow is verified without a machine.
+    machine=(--machine "$gen/machine.yaml")
+    case $alg in direct | reduce_scatter_direct | node_direct | grid_direct | *_nc) [ "$alg" = binomial_nc ] || machine=() ;; esac
+    "$collc" $(printf -- "--schedule %s " "$gen"/json/$alg-*.json) "${machine[@]}" \
       --emit mpi --mpi-name "$alg" -o "$gen/$alg.cpp"
   done
   hand=$(ls "$gen"/json/*-hand-*.json | grep -v hand-relay)
