@@ -68,15 +68,15 @@ for C in ${COLLS//,/ }; do
         --collective "$C" --ranks "$P" --bytes "$Bytes" "${Extra[@]}" \
         --emit json -o "$DIR/s.json" --time-passes >"$Out" 2>&1
       RC=$?
-      read -r Wall Peak <"$DIR/time.txt" 2>/dev/null || true
+      read -r Wall Peak < <(tail -1 "$DIR/time.txt") || true
       if [ "$RC" = 124 ]; then
         Pick=timeout Pred=-
       elif [ "$RC" != 0 ]; then
         Pick="error: $(grep -m1 -o 'error: .*' "$Out" | cut -c8-40)" Pred=-
       else
-        Pick=$(grep -o '"algorithm": *"[^"]*"' "$DIR/s.json" | head -1 |
+        Pick=$(head -c 4000 "$DIR/s.json" | grep -o '"algorithm": *"[^"]*"' | head -1 |
           sed 's/.*: *"//; s/"$//')
-        Pred=$(grep -o '"makespan": *[0-9.e+-]*' "$DIR/s.json" | head -1 |
+        Pred=$(head -c 4000 "$DIR/s.json" | grep -o '"makespan": *[0-9.e+-]*' | head -1 |
           sed 's/.*: *//')
         Pred=$(printf '%.1f' "$Pred")
       fi

@@ -79,7 +79,7 @@ public:
         double &C = Clock[T.Src];
         C = std::max(C, ReadyAt[I]) + Net.SendOverhead;
         T.Start = C;
-        T.End = C + Ms.Latency + dataTime(Ms);
+        T.End = occupy(Ms, C + Ms.Latency);
         Makespan = std::max(Makespan, T.End);
       }
       for (uint32_t R : Touched)
@@ -163,17 +163,27 @@ private:
     }
   }
 
-  /// The data phase of \p Ms: alone at its bound, or its share of the
-  /// busiest resource it crosses, whichever is slower.
-  double dataTime(const Message &Ms) const {
+  /// When the data phase of \p Ms, starting at \p From, ends: alone at its
+  /// bound, or its share of the busiest resource it crosses among the
+  /// step's messages, whichever is slower, and not before each resource has
+  /// carried what earlier messages put on it (a rank's sends of later steps
+  /// leave without waiting for its earlier ones, so steps overlap on the
+  /// links). Books the resources it crosses.
+  double occupy(const Message &Ms, double From) {
     double T = Ms.Alone < Inf ? Ms.Bytes / Ms.Alone : 0;
+    double End = From;
     for (uint32_t U = Ms.Begin; U < Ms.End; ++U) {
       const uint32_t R = Uses[U];
       const Load &L = Loads[R];
       const double Shared = std::min(Ms.Bytes * L.Weight / Ms.Weight, L.Bytes);
       T = std::max(T, Shared / Capacity[R]);
+      if (R >= FreeAt.size())
+        FreeAt.resize(std::max<size_t>(R + 1, Capacity.size()), 0.0);
+      FreeAt[R] =
+          std::max(FreeAt[R], From) + Ms.Bytes / Capacity[R] / Ms.Factor;
+      End = std::max(End, FreeAt[R]);
     }
-    return T / Ms.Factor;
+    return std::max(From + T / Ms.Factor, End);
   }
 
   Schedule &S;
@@ -186,6 +196,8 @@ private:
   llvm::DenseMap<uint64_t, uint32_t, ChannelKeyInfo> LinkIds;
   std::vector<double> Capacity;
   std::vector<Load> Loads;
+  /// Per resource, until when the messages booked so far keep it busy.
+  std::vector<double> FreeAt;
   std::vector<uint32_t> Touched, Uses;
   std::vector<Message> Msgs;
   std::vector<Channel> Route;

@@ -86,6 +86,14 @@ TEST_CASE("step pricing: messages that share a link share its bandwidth") {
   Schedule Apart = messages(256, {{{0, 1, 1 << 20}, {2, 3, 1 << 20}}});
   estimateStepCost(Apart, M);
   CHECK(Apart.Makespan == doctest::Approx(Alone.Makespan).epsilon(1e-9));
+  // A rank's sends of consecutive steps overlap on the link they share (the
+  // runtime does not wait for the first to complete): the second ends about
+  // one message's data time after the first.
+  Schedule Twice = messages(256, {{{0, 1, 1 << 20}}, {{0, 1, 1 << 20}}});
+  estimateStepCost(Twice, M);
+  CHECK(Twice.Makespan > 1.8 * Alone.Makespan);
+  estimateNetworkCost(Twice, M);
+  CHECK(Twice.Makespan > 1.8 * Alone.Makespan);
   // A later step waits for the data its sender receives.
   Schedule Chain = messages(256, {{{0, 1, 1 << 20}}, {{1, 2, 1 << 20}}});
   Chain.Steps[1].Transfers[0].Pieces = Chain.Steps[0].Transfers[0].Pieces;
