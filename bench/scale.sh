@@ -18,19 +18,9 @@ COLLS=${4:-bcast,allreduce,allgather,alltoall}
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 
-# platform <name> <ranks> <topology> <parameters>
-platform() {
-  cat >"$DIR/$1.xml" <<EOF
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="c" prefix="node-" radical="0-$(($2 - 1))" suffix=""
-           speed="1Gf" bw="12.5GBps" lat="1us"
-           loopback_bw="12.5GBps" loopback_lat="0us"
-           topology="$3" topo_parameters="$4"/>
-</platform>
-EOF
-}
+# shellcheck source=bench/scale_platform.sh
+source "$(dirname "$0")/scale_platform.sh"
+platform() { scale_platform "$DIR/$1.xml" "$2" "$3" "$4"; }
 
 # The platforms: a 2-D torus and a two-level fat tree (2:1 oversubscribed,
 # as fat-tree-256.xml) per size.

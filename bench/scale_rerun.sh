@@ -8,20 +8,11 @@ set -u
 COLLC=$(realpath "${1:?usage: scale_rerun.sh <collc>}")
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
+# shellcheck source=bench/scale_platform.sh
+source "$(dirname "$(realpath "$0")")/scale_platform.sh"
 cd "$DIR" || exit 1
 
-mk() { # name ranks topology params bw lat
-  cat > $1.xml <<X
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="c" prefix="node-" radical="0-$(($2 - 1))" suffix=""
-           speed="1Gf" bw="$5" lat="$6"
-           loopback_bw="$5" loopback_lat="0us"
-           topology="$3" topo_parameters="$4"/>
-</platform>
-X
-}
+mk() { scale_platform "$1.xml" "$2" "$3" "$4" "$5" "$6"; }
 mk t32 1024 TORUS 32,32 12.5GBps 1us
 mk t64 4096 TORUS 64,64 12.5GBps 1us
 mk t16c 4096 TORUS 16,16,16 12.5GBps 1us
