@@ -145,7 +145,7 @@ TEST_CASE("scale: the bandwidth-optimal reductions and rings build and "
   drawAndCheck(26, 2, double(1 << 18));
 }
 
-TEST_CASE("scale: more random rank counts up to 5,000" * doctest::skip()) {
+TEST_CASE("scale: more random rank counts up to 5000" * doctest::skip()) {
   drawAndCheck(2026, 24, 1e18);
 }
 
