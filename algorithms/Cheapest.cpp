@@ -3,6 +3,7 @@
 #include "passes/Contention.h"
 #include "passes/Cost.h"
 #include "passes/Routes.h"
+#include "passes/StepCost.h"
 
 #include <cmath>
 
@@ -20,7 +21,9 @@ CostJudge modelJudge(bool ContentionFirst) {
             "contention-free schedules first where channels are shared";
   J.Judge = [ContentionFirst](Schedule &S, const Machine &M, Pipeline &P) {
     const llvm::StringRef Name = S.Algorithm;
-    P.run("cost " + Name, [&] {
+    // Where the flow-level evaluator would take seconds, the step pricing
+    // (passes/StepCost.h); --time-passes says which.
+    P.run("cost " + Name + (pricedBySteps(S, M) ? " (by steps)" : ""), [&] {
       estimateCost(S, M);
       return 0;
     });

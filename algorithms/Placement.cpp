@@ -79,6 +79,15 @@ std::vector<Step> groupedRounds(const Machine &M,
   return orderedRounds(Transfers, Ranks, &Groups);
 }
 
+bool transfersFit(double Transfers, std::string &Why) {
+  if (Transfers <= double(MaxTransfers))
+    return true;
+  Why = "it would list " + std::to_string(static_cast<long long>(Transfers)) +
+        " transfers, more than the " + std::to_string(MaxTransfers) +
+        " a schedule may hold";
+  return false;
+}
+
 std::vector<Interval> relIntervals(int64_t Lo, int64_t Hi, int32_t Root,
                                    int32_t P) {
   std::vector<Interval> Out;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -59,15 +60,26 @@ std::vector<Interval> relIntervals(int64_t Lo, int64_t Hi, int32_t Root,
 /// Upper bound on a segment count the builders derive themselves.
 constexpr int64_t MaxDerivedSegments = 1024;
 
-/// Upper bound on ranks x segments of a built schedule: segmented schedules
-/// have about that many transfers, and every rank tracks every segment.
-/// Within it a schedule builds, costs and verifies in seconds.
-constexpr int64_t MaxRankSegments = int64_t(1) << 20;
+/// Upper bound on the transfers of a built schedule: what a schedule really
+/// holds (a transfer and its pieces take about 130 bytes, so 2^22 of them
+/// about half a gigabyte). Builders whose transfer count would exceed it
+/// refuse with the count (transfersFit).
+constexpr int64_t MaxTransfers = int64_t(1) << 22;
 
-/// The most segments a schedule over \p Ranks ranks may have (at least 1).
+/// Whether \p Transfers (a builder's count of what it would list) stay
+/// within MaxTransfers; else says why not in \p Why.
+bool transfersFit(double Transfers, std::string &Why);
+
+/// Upper bound on ranks x segments the segment searches consider: a
+/// segmented schedule has about that many transfers, and a search builds and
+/// prices several. It bounds the search, not the schedules a request may ask
+/// for with its `segments` (those are bounded by MaxTransfers).
+constexpr int64_t SegmentSearchBudget = int64_t(1) << 20;
+
+/// The most segments a search over \p Ranks ranks considers (at least 1).
 inline int64_t maxSegmentsFor(int64_t Ranks) {
-  return Ranks > 1 ? std::max<int64_t>(1, MaxRankSegments / Ranks)
-                   : MaxRankSegments;
+  return Ranks > 1 ? std::max<int64_t>(1, SegmentSearchBudget / Ranks)
+                   : SegmentSearchBudget;
 }
 
 /// Segments for a request: its `segments` when given (capped at \p Max), else

@@ -45,15 +45,15 @@ public:
     T.From = From;
     T.Into = Into;
     T.Bytes = S.chunkBytes({C0, C1});
-    for (int64_t C = C0; C < C1;) {
-      const IntervalSet &Set = Flow.value(From, Src, C);
-      int64_t E = C + 1;
-      while (E < C1 && Flow.value(From, Src, E) == Set)
-        ++E;
-      for (const Interval &I : Set)
-        T.Pieces.push_back({I, {0, P}, {C, E}});
-      C = E;
-    }
+    // The sender's value as runs of chunks that hold the same contributors
+    // (adjacent runs differ): one piece per run and contributor range, so
+    // that the work grows with the pieces, not with the chunks.
+    Flow.runs(From, Src).visit({C0, C1},
+                               [&](Interval Run, const IntervalSet &Set) {
+                                 for (const Interval &I : Set)
+                                   T.Pieces.push_back({I, {0, P}, Run});
+                                 return true;
+                               });
     Ts.push_back(std::move(T));
     Tags.push_back(Tag);
     Groups.push_back(Batching ? Batch : -1);

@@ -23,16 +23,6 @@ uint64_t elementCount(const Request &R) {
   return R.Bytes / elementBytes(R.Datatype);
 }
 
-/// Whether \p Ranks x \p Segments stay within MaxRankSegments.
-bool tracked(int64_t Ranks, int64_t Segments, std::string &Why) {
-  if (Segments <= maxSegmentsFor(Ranks))
-    return true;
-  Why = std::to_string(Ranks) + " ranks x " + std::to_string(Segments) +
-        " segments exceed the " + std::to_string(MaxRankSegments) +
-        " (rank, segment) pairs a schedule may have";
-  return false;
-}
-
 /// The segment count of the pipelined scan over \p Count elements of \p Unit
 /// bytes: the k whose makespan under the model, (k + P - 3) 2 T_send(s) +
 /// (P - 1) t_op s for a largest segment of s = ceil(Count / k) elements
@@ -106,8 +96,11 @@ bool reduceScatterApplies(const Machine &, const Request &R, std::string &Why) {
           "two <= the process count)";
     return false;
   }
-  // Every rank tracks every one of the Core segments.
-  return tracked(R.size(), Core, Why);
+  // log2(Core) exchanges of Core transfers each way, and the fold in and out
+  // of the ranks beyond the core.
+  return transfersFit(2.0 * double(Core) * std::log2(double(Core)) +
+                          2.0 * double(R.size() - Core),
+                      Why);
 }
 
 llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
@@ -120,12 +113,15 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
   const int64_t Core = floorPow2(P), Extra = P - Core;
   S.NumChunks = Core;
   Reducer Rd(S);
-  // A commutative operator: the ranks relative to the root, halving from the
-  // farthest partner (core c ends with segment c). A non-commutative one
-  // (MPICH's order): ranks as they are, halving from the nearest partner, so
-  // that every combine joins adjacent rank ranges and the lower ranks' value
-  // stays the left operand; a reduce then gathers to rank 0 and copies the
-  // result to the root.
+  // Halving from the nearest partner (core c ends with segment rev(c), its
+  // bits reversed): every combine joins adjacent ranges of core ranks, so
+  // that every value's contributors stay one range of relative ranks (two
+  // rank intervals at most) and every window one range of chunks, and a
+  // transfer carries one or two pieces whatever P. A commutative operator:
+  // the ranks relative to the root. A non-commutative one (MPICH's order):
+  // ranks as they are, so that the lower ranks' value stays the left
+  // operand; a reduce then gathers to rank 0 and copies the result to the
+  // root.
   const bool InOrder = !R.Commutative;
   const int32_t Base = InOrder ? 0 : S.Root;
   auto Rel = [&](int64_t I) { return relRank(I, Base, P); };
@@ -135,10 +131,8 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
   for (int64_t I = 0; I < Extra; ++I)
     Rd.send(Rel(2 * I + 1), Rel(2 * I), 0, Core);
   std::vector<int64_t> Masks; // the reduce-scatter's partners, in order
-  for (int64_t Mask = Core / 2; Mask >= 1; Mask >>= 1)
+  for (int64_t Mask = 1; Mask < Core; Mask <<= 1)
     Masks.push_back(Mask);
-  if (InOrder)
-    std::reverse(Masks.begin(), Masks.end());
   // Recursive halving: core c keeps the half of its range on its side of
   // bit m and sends the other half to c ^ m, which combines it.
   std::vector<int64_t> Lo(Core, 0), Hi(Core, Core);
@@ -291,7 +285,9 @@ buildReduceScatterDirect(const Machine &M, const Request &R, Pipeline &P) {
 }
 
 bool scanApplies(const Machine &, const Request &R, std::string &Why) {
-  return tracked(R.size(), R.Segments, Why);
+  // A chain of P - 1 transfers per segment, and the exscan's shift.
+  return transfersFit(
+      double(std::max<int64_t>(1, R.Segments)) * R.size() + R.size(), Why);
 }
 
 namespace {

@@ -31,13 +31,7 @@ bool scatterAllgatherApplies(const Machine &M, const Request &R,
     return false;
   // The ring allgather has P (P - 1) transfers.
   const double P = R.size();
-  if (P * (P - 1) > static_cast<double>(MaxRankSegments)) {
-    Why = "its ring allgather has P (P - 1) = " +
-          std::to_string(static_cast<int64_t>(P * (P - 1))) +
-          " transfers, more than " + std::to_string(MaxRankSegments);
-    return false;
-  }
-  return true;
+  return transfersFit(P * (P - 1), Why);
 }
 
 double pipelineOptimalSegments(const Machine &M, int64_t P, uint64_t Bytes) {

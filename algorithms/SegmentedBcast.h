@@ -45,7 +45,7 @@ llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
 /// optimal among one-message trees and segmenting is not modelled).
 bool segmentedBcastApplies(const Machine &M, const Request &R,
                            std::string &Why);
-/// segmentedBcastApplies, and at most MaxRankSegments ring transfers.
+/// segmentedBcastApplies, and at most MaxTransfers ring transfers.
 bool scatterAllgatherApplies(const Machine &M, const Request &R,
                              std::string &Why);
 

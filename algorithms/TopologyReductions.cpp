@@ -329,11 +329,30 @@ Schedule ringAllgather(const Machine &M, const Request &R, RingCut Cut) {
 /// The element count of a reduction, the byte count of anything else.
 uint64_t units(const Request &R) { return R.Bytes / elementBytes(R.Datatype); }
 
+/// The most transfers of one lane of rings auto builds (see onNetworkRings).
+constexpr int64_t AutoRingTransfers = int64_t(1) << 18;
+
+/// The transfers of the ring schedule of \p R along \p G cut as \p Cut:
+/// every rank sends once per ring step, segment and lane (a non-commutative
+/// allreduce's chains: in both directions), in the reduce-scatter and again
+/// in the allgather.
+double ringTransfers(const Request &R, const RingGrid &G, const RingCut &Cut) {
+  const bool Gather = R.Coll == Collective::Allgather;
+  double RingSteps = 0;
+  for (int64_t L : G.Extents)
+    RingSteps += double(L - 1);
+  const double Lanes = Gather || R.Commutative ? double(Cut.lanes()) : 2.0;
+  return (Gather ? 1.0 : 2.0) * double(R.size()) * RingSteps * Lanes *
+         double(Cut.Segments);
+}
+
 /// Whether \p Cut gives every piece an element (or the message is empty) and
-/// stays within the (rank, segment) pairs a schedule may have; else why not.
-/// The allreduce cuts the vector in P x parts (a non-commutative one: P x
-/// segments), the allgather each block in parts.
-bool cutFits(const Request &R, const RingCut &Cut, std::string &Why) {
+/// the schedule along the rings of \p G stays within the transfers a
+/// schedule may hold (MaxTransfers); else why not. The allreduce cuts the
+/// vector in P x parts (a non-commutative one: P x segments), the allgather
+/// each block in parts.
+bool cutFits(const Request &R, const RingGrid &G, const RingCut &Cut,
+             std::string &Why) {
   const bool Gather = R.Coll == Collective::Allgather;
   const int64_t Parts = Gather || R.Commutative ? Cut.parts() : Cut.Segments;
   const uint64_t Count = units(R),
@@ -344,13 +363,7 @@ bool cutFits(const Request &R, const RingCut &Cut, std::string &Why) {
           std::to_string(Need) + " (one per piece)";
     return false;
   }
-  if (int64_t(Need) > maxSegmentsFor(R.size())) {
-    Why = std::to_string(R.size()) + " ranks x " + std::to_string(Need) +
-          " pieces exceed the " + std::to_string(MaxRankSegments) +
-          " (rank, segment) pairs a schedule may have";
-    return false;
-  }
-  return true;
+  return transfersFit(ringTransfers(R, G, Cut), Why);
 }
 
 } // namespace
@@ -418,12 +431,23 @@ bool onNetworkRings(const Machine &M, const Request &R, std::string &Why) {
   case TopologyKind::Mesh:
   case TopologyKind::Torus:
   case TopologyKind::Hypercube:
-    return true;
+    break;
   default:
     Why = "auto considers it only on a mesh, torus or hypercube with a "
           "network";
     return false;
   }
+  // One lane of rings lists P x ring steps transfers each way, each carrying
+  // its own pieces, which the reduction flow and the verifier follow one by
+  // one: at 4,096 ranks on a 64x64 torus about a million, 37 s and 680 MB.
+  const double Transfers = ringTransfers(R, ringGrid(M, R, false), RingCut{});
+  if (Transfers > double(AutoRingTransfers)) {
+    Why = "auto considers it only up to " + std::to_string(AutoRingTransfers) +
+          " transfers (one lane: " +
+          std::to_string(static_cast<long long>(Transfers)) + ")";
+    return false;
+  }
+  return true;
 }
 
 bool nearestHalvingApplies(const Machine &M, const Request &R,
@@ -493,9 +517,10 @@ llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
   return S;
 }
 
-bool dimensionRingsApplies(const Machine &, const Request &R,
+bool dimensionRingsApplies(const Machine &M, const Request &R,
                            std::string &Why) {
-  return cutFits(R, RingCut{1, 1, std::max<int64_t>(1, R.Segments)}, Why);
+  return cutFits(R, ringGrid(M, R, /*Fold=*/false),
+                 RingCut{1, 1, std::max<int64_t>(1, R.Segments)}, Why);
 }
 
 llvm::Expected<Schedule> buildDimensionRingsCut(const Machine &M,
@@ -506,7 +531,7 @@ llvm::Expected<Schedule> buildDimensionRingsCut(const Machine &M,
   const RingCut Cut{Directions, Orders, std::max<int64_t>(1, R.Segments)};
   if (Directions < 1 || Directions > 2 || Orders < 1 || Orders > 2)
     return notApplicable("dimension-rings", "directions and orders are 1 or 2");
-  if (!cutFits(R, Cut, Why))
+  if (!cutFits(R, ringGrid(M, R, /*Fold=*/false), Cut, Why))
     return notApplicable("dimension-rings", Why);
   return R.Coll == Collective::Allgather ? ringAllgather(M, R, Cut)
                                          : ringAllreduce(M, R, Cut);
@@ -534,6 +559,14 @@ llvm::Expected<Schedule> buildDimensionRings(const Machine &M, const Request &R,
     if (Directions * Orders > 1 && !Lanes)
       break;
     if (Orders > 1 && Dims < 2)
+      break;
+    // More lanes only within the search's budget (a lane's transfers each
+    // carry their own pieces, and the reduction flow follows them all).
+    if (Directions * Orders > 1 &&
+        ringTransfers(
+            R, ringGrid(M, R, false),
+            RingCut{Directions, Orders, std::max<int64_t>(1, R.Segments)}) >
+            double(SegmentSearchBudget))
       break;
     if (!Cuts.consider(
             llvm::Twine(Directions) + " direction(s), " + llvm::Twine(Orders) +

@@ -101,7 +101,9 @@ bool dimensionRingsApplies(const Machine &M, const Request &R,
 /// rings are logical: both lanes of every ring leave through a node's one
 /// link, where the evaluator times it 6-16% faster than SMPI (cluster, fat
 /// tree; docs/network.md) and where ranks share a host's cores, 3x slower
-/// than the MPI library (bench/mpi/run.sh host).
+/// than the MPI library (bench/mpi/run.sh host). Nor beyond 2^18 transfers
+/// of one lane (on a 64x64 torus one lane has about a million and takes
+/// 37 s and 680 MB to build, price and verify).
 bool onNetworkRings(const Machine &M, const Request &R, std::string &Why);
 
 } // namespace collc

@@ -9,6 +9,7 @@
 #include "passes/Contention.h"
 #include "passes/Cost.h"
 #include "passes/MergeSteps.h"
+#include "passes/StepCost.h"
 #include "passes/Verify.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -47,7 +48,7 @@ void runMergeSteps(Schedule &S, const Machine &M, const CompileOptions &Opts,
 }
 
 void cost(Schedule &S, const Machine &M, Pipeline &P) {
-  P.run("cost", [&] {
+  P.run(pricedBySteps(S, M) ? "cost (by steps)" : "cost", [&] {
     estimateCost(S, M);
     return 0;
   });

@@ -1,6 +1,7 @@
 #include "passes/Cost.h"
 #include "passes/Dependencies.h"
 #include "passes/NetworkCost.h"
+#include "passes/StepCost.h"
 
 #include <algorithm>
 #include <limits>
@@ -48,7 +49,10 @@ TransferTime transferTime(const Schedule &S, const Machine &M,
 
 void estimateCost(Schedule &S, const Machine &M) {
   if (M.Net) {
-    estimateNetworkCost(S, M);
+    if (pricedBySteps(S, M))
+      estimateStepCost(S, M);
+    else
+      estimateNetworkCost(S, M);
     return;
   }
   const int32_t P = S.size();

@@ -103,10 +103,10 @@ TEST_CASE("non-commutative: every reduction, rank count, root and algorithm "
 TEST_CASE("non-commutative: the verifier refuses a reduce-scatter out of "
           "rank order") {
   Machine M = pcCluster();
-  // The commutative form halves from the farthest partner: rank 0 combines
-  // rank 4's contribution first, which is not adjacent to its own.
-  Request R =
-      request(Collective::Allreduce, 8, 0, 64, "reduce-scatter-allgather");
+  // The commutative form takes the ranks relative to the root: with root 5,
+  // rank 7 combines rank 0's contribution first (relative ranks 2 and 3),
+  // which is not adjacent to its own.
+  Request R = request(Collective::Reduce, 8, 5, 64, "reduce-scatter-allgather");
   R.Commutative = true;
   auto S = compile(M, R);
   REQUIRE(S);

@@ -1,0 +1,214 @@
+#include "passes/StepCost.h"
+
+#include "passes/Dependencies.h"
+#include "passes/Routes.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace collc {
+
+namespace {
+
+constexpr double Inf = std::numeric_limits<double>::infinity();
+
+/// One message of the step being priced.
+struct Message {
+  double Bytes = 0;   ///< Envelope included.
+  double Latency = 0; ///< Route latency x the band's latency factor.
+  double Weight = 1;  ///< 1 / penalty: its share of a link it shares.
+  double Alone = Inf; ///< The rate it gets alone (before the band's factor).
+  double Factor = 1;  ///< The band's bandwidth factor.
+  uint32_t Begin = 0, End = 0; ///< Its resources, in StepPricer::Uses.
+};
+
+/// Channel keys hashed with every bit mixed in (DenseMap's own hash of an
+/// integer keeps only its low 32 bits, where the sender's vertex is not).
+struct ChannelKeyInfo {
+  static uint64_t getEmptyKey() { return ~uint64_t(0); }
+  static uint64_t getTombstoneKey() { return ~uint64_t(0) - 1; }
+  static unsigned getHashValue(uint64_t K) {
+    K ^= K >> 33;
+    K *= 0xff51afd7ed558ccdULL;
+    K ^= K >> 33;
+    K *= 0xc4ceb9fe1a85ec53ULL;
+    K ^= K >> 33;
+    return static_cast<unsigned>(K);
+  }
+  static bool isEqual(uint64_t A, uint64_t B) { return A == B; }
+};
+
+/// What the messages of one step put on one resource.
+struct Load {
+  double Weight = 0, Bytes = 0;
+};
+
+class StepPricer {
+public:
+  StepPricer(Schedule &S, const Machine &M)
+      : S(S), M(M), Net(*M.Net), Got(S.size(), S.numTransfers()),
+        Clock(S.size(), 0.0) {
+    int64_t Vertices = 0;
+    for (const Participant &Pt : S.Participants)
+      Vertices = std::max(Vertices, Pt.Node + 1);
+    double Limit = Inf;
+    if (Net.InjectionLinks > 0 && !Net.Links.empty())
+      Limit = Net.InjectionLinks * Net.Links[0].Bandwidth;
+    if (Net.InjectionBandwidth > 0)
+      Limit = std::min(Limit, Net.InjectionBandwidth);
+    if (Limit < Inf) {
+      // Node n's injection is resource 2n, its ejection 2n + 1.
+      Capacity.assign(static_cast<size_t>(2 * Vertices), Limit);
+      NodeLimits = true;
+    }
+  }
+
+  void run() {
+    double Makespan = 0;
+    uint32_t Id = 0;
+    std::vector<double> ReadyAt;
+    for (Step &St : S.Steps) {
+      Got.latestEnds(St, ReadyAt);
+      describe(St);
+      for (size_t I = 0; I < St.Transfers.size(); ++I) {
+        Transfer &T = St.Transfers[I];
+        const Message &Ms = Msgs[I];
+        double &C = Clock[T.Src];
+        C = std::max(C, ReadyAt[I]) + Net.SendOverhead;
+        T.Start = C;
+        T.End = occupy(Ms, C + Ms.Latency);
+        Makespan = std::max(Makespan, T.End);
+      }
+      for (uint32_t R : Touched)
+        Loads[R] = Load{};
+      Touched.clear();
+      Got.addStep(St, Id);
+      Id += static_cast<uint32_t>(St.Transfers.size());
+    }
+    S.Makespan = Makespan;
+  }
+
+private:
+  /// The resource of channel \p C (both directions share one on a half
+  /// duplex link class).
+  uint32_t linkResource(const Channel &C) {
+    int64_t A = C.From, B = C.To;
+    if (!Net.Links[C.Class].FullDuplex && A > B)
+      std::swap(A, B);
+    const uint64_t Key = (static_cast<uint64_t>(A) << 40) ^
+                         (static_cast<uint64_t>(B) << 16) ^
+                         static_cast<uint64_t>(C.Lane);
+    auto [It, New] = LinkIds.try_emplace(Key, uint32_t(Capacity.size()));
+    if (New)
+      Capacity.push_back(Net.Links[C.Class].Bandwidth);
+    return It->second;
+  }
+
+  void use(Message &Ms, uint32_t R) {
+    Uses.push_back(R);
+    if (R >= Loads.size())
+      Loads.resize(std::max<size_t>(R + 1, Capacity.size()));
+    if (Loads[R].Weight == 0)
+      Touched.push_back(R);
+    Loads[R].Weight += Ms.Weight;
+    Loads[R].Bytes += Ms.Bytes;
+  }
+
+  /// Fills Msgs and the loads of the resources for the transfers of \p St.
+  void describe(const Step &St) {
+    Msgs.assign(St.Transfers.size(), Message{});
+    Uses.clear();
+    for (size_t I = 0; I < St.Transfers.size(); ++I) {
+      const Transfer &T = St.Transfers[I];
+      Message &Ms = Msgs[I];
+      const uint64_t Bytes = T.Bytes + Net.EnvelopeBytes;
+      const ProtocolBand &Band = Net.band(Bytes);
+      Ms.Bytes = static_cast<double>(Bytes);
+      Ms.Factor = Band.BandwidthFactor;
+      const int64_t A = S.Participants[T.Src].Node,
+                    B = S.Participants[T.Dst].Node;
+      Ms.Begin = Ms.End = static_cast<uint32_t>(Uses.size());
+      if (A == B) {
+        Ms.Latency = Net.IntraNode.Latency * Band.LatencyFactor;
+        if (Net.IntraNode.Bandwidth > 0)
+          Ms.Alone = Net.IntraNode.Bandwidth;
+        continue;
+      }
+      Route.clear();
+      llvm::cantFail(appendRoute(M.Topo, A, B, Route, T.TieDown));
+      double Latency = 0, WeightTerm = 0;
+      for (const Channel &C : Route) {
+        const LinkClass &LC = Net.Links[C.Class];
+        Latency += LC.Latency;
+        if (Net.WeightS > 0)
+          WeightTerm += Net.WeightS / LC.Bandwidth;
+        Ms.Alone = std::min(Ms.Alone, LC.Bandwidth);
+      }
+      if (Net.TcpGamma > 0 && Latency > 0)
+        Ms.Alone = std::min(Ms.Alone, Net.TcpGamma / (2 * Latency));
+      Ms.Latency = Latency * Band.LatencyFactor;
+      const double Penalty = Latency + WeightTerm;
+      Ms.Weight = Penalty > 0 ? 1 / Penalty : 1;
+      for (const Channel &C : Route)
+        if (!Net.Links[C.Class].FatPipe)
+          use(Ms, linkResource(C));
+      if (NodeLimits) {
+        use(Ms, static_cast<uint32_t>(2 * A));
+        use(Ms, static_cast<uint32_t>(2 * B + 1));
+      }
+      Ms.End = static_cast<uint32_t>(Uses.size());
+    }
+  }
+
+  /// When the data phase of \p Ms, starting at \p From, ends: alone at its
+  /// bound, or its share of the busiest resource it crosses among the
+  /// step's messages, whichever is slower, and not before each resource has
+  /// carried what earlier messages put on it (a rank's sends of later steps
+  /// leave without waiting for its earlier ones, so steps overlap on the
+  /// links). Books the resources it crosses.
+  double occupy(const Message &Ms, double From) {
+    double T = Ms.Alone < Inf ? Ms.Bytes / Ms.Alone : 0;
+    double End = From;
+    for (uint32_t U = Ms.Begin; U < Ms.End; ++U) {
+      const uint32_t R = Uses[U];
+      const Load &L = Loads[R];
+      const double Shared = std::min(Ms.Bytes * L.Weight / Ms.Weight, L.Bytes);
+      T = std::max(T, Shared / Capacity[R]);
+      if (R >= FreeAt.size())
+        FreeAt.resize(std::max<size_t>(R + 1, Capacity.size()), 0.0);
+      FreeAt[R] =
+          std::max(FreeAt[R], From) + Ms.Bytes / Capacity[R] / Ms.Factor;
+      End = std::max(End, FreeAt[R]);
+    }
+    return std::max(From + T / Ms.Factor, End);
+  }
+
+  Schedule &S;
+  const Machine &M;
+  const Network &Net;
+  ArrivalIndex Got;
+  /// Per rank, when it can post its next send.
+  std::vector<double> Clock;
+  bool NodeLimits = false;
+  llvm::DenseMap<uint64_t, uint32_t, ChannelKeyInfo> LinkIds;
+  std::vector<double> Capacity;
+  std::vector<Load> Loads;
+  /// Per resource, until when the messages booked so far keep it busy.
+  std::vector<double> FreeAt;
+  std::vector<uint32_t> Touched, Uses;
+  std::vector<Message> Msgs;
+  std::vector<Channel> Route;
+};
+
+} // namespace
+
+bool pricedBySteps(const Schedule &S, const Machine &M) {
+  return M.Net && S.size() > StepPricingRanks;
+}
+
+void estimateStepCost(Schedule &S, const Machine &M) { StepPricer(S, M).run(); }
+
+} // namespace collc

@@ -1,0 +1,52 @@
+/// \file
+/// The step pricing: the network evaluator's rules (passes/NetworkCost.h)
+/// with the sharing of the links fixed per step instead of re-solved at
+/// every event, so that a schedule of P ranks and T transfers is priced in
+/// O(T x route length) time, not O(T x messages in flight x route length).
+/// The cost pass (passes/Cost.h) uses it instead of the flow-level
+/// evaluator on schedules of more than StepPricingRanks ranks, where the
+/// latter takes seconds per candidate.
+///
+/// What it keeps of the evaluator: the route of every message (its links'
+/// latencies summed, times the protocol band's latency factor), the band's
+/// bandwidth factor, the envelope bytes, the sender's overhead before each
+/// send it posts (a rank's sends leave one after the other), the intra-node
+/// class for two ranks on one node, the TCP-gamma bound on a message's rate,
+/// the injection and ejection limits, and when a send may start: once what
+/// it carries has arrived at its sender (passes/Dependencies.h).
+///
+/// What it approximates: the messages of one step share each link (and
+/// each node's injection and ejection) as if they crossed it together from
+/// start to end: a message of b bytes on a link of bandwidth B that carries
+/// the step's messages o takes min(b x sum_o w_o / w, sum_o b_o) / B, with
+/// w = 1 / (route latency + weight-S over the route) the evaluator's
+/// weights; its data phase takes the longest of these over its links. The
+/// acknowledgements' cross traffic is left out, and a receive is taken as
+/// posted when the send is (collc's runtime posts receives ahead).
+/// docs/network.md gives how far it lies from the flow-level evaluator.
+#ifndef COLLC_PASSES_STEPCOST_H
+#define COLLC_PASSES_STEPCOST_H
+
+#include "ir/Machine.h"
+#include "ir/Schedule.h"
+
+#include <cstdint>
+
+namespace collc {
+
+/// Above this many ranks the cost pass prices a schedule on a machine with
+/// a network by steps (estimateStepCost) instead of the flow-level
+/// evaluator: at 4,096 ranks the latter takes seconds per candidate.
+constexpr int32_t StepPricingRanks = 2048;
+
+/// Whether the cost pass prices \p S on \p M by steps.
+bool pricedBySteps(const Schedule &S, const Machine &M);
+
+/// Fills Start, End and Makespan of \p S on \p M, which has a network that
+/// checkNetwork() (readers/MachineCheck.h) accepts, by the step pricing
+/// (see the file comment).
+void estimateStepCost(Schedule &S, const Machine &M);
+
+} // namespace collc
+
+#endif

@@ -1,0 +1,177 @@
+// The bandwidth-optimal reductions and allgathers at scale (issue 26): at
+// random rank counts up to 5,000 they build with O(P log P) or O(P x ring
+// steps) transfers, each carrying at most two pieces where the contributors
+// stay one range, and verify. The default suite draws a few rank counts; the
+// long label draws more.
+#include "algorithms/Placement.h"
+#include "algorithms/Registry.h"
+#include "algorithms/TopologyReductions.h"
+#include "ir/Random.h"
+#include "passes/Verify.h"
+#include "tests/TestUtil.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+using namespace collc;
+
+namespace {
+
+Machine linearMachine() {
+  Machine M;
+  M.Name = "scale";
+  M.M.Kind = ModelKind::Linear;
+  M.M.Linear = {2, 1e-4};
+  M.M.OpPerByte = 1e-5;
+  return M;
+}
+
+/// A 2-D torus of about \p P nodes (extents a x b, a x b >= P), P ranks on
+/// its first P nodes.
+Machine torusFor(int32_t P) {
+  Machine M = linearMachine();
+  int64_t A = std::max<int64_t>(2, std::llround(std::sqrt(double(P))));
+  int64_t B = std::max<int64_t>(2, (P + A - 1) / A);
+  M.Topo.Kind = TopologyKind::Torus;
+  M.Topo.Dims = {A, B};
+  M.Topo.Nodes = A * B;
+  return M;
+}
+
+int64_t pieces(const Schedule &S) {
+  int64_t N = 0;
+  for (const Step &St : S.Steps)
+    for (const Transfer &T : St.Transfers)
+      N += static_cast<int64_t>(T.Pieces.size());
+  return N;
+}
+
+/// Verifies \p S as runs (the way that scales), times left out.
+void verifyRuns(const Schedule &S, const Machine &M) {
+  VerifyOptions O;
+  O.Flow = VerifyOptions::Tracking::Runs;
+  O.Timing = false;
+  if (llvm::Error E = verify(S, M, O))
+    FAIL(llvm::toString(std::move(E)));
+}
+
+/// Builds \p Algorithm for \p R on \p M and verifies it; returns it.
+Schedule buildVerified(const Machine &M, const Request &R,
+                       const char *Algorithm) {
+  CAPTURE(Algorithm);
+  CAPTURE(R.size());
+  auto A = lookupAlgorithm(Algorithm, M, R);
+  REQUIRE(static_cast<bool>(A));
+  auto S = (*A)->Build(M, R);
+  if (!S)
+    FAIL(llvm::toString(S.takeError()));
+  verifyRuns(*S, M);
+  return std::move(*S);
+}
+
+/// Draws \p Draws rank counts from \p Seed and checks every builder; the
+/// rings only where one lane lists at most \p RingBudget transfers (a
+/// million take half a minute to build and verify).
+void drawAndCheck(uint64_t Seed, int Draws, double RingBudget) {
+  Rng G(Seed);
+  for (int D = 0; D < Draws; ++D) {
+    const int32_t P = static_cast<int32_t>(G.uniform(2, 5000));
+    const bool Commutative = G.uniform(0, 3) != 0;
+    const int32_t Root = static_cast<int32_t>(G.uniform(0, P - 1));
+    CAPTURE(P);
+    CAPTURE(Commutative);
+    CAPTURE(Root);
+    const Machine M = torusFor(P);
+    int64_t Core = 1;
+    while (Core * 2 <= P)
+      Core *= 2;
+    const double LogCore = std::log2(double(Core));
+    for (Collective C : {Collective::Allreduce, Collective::Reduce}) {
+      Request R = test::request(C, P, C == Collective::Reduce ? Root : 0,
+                                uint64_t(4) * Core * 3, "auto");
+      R.Commutative = Commutative;
+      for (const char *Name : {"reduce-scatter-allgather", "nearest-halving"}) {
+        if (C == Collective::Reduce && std::string(Name) == "nearest-halving")
+          continue;
+        const Schedule S = buildVerified(M, R, Name);
+        // log2(Core) exchanges each way (a reduce's gather: fewer), the fold
+        // in and out; every transfer carries one contributor range (two
+        // rank intervals when it wraps) over one chunk range.
+        CHECK(S.numTransfers() <= 2 * Core * LogCore + 2 * (P - Core) + 1);
+        CHECK(pieces(S) <= 2 * int64_t(S.numTransfers()));
+      }
+    }
+    // The rings: P transfers per ring step, lane and way. A rank count
+    // whose grid is one long ring (P prime) may exceed MaxTransfers: then
+    // the builder says so.
+    Request R = test::request(Collective::Allreduce, P, 0, 0, "auto");
+    R.Commutative = Commutative;
+    int64_t RingSteps = 0;
+    for (int64_t L : ringGrid(M, R, false).Extents)
+      RingSteps += L - 1;
+    CAPTURE(RingSteps);
+    for (Collective C : {Collective::Allreduce, Collective::Allgather}) {
+      R.Coll = C;
+      R.Bytes = C == Collective::Allgather ? 8 : 0;
+      const int64_t Ways = C == Collective::Allgather ? 1 : 2;
+      const double Transfers =
+          double(Ways * P * RingSteps) *
+          (C == Collective::Allgather || Commutative ? 1 : 2);
+      if (Transfers > RingBudget)
+        continue;
+      if (Transfers > double(MaxTransfers)) {
+        auto S = buildDimensionRingsCut(M, R, 1, 1);
+        REQUIRE_FALSE(static_cast<bool>(S));
+        const std::string Msg = llvm::toString(S.takeError());
+        CHECK(Msg.find("transfers, more than the") != std::string::npos);
+        continue;
+      }
+      // One lane (the search over lanes prices each, which takes longer
+      // than building).
+      auto S = buildDimensionRingsCut(M, R, 1, 1);
+      if (!S)
+        FAIL(llvm::toString(S.takeError()));
+      verifyRuns(*S, M);
+      CHECK(double(S->numTransfers()) <= Transfers);
+    }
+  }
+}
+
+} // namespace
+
+TEST_CASE("scale: the bandwidth-optimal reductions and rings build and "
+          "verify at random rank counts up to 5,000") {
+  drawAndCheck(26, 2, double(1 << 18));
+}
+
+TEST_CASE("scale: more random rank counts up to 5000" * doctest::skip()) {
+  drawAndCheck(2026, 24, 1e18);
+}
+
+TEST_CASE("scale: a 4,096-rank reduce-scatter + allgather holds O(P log P) "
+          "transfers, not the P^2 pieces of farthest-first pairing") {
+  const Machine M = torusFor(4096);
+  Request R = test::request(Collective::Allreduce, 4096, 0, 1 << 20, "auto");
+  const Schedule S = buildVerified(M, R, "reduce-scatter-allgather");
+  CHECK(S.numTransfers() == 2 * 4096 * 12);
+  CHECK(pieces(S) == int64_t(S.numTransfers()));
+}
+
+TEST_CASE("scale: a schedule beyond MaxTransfers is refused with its count") {
+  // A pipelined scan of 4,096 ranks in 2,048 segments lists 8.4 million
+  // transfers.
+  const Machine M = linearMachine();
+  Request R = test::request(Collective::Scan, 4096, 0, 1 << 20, "pipelined");
+  R.Segments = 2048;
+  std::string Msg;
+  if (auto A = lookupAlgorithm("pipelined", M, R)) {
+    auto S = (*A)->Build(M, R);
+    REQUIRE_FALSE(static_cast<bool>(S));
+    Msg = llvm::toString(S.takeError());
+  } else {
+    Msg = llvm::toString(A.takeError());
+  }
+  CHECK(Msg.find("transfers, more than the " + std::to_string(MaxTransfers)) !=
+        std::string::npos);
+}
