@@ -229,6 +229,11 @@ llvm::Expected<Schedule> buildDirectPersonalized(const Machine &M,
   return S;
 }
 
+bool allPairsFit(const Machine &, const Request &R, std::string &Why) {
+  const double P = R.size();
+  return transfersFit(P * (P - 1), Why);
+}
+
 llvm::Expected<Schedule> buildDirectAlltoall(const Machine &M,
                                              const Request &R) {
   return directExchange(M, R, [](const Schedule &S, int32_t From, int32_t To) {

@@ -41,6 +41,9 @@ llvm::Expected<Schedule> buildDirectPersonalized(const Machine &M,
 /// Direct all-to-all: every rank posts its P - 1 blocks at once (SMPI's
 /// basic_linear), rank r's to r + 1, r + 2, ... first; one step on a machine
 /// with a network, else one port at a time (as `pairwise`).
+/// Whether every ordered pair of ranks fits in one schedule (transfersFit):
+/// the direct all-to-all and allgather send P (P - 1) messages.
+bool allPairsFit(const Machine &M, const Request &R, std::string &Why);
 llvm::Expected<Schedule> buildDirectAlltoall(const Machine &M,
                                              const Request &R);
 /// Direct allgather: every rank sends its block to every other rank at once;

@@ -265,9 +265,9 @@ llvm::Expected<Schedule> buildDirectReduce(const Machine &M, const Request &R) {
 
 bool reduceScatterDirectApplies(const Machine &, const Request &R,
                                 std::string &Why) {
-  return tracked(
-      R.size(),
-      static_cast<int64_t>(std::min<uint64_t>(elementCount(R), R.size())), Why);
+  // An all-to-all of blocks, then an allgather: P (P - 1) transfers each.
+  const double P = R.size();
+  return transfersFit(2 * P * (P - 1), Why);
 }
 
 llvm::Expected<Schedule>
