@@ -38,8 +38,8 @@
 #define COLLC_READERS_REQUESTSET_H
 
 #include "ir/Machine.h"
-#include "ir/SizeBand.h"
 #include "ir/Request.h"
+#include "ir/SizeBand.h"
 #include "readers/RequestSpec.h"
 
 #include "llvm/ADT/StringRef.h"

@@ -98,10 +98,10 @@ static void nonBlockingRound(MPI_Comm Comm, int Round) {
   const int BRoot = (Round + 1 + Shift) % P, RRoot = (Round + Shift) % P,
             GRoot = (Round + 2 + Shift * 3) % P,
             SRoot = (Round + 3 + Shift * 5) % P;
-  int *RedIn = ints(N), *AllOut = ints(N), *RedOut = ints(N), *ScanOut = ints(N),
-      *ExOut = ints(N), *Bc = ints(2 * N), *GIn = ints(A), *GOut = ints(A * P),
-      *SIn = ints(A * P), *SOut = ints(A), *AgOut = ints(A * P),
-      *AaIn = ints(A * P), *AaOut = ints(A * P);
+  int *RedIn = ints(N), *AllOut = ints(N), *RedOut = ints(N),
+      *ScanOut = ints(N), *ExOut = ints(N), *Bc = ints(2 * N), *GIn = ints(A),
+      *GOut = ints(A * P), *SIn = ints(A * P), *SOut = ints(A),
+      *AgOut = ints(A * P), *AaIn = ints(A * P), *AaOut = ints(A * P);
   for (long I = 0; I < N; ++I)
     RedIn[I] = (int)value(Me, I, Round);
   /* The broadcast sends every other int (a vector datatype, freed while the
@@ -272,11 +272,11 @@ static void persistentInit(Persist *S, MPI_Comm Comm) {
   S->Comm = Comm;
   MPI_Comm_rank(Comm, &S->Me);
   MPI_Comm_size(Comm, &S->P);
-  INIT(Allreduce)(S->In, S->Out, 1000, MPI_INT, MPI_SUM, Comm, MPI_INFO_NULL,
-                  &S->Req[0]);
+  INIT(Allreduce)
+  (S->In, S->Out, 1000, MPI_INT, MPI_SUM, Comm, MPI_INFO_NULL, &S->Req[0]);
   INIT(Bcast)(S->Bc, 64, MPI_INT, S->P - 1, Comm, MPI_INFO_NULL, &S->Req[1]);
-  INIT(Alltoall)(S->AaIn, 3, MPI_INT, S->AaOut, 3, MPI_INT, Comm,
-                 MPI_INFO_NULL, &S->Req[2]);
+  INIT(Alltoall)
+  (S->AaIn, 3, MPI_INT, S->AaOut, 3, MPI_INT, Comm, MPI_INFO_NULL, &S->Req[2]);
   INIT(Barrier)(Comm, MPI_INFO_NULL, &S->Req[3]);
   for (int I = 0; I < 4; ++I)
     count(Comm, &Inits);
