@@ -402,11 +402,16 @@ const AlgorithmInfo *findAlgorithm(llvm::StringRef Name,
 }
 
 void printAlgorithms(llvm::raw_ostream &OS) {
+  // The name column as wide as the longest name, so the columns line up.
+  int Width = 0;
+  for (const AlgorithmInfo &A : algorithms())
+    Width = std::max(Width, static_cast<int>(llvm::StringRef(A.Name).size()));
   for (const AlgorithmInfo &A : algorithms()) {
     std::string Colls;
     for (Collective C : A.Collectives)
       Colls += (Colls.empty() ? "" : ",") + std::string(collectiveName(C));
-    OS << llvm::format("%-16s %-28s %s\n", A.Name, Colls.c_str(), A.Summary);
+    OS << llvm::format("%-*s %-28s %s\n", Width, A.Name, Colls.c_str(),
+                       A.Summary);
   }
 }
 
