@@ -18,15 +18,18 @@
 #endif
 
 #include "dropin/Engine.h"
+#include "dropin/Watch.h"
 #include "ir/Escape.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <atomic>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <numeric>
@@ -79,6 +82,8 @@ struct CommInfo {
   std::string Error;
   /// Made by the first non-blocking or persistent call served.
   std::shared_ptr<Channel> Chan;
+  /// The blocking calls served on it, per kind (dropin/Watch.h).
+  std::map<dropin::Key, dropin::Watch> Watches;
 };
 
 /// The process's state. SMPI runs every rank in one process and shares it:
@@ -96,6 +101,12 @@ struct State {
   std::atomic<bool> FailureSaid[rt::Barrier + 1] = {};
   /// Whether a cache file that failed a check was said (once).
   std::atomic<bool> CacheSaid{false};
+  /// COLLC_WATCH and COLLC_ADAPT.
+  dropin::WatchConfig Watching;
+  /// The (collective, size band) pairs whose departure from the model, or
+  /// whose trial won by the MPI library, was said (once each).
+  std::set<std::pair<int, int>> WatchSaid;
+  std::mutex WatchLock;
 };
 
 State TheState;
@@ -209,6 +220,12 @@ State &state() {
       for (const std::string &Note : S.Engine->notes())
         sayText("collc: note: ", Note);
     }
+    std::vector<std::string> WatchNotes;
+    S.Watching = dropin::parseWatch(std::getenv("COLLC_WATCH"),
+                                    std::getenv("COLLC_ADAPT"), WatchNotes);
+    if (S.Engine && Speak)
+      for (const std::string &Note : WatchNotes)
+        sayText("collc: note: ", Note);
     // A piece size the runtime cannot use (it keeps its default).
     bool PieceValid = true;
     const char *Piece = std::getenv("COLLC_MAX_PIECE");
@@ -339,6 +356,8 @@ struct Decision {
   rt::Shape Sh;
   CommInfo *Info = nullptr;
   bool Commutative = true;
+  /// The call's kind (when Served).
+  dropin::Key K;
 };
 
 /// Whether collc serves call \p C, and with what. The same on every rank
@@ -380,6 +399,7 @@ Decision decide(State &S, const rt::Call &C) {
   K.Band = C.Collective == rt::Barrier ? 0 : powerOfTwoBand(Sh.Bytes);
   K.Commutative = !rt::isReduction(C.Collective) || Sh.Commute;
   D.Commutative = K.Commutative;
+  D.K = K;
   const dropin::Entry &E = S.Engine->get(K);
   // Said once, on rank 0 of the communicator, without COLLC_VERBOSE: a
   // cache file that failed a check, and the first kind of a collective that
@@ -550,15 +570,36 @@ int freeFlight(void *Extra) {
 /// A collective call cannot be cancelled (MPI says so): nothing to do.
 int cancelFlight(void *, int) { return MPI_SUCCESS; }
 
-/// Whether \p C's channel is ready for runs.
-bool channelReady(Channel &C) {
+/// Whether \p C's channel is ready for runs; \p Err is set when its making
+/// failed.
+bool channelReady(Channel &C, int *Err = nullptr) {
   if (C.Making == MPI_REQUEST_NULL)
     return true;
   int Flag = 0;
-  if (PMPI_Test(&C.Making, &Flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !Flag)
+  const int Code = PMPI_Test(&C.Making, &Flag, MPI_STATUS_IGNORE);
+  if (Err)
+    *Err = Code;
+  if (Code != MPI_SUCCESS || !Flag)
     return false;
   PMPI_Comm_set_errhandler(C.Dup, MPI_ERRORS_RETURN);
   return true;
+}
+
+int progress();
+
+/// Completes the duplicate of \p Info's communicator if it is being made.
+/// MPI_Comm_idup runs collectives of its own on the communicator, each
+/// started when the one before completes, at different moments on
+/// different ranks; a non-blocking collective started there meanwhile (one
+/// passed to the MPI library, or the watch's) could be matched on another
+/// rank with one of them. So collc completes it first.
+void quietChannel(const CommInfo *Info) {
+  if (!Info || !Info->Chan)
+    return;
+  for (int Err = MPI_SUCCESS;
+       !channelReady(*Info->Chan, &Err) && Err == MPI_SUCCESS;)
+    if (!idle())
+      progress();
 }
 
 /// The channel of \p Info's communicator \p Comm, made (its duplicate asked
@@ -717,8 +758,10 @@ int dispatchFlight(rt::Call C, Form F, MPI_Request *Req, Fn &&Library) {
   std::shared_ptr<Channel> Chan;
   if (D.Served && !(Chan = channelOf(*D.Info, C.Comm, D.Why)))
     D.Served = nullptr;
-  if (!D.Served)
+  if (!D.Served) {
+    quietChannel(D.Info);
     return pass(S, C, F, D.Sh.Rank, D.Why.c_str(), Library);
+  }
   sayServed(S, C, F, D);
   auto Fl = std::make_unique<Flight>();
   Fl->F = F;
@@ -853,12 +896,129 @@ int testSome(int N, MPI_Request *Reqs, int *Out, int *Indices,
   return Err;
 }
 
+/// The watch of the kind of served call \p D on its communicator, or null
+/// when calls are not watched (dropin/Watch.h).
+dropin::Watch *watchOf(State &S, const Decision &D) {
+  if (S.Watching.Factor <= 0 && !S.Watching.Adapt)
+    return nullptr;
+  return &D.Info->Watches.try_emplace(D.K, S.Watching).first->second;
+}
+
+/// Whether \p What of (collective, band) of \p D was not said yet (and is
+/// now taken as said).
+bool firstSaying(State &S, const Decision &D, int What) {
+  std::lock_guard<std::mutex> G(S.WatchLock);
+  return S.WatchSaid.insert({D.K.Coll * 4 + What, D.K.Band}).second;
+}
+
+/// "bcast on 8 ranks, 65536..131071 bytes".
+std::string kindText(const rt::Call &C, const Decision &D) {
+  std::string Text = std::string(rt::collName(C.Collective)) + " on " +
+                     std::to_string(D.Sh.Size) + " ranks";
+  if (C.Collective != rt::Barrier)
+    Text += ", " + std::to_string(D.Served->Variant.MinBytes) + ".." +
+            std::to_string(D.Served->Variant.MaxBytes) + " bytes";
+  return Text;
+}
+
+/// "14.2x", "0.05x".
+std::string ratioText(double Ratio) {
+  char Text[32];
+  std::snprintf(Text, sizeof Text, Ratio >= 10 ? "%.0fx" : "%.2gx", Ratio);
+  return Text;
+}
+
+/// Completes \p R, the request of a call of collc's own that returned
+/// \p Err, moving collc's runs in flight on while it waits.
+int finish(int Err, MPI_Request &R) {
+  for (int Done = 0; Err == MPI_SUCCESS && !Done;) {
+    if (!idle())
+      progress();
+    Err = PMPI_Test(&R, &Done, MPI_STATUS_IGNORE);
+  }
+  return Err;
+}
+
+/// Records a watched call that took \p Micros; once the samples are in,
+/// agrees with the other ranks on the slowest times, says a departure from
+/// the model once and, after a trial, which side serves.
+void watched(State &S, const rt::Call &C, const Decision &D, dropin::Watch &W,
+             double Micros) {
+  const dropin::Entry &E = *D.Served;
+  W.record(Micros, dropin::predictedRange(
+                       E.Makespan, S.Engine->requestOf(D.K).Bytes,
+                       C.Collective == rt::Barrier ? 0 : D.Sh.Bytes));
+  if (!W.needsAgreement())
+    return;
+  // The slowest rank's time of each sampled call, the same on every rank.
+  // Non-blocking, so that collc's runs in flight move on while it waits.
+  const std::vector<double> Mine = W.samples();
+  std::vector<double> Slowest(Mine.size());
+  MPI_Request R = MPI_REQUEST_NULL;
+  int Err = finish(PMPI_Iallreduce(Mine.data(), Slowest.data(),
+                                   static_cast<int>(Mine.size()), MPI_DOUBLE,
+                                   MPI_MAX, C.Comm, &R),
+                   R);
+  if (Err != MPI_SUCCESS) // cannot agree: collc keeps its calls, quietly
+    Slowest.assign(Mine.size(), 0.0);
+  W.agree(Slowest);
+  const bool Speaks = D.Sh.Rank == 0 || S.Config.Verbose == 2;
+  const std::array<double, 2> M = W.medians();
+  auto Micro = [](double T) {
+    return std::to_string(static_cast<long long>(std::llround(T))) + " us";
+  };
+  const std::string Samples =
+      "median of " + std::to_string(S.Watching.Samples) + " calls";
+  if (std::optional<double> Ratio = W.departure())
+    if (Speaks && firstSaying(S, D, 0))
+      sayText("collc: note: ",
+              kindText(C, D) + ": the calls of schedule '" + E.Algorithm +
+                  "' take " + ratioText(*Ratio) +
+                  " the time the machine's model gives them (" + Samples +
+                  ", slowest rank: " + Micro(M[0]) +
+                  "; the model: " + Micro(E.Makespan) +
+                  " at the band's build size): COLLC_MACHINE may describe "
+                  "another machine (collc-probe measures this one); "
+                  "COLLC_ADAPT=1 keeps the MPI library's call where it is "
+                  "faster");
+  if (!S.Watching.Adapt || Err != MPI_SUCCESS)
+    return;
+  const bool Library = W.next() == dropin::Watch::Library;
+  if (reports(S, D.Sh.Rank) || (Library && Speaks && firstSaying(S, D, 1)))
+    sayText("collc: note: COLLC_ADAPT: ",
+            kindText(C, D) + ": schedule '" + E.Algorithm + "' " + Micro(M[0]) +
+                ", " + rt::mpiName(C.Collective) + " of the MPI library " +
+                Micro(M[1]) + " (" + Samples + " each, slowest rank): " +
+                (Library ? "the MPI library's" : "collc's") +
+                " serves the later calls");
+}
+
 /// The common path of every blocking interposer.
 template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
   State &S = state();
   Decision D = decide(S, C);
   if (!D.Served)
     return pass(S, C, Blocking, D.Sh.Rank, D.Why.c_str(), Library);
+  // A sampled call starts on every rank at once (a barrier first), so
+  // that its time is the call's, not the wait for the last rank to come.
+  dropin::Watch *W = watchOf(S, D);
+  const bool Timed = W && W->sampling();
+  if (Timed) {
+    quietChannel(D.Info);
+    MPI_Request R = MPI_REQUEST_NULL;
+    finish(PMPI_Ibarrier(C.Comm, &R), R);
+  }
+  const double Start = Timed ? PMPI_Wtime() : 0;
+  if (W && W->next() == dropin::Watch::Library) {
+    const char *Why = W->agreed() ? "collc: the MPI library's call was faster "
+                                    "for this kind (COLLC_ADAPT)"
+                                  : "collc: timing the MPI library's call "
+                                    "for this kind (COLLC_ADAPT)";
+    const int Code = pass(S, C, Blocking, D.Sh.Rank, Why, Library);
+    if (Timed)
+      watched(S, C, D, *W, (PMPI_Wtime() - Start) * 1e6);
+    return Code;
+  }
   sayServed(S, C, Blocking, D);
   const rt::Shape &Sh = D.Sh;
   // While runs are in flight, the run's own MPI calls go straight to the
@@ -876,6 +1036,8 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
     --Q.Busy;
   if (Code != MPI_SUCCESS && S.Config.Verbose)
     say("%s (rank %d)", printableText(rt::lastError()).c_str(), Sh.Rank);
+  if (Timed)
+    watched(S, C, D, *W, (PMPI_Wtime() - Start) * 1e6);
   return rt::reportError(C.Comm, Code);
 }
 
