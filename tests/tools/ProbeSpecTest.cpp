@@ -132,7 +132,7 @@ TEST_CASE("probe topology: links shared by routes out of one node") {
 TEST_CASE("probe topology: bad values, exact diagnostics") {
   CHECK(topologyError("ring") ==
         "--topology: expected full, cluster, mesh:..., torus:..., "
-        "hypercube:D or fat-tree:... in 'ring'");
+        "hypercube:D, fat-tree:... or discover in 'ring'");
   CHECK(topologyError("torus") ==
         "--topology: expected the extents, e.g. torus:4,4 in 'torus'");
   CHECK(topologyError("torus:4,x") ==

@@ -17,11 +17,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tools/probe/Discover.h"
 #include "tools/probe/Fit.h"
 #include "tools/probe/ProbeOptions.h"
 #include "tools/probe/ProbeSpec.h"
 #include "tools/probe/ProbeTopology.h"
 
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -44,17 +46,19 @@ using namespace collc::probe;
 
 namespace {
 
-enum Op : int32_t { Stop, PingPong, Overhead, Fan, Exchange };
+enum Op : int32_t { Stop, PingPong, Overhead, Fan, Exchange, Flow };
 
 /// What rank 0 asks a partner to do.
 struct Command {
   int32_t What = Stop;
-  /// Stop: the exit status; Exchange: the rounds.
+  /// Stop: the exit status; Exchange: the rounds; Flow: the rank to send to.
   int32_t Count = 0;
+  /// Flow: the rank to receive from.
+  int32_t From = 0;
   int64_t Bytes = 0;
 };
 
-const int TagCommand = 1, TagData = 2, TagDone = 3;
+const int TagCommand = 1, TagData = 2, TagDone = 3, TagFlow = 4;
 
 /// Message buffers, grown on demand: most ranks never need them.
 struct Buffers {
@@ -68,6 +72,23 @@ struct Buffers {
 };
 
 int mpiCount(int64_t Bytes) { return static_cast<int>(Bytes); }
+
+/// One flow of a round (`--topology discover`): receives \p Bytes from
+/// rank \p From while sending as many to rank \p To; returns the time to
+/// the receive's end, µs.
+double flow(Buffers &B, int From, int To, int64_t Bytes) {
+  B.reserve(static_cast<uint64_t>(Bytes));
+  MPI_Request R[2];
+  const double Start = MPI_Wtime();
+  MPI_Irecv(B.In.data(), mpiCount(Bytes), MPI_BYTE, From, TagFlow,
+            MPI_COMM_WORLD, &R[0]);
+  MPI_Isend(B.Out.data(), mpiCount(Bytes), MPI_BYTE, To, TagFlow,
+            MPI_COMM_WORLD, &R[1]);
+  MPI_Wait(&R[0], MPI_STATUS_IGNORE);
+  const double T = (MPI_Wtime() - Start) * 1e6;
+  MPI_Wait(&R[1], MPI_STATUS_IGNORE);
+  return T;
+}
 
 /// Waits for rank 0's next command. Under real MPI, asleep: a blocking
 /// receive spins, and the spinning ranks would take the cores from the two
@@ -98,6 +119,11 @@ int serve() {
     if (C.What == Stop)
       return C.Count;
     B.reserve(static_cast<uint64_t>(C.Bytes));
+    if (C.What == Flow) {
+      double T = flow(B, C.From, C.Count, C.Bytes);
+      MPI_Send(&T, 1, MPI_DOUBLE, 0, TagDone, MPI_COMM_WORLD);
+      continue;
+    }
     if (C.What == Exchange) {
       for (int32_t I = 0; I < C.Count; ++I)
         MPI_Sendrecv(B.Out.data(), mpiCount(C.Bytes), MPI_BYTE, 0, TagData,
@@ -124,10 +150,12 @@ class Driver {
 public:
   Driver(const ProbeOptions &O) : O(O) {}
 
-  void command(int Peer, Op What, uint64_t Bytes, int32_t Count = 0) {
+  void command(int Peer, Op What, uint64_t Bytes, int32_t Count = 0,
+               int32_t From = 0) {
     Command C;
     C.What = What;
     C.Count = Count;
+    C.From = From;
     C.Bytes = static_cast<int64_t>(Bytes);
     MPI_Send(&C, sizeof C, MPI_BYTE, Peer, TagCommand, MPI_COMM_WORLD);
   }
@@ -264,6 +292,33 @@ public:
     return median(T);
   }
 
+  /// One round of `--topology discover`: node n (its rank \p Ranks[n])
+  /// sends \p Bytes to node \p To[n], all at once; the flows' rates as
+  /// their receivers timed them.
+  std::vector<FlowSample> flowRound(int Round, const std::vector<int> &Ranks,
+                                    const std::vector<int> &To,
+                                    uint64_t Bytes) {
+    const size_t N = Ranks.size();
+    std::vector<int> From(N);
+    for (size_t I = 0; I < N; ++I)
+      From[static_cast<size_t>(To[I])] = static_cast<int>(I);
+    for (size_t I = 1; I < N; ++I)
+      command(Ranks[I], Flow, Bytes, Ranks[static_cast<size_t>(To[I])],
+              Ranks[static_cast<size_t>(From[I])]);
+    std::vector<double> Micros(N);
+    Micros[0] =
+        flow(Bufs, Ranks[static_cast<size_t>(From[0])],
+             Ranks[static_cast<size_t>(To[0])], static_cast<int64_t>(Bytes));
+    for (size_t I = 1; I < N; ++I)
+      MPI_Recv(&Micros[I], 1, MPI_DOUBLE, Ranks[I], TagDone, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+    std::vector<FlowSample> S;
+    for (size_t I = 0; I < N; ++I)
+      S.push_back({Round, From[I], static_cast<int>(I),
+                   static_cast<double>(Bytes) / std::max(Micros[I], 1e-9)});
+    return S;
+  }
+
 private:
   const ProbeOptions &O;
   Buffers Bufs;
@@ -325,6 +380,78 @@ int fail(const llvm::Twine &Message, int Status) {
   return Status;
 }
 
+/// `--topology discover`: rounds of concurrent flows between the nodes (the
+/// first rank of each), then the topology they show (tools/probe/Discover.h)
+/// into \p R.
+void discoverTopology(Driver &D, ProbeReport &R, const ProbeOptions &O) {
+  const int N = static_cast<int>(R.Where.NodeNames.size());
+  std::vector<int> Ranks(static_cast<size_t>(N), -1);
+  for (size_t Rank = 0; Rank < R.Where.RankNodes.size(); ++Rank) {
+    int &First = Ranks[static_cast<size_t>(R.Where.RankNodes[Rank])];
+    if (First < 0)
+      First = static_cast<int>(Rank);
+  }
+  ProbeTopology Flat;
+  Flat.K = ProbeTopology::Cluster;
+  if (N < 3) {
+    R.Topology = Flat;
+    R.Discovered = "fewer than 3 nodes, nothing to tell apart: a flat cluster";
+    return;
+  }
+  const uint64_t Bytes =
+      std::min<uint64_t>(O.MaxBytes, O.Quick ? 262144 : 1048576);
+  progress() << "discovering the topology: rounds of " << N
+             << " concurrent flows of " << sizeText(Bytes) << "\n";
+  // One flow alone, node 0 to node 1: the full rate.
+  const Sample Lone = D.pingPong(Ranks[1], Bytes, 1);
+  const double Alone = static_cast<double>(Bytes) / std::max(Lone.Time, 1e-9);
+  std::vector<FlowSample> All;
+  Discovery Found = discover(
+      N, /*Seed=*/1, 2, 16 * N, Alone,
+      [&](int Round, const std::vector<int> &To) {
+        return D.flowRound(Round, Ranks, To, Bytes);
+      },
+      All);
+  const std::string Rounds =
+      std::to_string(All.size() / static_cast<size_t>(N)) + " rounds";
+  switch (Found.Result) {
+  case Discovery::OneSwitch:
+    R.Topology = Flat;
+    R.Discovered = "no flow of " + Rounds +
+                   " was slowed by another: the nodes are as on one switch";
+    break;
+  case Discovery::Leaves: {
+    const int64_t K = static_cast<int64_t>(Found.Groups.front().size());
+    const int64_t L = static_cast<int64_t>(Found.Groups.size());
+    const int64_t Up = std::clamp<int64_t>(std::llround(Found.Capacity), 1, K);
+    std::string Text = std::to_string(Found.Groups.size()) +
+                       " leaf switches (" + Rounds + ", " +
+                       std::to_string(Found.Slowed) +
+                       " flows slowed); a leaf's uplinks carry " +
+                       llvm::formatv("{0:f1}", Found.Capacity).str() +
+                       " flows at the full rate";
+    if (!contiguousLeaves(Found)) {
+      Text += ", but the leaves are not of one size in rank order, as a fat "
+              "tree's are: the routes are taken as one link";
+      R.Discovered = Text;
+      break;
+    }
+    R.Topology.K = ProbeTopology::FatTree;
+    R.Topology.Down = {K, L};
+    R.Topology.Up = {1, Up};
+    R.Topology.Parallel = {1, 1};
+    R.Discovered =
+        Text + " (" + std::to_string(Up) + " uplinks of a node's rate)";
+    break;
+  }
+  case Discovery::Unclear:
+    R.Discovered = "unclear after " + Rounds + " (" + Found.Why +
+                   "): the routes are taken as one link";
+    break;
+  }
+  progress() << "topology: " << R.Discovered << "\n";
+}
+
 /// Rank 0: measures, fits, writes. Returns the exit status.
 int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
   const int P = static_cast<int>(Names.size());
@@ -348,6 +475,10 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
              << R.Where.ProcsPerNode << " per node\n";
 
   Driver D(O);
+  if (O.Discover) {
+    discoverTopology(D, R, O);
+    R.Nodes = R.Topology.nodeCount(Found);
+  }
   R.TimerCost = D.measureTimer();
   std::vector<Partner> Partners = choosePartners(R.Where.RankNodes, R.Topology);
   const Partner &Ref = Partners.front();

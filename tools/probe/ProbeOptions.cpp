@@ -48,6 +48,11 @@ Options:
                        torus:D1,D2,... written highest dimension first)
                        hypercube:D     2^D nodes
                        fat-tree:L;d1,..;u1,..;p1,..   SimGrid's FAT_TREE
+                       discover        found from rounds of concurrent flows
+                                       between the nodes (one rank each):
+                                       leaf switches whose uplinks slow the
+                                       flows crossing them make a two-level
+                                       fat tree, else a flat cluster
                      Node i is the i-th distinct processor name in rank order.
   --base B           How latency and bandwidth are split from their factors
                      (a ping-pong measures only the products):
@@ -143,6 +148,11 @@ parseProbeOptions(const std::vector<std::string> &Args) {
       auto V = Value();
       if (!V)
         return V.takeError();
+      O.Discover = *V == "discover";
+      if (O.Discover) {
+        O.Topology = ProbeTopology();
+        continue;
+      }
       auto T = parseProbeTopology(*V);
       if (!T)
         return T.takeError();

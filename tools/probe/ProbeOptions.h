@@ -21,6 +21,8 @@ struct ProbeOptions {
   std::string Output;
   std::string Name = "probed";
   ProbeTopology Topology;
+  /// `--topology discover`: find which nodes share a leaf switch.
+  bool Discover = false;
   Base BaseLink;
   uint64_t MaxBytes = uint64_t(16) << 20;
   bool Quick = false;

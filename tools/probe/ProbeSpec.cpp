@@ -133,7 +133,10 @@ void writeProbeSpec(llvm::raw_ostream &OS, const ProbeReport &R) {
      << R.Processes << " processes on " << W.NodeNames.size()
      << (W.NodeNames.size() == 1 ? " node" : " nodes") << " ("
      << nodeList(W.NodeNames) << ").\n";
-  if (R.TopologyNamed)
+  if (!R.Discovered.empty())
+    OS << "# Topology " << R.Topology.text() << ", found by --topology "
+       << "discover: " << R.Discovered << "\n";
+  else if (R.TopologyNamed)
     OS << "# Topology as named with --topology " << R.Topology.text()
        << "; node i is the i-th processor name\n# in rank order.\n";
   else

@@ -32,6 +32,9 @@ struct ProbeReport {
   Placement Where;
   ProbeTopology Topology;
   bool TopologyNamed = false;
+  /// What `--topology discover` found, for the spec's comment (empty
+  /// without it).
+  std::string Discovered;
   /// Nodes of the machine (at least those found).
   int64_t Nodes = 0;
   Base BaseLink;

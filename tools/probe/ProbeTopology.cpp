@@ -127,7 +127,7 @@ llvm::Expected<ProbeTopology> parseProbeTopology(llvm::StringRef Text) {
     return T;
   }
   return bad(Text, "expected full, cluster, mesh:..., torus:..., "
-                   "hypercube:D or fat-tree:...");
+                   "hypercube:D, fat-tree:... or discover");
 }
 
 int64_t ProbeTopology::nodeCount(int64_t Found) const {
