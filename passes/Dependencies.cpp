@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <climits>
 #include <limits>
 #include <map>
 
@@ -54,12 +55,13 @@ bool meets(const Transfer &Sent, const Transfer &Got) {
   return false;
 }
 
-/// The chunks a transfer's pieces span, from the first to the last.
-Interval chunkHull(const Transfer &T) {
-  Interval H = T.Pieces.empty() ? Interval{} : T.Pieces.front().Chunks;
+/// The span of a transfer's pieces along axis \p Axis (&Piece::Chunks or
+/// &Piece::Origins), from the first to the last.
+Interval hull(const Transfer &T, Interval Piece::*Axis) {
+  Interval H = T.Pieces.empty() ? Interval{} : T.Pieces.front().*Axis;
   for (const Piece &Pc : T.Pieces) {
-    H.Lo = std::min(H.Lo, Pc.Chunks.Lo);
-    H.Hi = std::max(H.Hi, Pc.Chunks.Hi);
+    H.Lo = std::min(H.Lo, (Pc.*Axis).Lo);
+    H.Hi = std::max(H.Hi, (Pc.*Axis).Hi);
   }
   return H;
 }
@@ -89,23 +91,47 @@ TransferRef TransferIds::ref(uint32_t Id) const {
   return {static_cast<uint32_t>(It - StepBegin.begin()), Id - *It};
 }
 
-/// Arrivals indexed by the start of their chunk hull, so that a send of
-/// chunks H looks only at arrivals whose chunks can meet H.
+/// Arrivals indexed by the start of their chunk hull and, apart, of their
+/// origin hull, so that a send looks only at arrivals whose chunks (or
+/// origins) can meet its own: by chunks for pipelines, whose segments share
+/// origins, by origins for exchanges of whole blocks (a ring allgather's
+/// arrivals all span every chunk), whichever the hulls seen so far make
+/// narrower.
 struct ArrivalIndex::ChunkIndex {
-  std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
-  int64_t MaxLen = 0;                    ///< The longest hull.
+  struct Axis {
+    std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
+    int64_t MaxLen = 0;                    ///< The longest hull.
+    int64_t Lo = INT64_MAX, Hi = INT64_MIN; ///< What the hulls span.
+
+    void insert(Interval H, uint32_t A) {
+      MaxLen = std::max(MaxLen, H.size());
+      Lo = std::min(Lo, H.Lo);
+      Hi = std::max(Hi, H.Hi);
+      ByLo.emplace(H.Lo, A);
+    }
+    /// The share of the span one hull can cover: the smaller, the fewer
+    /// arrivals a lookup visits.
+    double width() const {
+      return Hi > Lo ? double(MaxLen) / double(Hi - Lo) : 1.0;
+    }
+    template <typename F> void visit(Interval H, F &&Fn) const {
+      // A hull that starts at or before H.Lo - MaxLen ends before H.Lo.
+      for (auto It = ByLo.upper_bound(H.Lo - MaxLen);
+           It != ByLo.end() && It->first < H.Hi; ++It)
+        Fn(It->second);
+    }
+  };
+  Axis Chunks, Origins;
 
   void insert(const Transfer &T, uint32_t A) {
-    Interval H = chunkHull(T);
-    MaxLen = std::max(MaxLen, H.size());
-    ByLo.emplace(H.Lo, A);
+    Chunks.insert(hull(T, &Piece::Chunks), A);
+    Origins.insert(hull(T, &Piece::Origins), A);
   }
   template <typename F> void visit(const Transfer &T, F &&Fn) const {
-    Interval H = chunkHull(T);
-    // A hull that starts at or before H.Lo - MaxLen ends before H.Lo.
-    for (auto It = ByLo.upper_bound(H.Lo - MaxLen);
-         It != ByLo.end() && It->first < H.Hi; ++It)
-      Fn(It->second);
+    if (Origins.width() < Chunks.width())
+      Origins.visit(hull(T, &Piece::Origins), Fn);
+    else
+      Chunks.visit(hull(T, &Piece::Chunks), Fn);
   }
 };
 
