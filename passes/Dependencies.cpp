@@ -48,6 +48,32 @@ bool meets(const Transfer &Sent, const Transfer &Got) {
     }
     return false;
   }
+  if (Small.size() * Big.size() > 64) {
+    // Out of origin order (Bruck's all-to-all lists its blocks by distance):
+    // the longer list's pieces sorted by origin start, and for each piece of
+    // the other those whose origins can reach it (no longer than the
+    // longest).
+    std::vector<const Piece *> ByLo;
+    ByLo.reserve(Big.size());
+    int64_t MaxLen = 0;
+    for (const Piece &Y : Big) {
+      ByLo.push_back(&Y);
+      MaxLen = std::max(MaxLen, Y.Origins.size());
+    }
+    std::sort(ByLo.begin(), ByLo.end(), [](const Piece *A, const Piece *B) {
+      return A->Origins.Lo < B->Origins.Lo;
+    });
+    for (const Piece &X : Small) {
+      auto It = std::partition_point(
+          ByLo.begin(), ByLo.end(), [&](const Piece *Y) {
+            return Y->Origins.Lo <= X.Origins.Lo - MaxLen;
+          });
+      for (; It != ByLo.end() && (*It)->Origins.Lo < X.Origins.Hi; ++It)
+        if ((*It)->intersects(X))
+          return true;
+    }
+    return false;
+  }
   for (const Piece &A : Sent.Pieces)
     for (const Piece &B : Got.Pieces)
       if (A.intersects(B))

@@ -550,6 +550,8 @@ private:
         if (Plan.Ranks[R].Ops[I].isRecv())
           RecvAt[Plan.Ranks[R].Ops[I].Transfer] = int32_t(I);
     for (int32_t R = 0; R < P; ++R) {
+      if (!planned(R))
+        continue;
       std::unordered_map<int32_t, std::vector<int32_t>> From;
       std::vector<int32_t> All;
       const size_t RankWin = size_t(RankRecvWindow);
@@ -581,6 +583,8 @@ private:
       }
     }
     for (int32_t R = 0; R < P; ++R) {
+      if (!planned(R))
+        continue;
       // The sends of the latest earlier step in which the rank sends.
       std::vector<int32_t> Prev, Cur;
       int32_t CurStep = -1;
