@@ -117,47 +117,45 @@ TransferRef TransferIds::ref(uint32_t Id) const {
   return {static_cast<uint32_t>(It - StepBegin.begin()), Id - *It};
 }
 
-/// Arrivals indexed by the start of their chunk hull and, apart, of their
-/// origin hull, so that a send looks only at arrivals whose chunks (or
-/// origins) can meet its own: by chunks for pipelines, whose segments share
-/// origins, by origins for exchanges of whole blocks (a ring allgather's
-/// arrivals all span every chunk), whichever the hulls seen so far make
-/// narrower.
+/// Arrivals indexed by the start of their hull along one axis, chunks or
+/// origins, so that a send looks only at arrivals whose chunks (or origins)
+/// can meet its own: chunks for pipelines, whose segments share origins,
+/// origins for exchanges of whole blocks (a ring allgather's arrivals all
+/// span every chunk). The axis is the narrower one over the arrivals that
+/// made the index (a rank's first ListLimit + 1); any axis finds every
+/// arrival that meets, a narrow one visits fewer that do not.
 struct ArrivalIndex::ChunkIndex {
-  struct Axis {
-    std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
-    int64_t MaxLen = 0;                    ///< The longest hull.
-    int64_t Lo = INT64_MAX, Hi = INT64_MIN; ///< What the hulls span.
+  std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
+  int64_t MaxLen = 0;                    ///< The longest hull.
+  Interval Piece::*Axis = &Piece::Chunks;
 
-    void insert(Interval H, uint32_t A) {
-      MaxLen = std::max(MaxLen, H.size());
-      Lo = std::min(Lo, H.Lo);
-      Hi = std::max(Hi, H.Hi);
-      ByLo.emplace(H.Lo, A);
+  /// Chooses the axis from the arrivals \p Ts.
+  void chooseAxis(const std::vector<const Transfer *> &Ts) {
+    double Width[2];
+    int I = 0;
+    for (Interval Piece::*Ax : {&Piece::Chunks, &Piece::Origins}) {
+      int64_t Lo = INT64_MAX, Hi = INT64_MIN, Len = 0;
+      for (const Transfer *T : Ts) {
+        const Interval H = hull(*T, Ax);
+        Lo = std::min(Lo, H.Lo);
+        Hi = std::max(Hi, H.Hi);
+        Len = std::max(Len, H.size());
+      }
+      Width[I++] = Hi > Lo ? double(Len) / double(Hi - Lo) : 1.0;
     }
-    /// The share of the span one hull can cover: the smaller, the fewer
-    /// arrivals a lookup visits.
-    double width() const {
-      return Hi > Lo ? double(MaxLen) / double(Hi - Lo) : 1.0;
-    }
-    template <typename F> void visit(Interval H, F &&Fn) const {
-      // A hull that starts at or before H.Lo - MaxLen ends before H.Lo.
-      for (auto It = ByLo.upper_bound(H.Lo - MaxLen);
-           It != ByLo.end() && It->first < H.Hi; ++It)
-        Fn(It->second);
-    }
-  };
-  Axis Chunks, Origins;
-
+    Axis = Width[1] < Width[0] ? &Piece::Origins : &Piece::Chunks;
+  }
   void insert(const Transfer &T, uint32_t A) {
-    Chunks.insert(hull(T, &Piece::Chunks), A);
-    Origins.insert(hull(T, &Piece::Origins), A);
+    const Interval H = hull(T, Axis);
+    MaxLen = std::max(MaxLen, H.size());
+    ByLo.emplace(H.Lo, A);
   }
   template <typename F> void visit(const Transfer &T, F &&Fn) const {
-    if (Origins.width() < Chunks.width())
-      Origins.visit(hull(T, &Piece::Origins), Fn);
-    else
-      Chunks.visit(hull(T, &Piece::Chunks), Fn);
+    const Interval H = hull(T, Axis);
+    // A hull that starts at or before H.Lo - MaxLen ends before H.Lo.
+    for (auto It = ByLo.upper_bound(H.Lo - MaxLen);
+         It != ByLo.end() && It->first < H.Hi; ++It)
+      Fn(It->second);
   }
 };
 
@@ -192,6 +190,10 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::add(const Transfer &T,
     return;
   }
   Ix = std::make_unique<ChunkIndex>();
+  std::vector<const Transfer *> First;
+  for (uint32_t I = A; I != None; I = Arrivals[I].Prev)
+    First.push_back(Arrivals[I].T);
+  Ix->chooseAxis(First);
   for (uint32_t I = A; I != None; I = Arrivals[I].Prev)
     Ix->insert(*Arrivals[I].T, I);
 }
