@@ -4,6 +4,7 @@
 #include "algorithms/Placement.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <map>
 #include <set>
@@ -31,16 +32,32 @@ std::vector<Interval> one(int32_t R) { return {{R, R + 1}}; }
 
 /// One step per round value in \p Rounds; in each, every rank r sends the
 /// transfer \p Make(round, r) returns (the exchange pattern of pairwise,
-/// ring and Bruck algorithms).
-template <typename MakeFn>
+/// ring and Bruck algorithms), listed by sender. With \p Only >= 0, the
+/// steps hold that rank's part alone (algorithms/RankParts.h): its send and
+/// the send of \p From(round, Only), the rank that sends to it, in the same
+/// order.
+template <typename MakeFn, typename FromFn>
 void stepPerRound(Schedule &S, const std::vector<int64_t> &Rounds,
-                  MakeFn Make) {
+                  int32_t Only, MakeFn Make, FromFn From) {
   for (int64_t X : Rounds) {
     Step Stp;
-    for (int32_t Rk = 0; Rk < S.size(); ++Rk)
-      Stp.Transfers.push_back(Make(X, Rk));
+    if (Only < 0) {
+      for (int32_t Rk = 0; Rk < S.size(); ++Rk)
+        Stp.Transfers.push_back(Make(X, Rk));
+    } else {
+      const int32_t Q = static_cast<int32_t>(From(X, Only));
+      for (int32_t Rk : {std::min(Q, Only), std::max(Q, Only)})
+        Stp.Transfers.push_back(Make(X, Rk));
+      assert(Stp.Transfers[Q < Only ? 0 : 1].Dst == Only &&
+             "From is not the inverse of Make's destination");
+    }
     S.Steps.push_back(std::move(Stp));
   }
+}
+
+/// \p X - \p D mod \p P.
+int32_t minusMod(int64_t X, int64_t D, int64_t P) {
+  return static_cast<int32_t>(((X - D) % P + P) % P);
 }
 
 /// 1, 2, 4, ... below \p P: the distances of Bruck's rounds.
@@ -113,39 +130,57 @@ llvm::Expected<Schedule> buildBinomialPersonalized(const Machine &M,
   return S;
 }
 
-llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M,
-                                               const Request &R) {
+namespace {
+
+Schedule pairwiseAlltoall(const Machine &M, const Request &R, int32_t Only) {
   Schedule S = scheduleSkeleton(M, R, "pairwise");
   const int32_t P = S.size();
-  stepPerRound(S, upTo(P - 1), [&](int64_t St, int32_t Rk) {
-    int32_t To = static_cast<int32_t>((Rk + St + 1) % P);
-    return blocks(S, Rk, To, one(Rk), one(To));
-  });
+  stepPerRound(
+      S, upTo(P - 1), Only,
+      [&](int64_t St, int32_t Rk) {
+        int32_t To = static_cast<int32_t>((Rk + St + 1) % P);
+        return blocks(S, Rk, To, one(Rk), one(To));
+      },
+      [&](int64_t St, int32_t Rk) { return minusMod(Rk, St + 1, P); });
   return S;
+}
+
+Schedule bruckAlltoall(const Machine &M, const Request &R, int32_t Only) {
+  Schedule S = scheduleSkeleton(M, R, "bruck");
+  const int32_t P = S.size();
+  // Block M[a][b] sits at rank a + (the bits of (b - a) mod P below k).
+  stepPerRound(
+      S, powersBelow(P), Only,
+      [&](int64_t Bit, int32_t Rk) {
+        Transfer T;
+        T.Src = Rk;
+        T.Dst = static_cast<int32_t>((Rk + Bit) % P);
+        // Distances d with bit k set; the block at Rk with distance d has
+        // origin a = Rk - (d mod Bit), dest b = a + d.
+        for (int64_t D = Bit; D < P; ++D) {
+          if (!(D & Bit))
+            continue;
+          int32_t A = minusMod(Rk, D % Bit, P);
+          int32_t B = static_cast<int32_t>((A + D) % P);
+          T.Pieces.push_back({{A, A + 1}, {B, B + 1}, {0, S.NumChunks}});
+          T.Bytes += S.Bytes;
+        }
+        return T;
+      },
+      [&](int64_t Bit, int32_t Rk) { return minusMod(Rk, Bit, P); });
+  return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M,
+                                               const Request &R) {
+  return pairwiseAlltoall(M, R, -1);
 }
 
 llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M,
                                             const Request &R) {
-  Schedule S = scheduleSkeleton(M, R, "bruck");
-  const int32_t P = S.size();
-  // Block M[a][b] sits at rank a + (the bits of (b - a) mod P below k).
-  stepPerRound(S, powersBelow(P), [&](int64_t Bit, int32_t Rk) {
-    Transfer T;
-    T.Src = Rk;
-    T.Dst = static_cast<int32_t>((Rk + Bit) % P);
-    // Distances d with bit k set; the block at Rk with distance d has
-    // origin a = Rk - (d mod Bit), dest b = a + d.
-    for (int64_t D = Bit; D < P; ++D) {
-      if (!(D & Bit))
-        continue;
-      int32_t A = static_cast<int32_t>(((Rk - D % Bit) % P + P) % P);
-      int32_t B = static_cast<int32_t>((A + D) % P);
-      T.Pieces.push_back({{A, A + 1}, {B, B + 1}, {0, S.NumChunks}});
-      T.Bytes += S.Bytes;
-    }
-    return T;
-  });
-  return S;
+  return bruckAlltoall(M, R, -1);
 }
 
 /// Allgather blocks of origins [Lo, Lo + N) (mod P), for every rank.
@@ -169,31 +204,71 @@ static Transfer allgatherBlocks(const Schedule &S, int32_t Src, int32_t Dst,
   return allgatherBlocks(S, Src, Dst, relIntervals(Lo, Lo + N, 0, S.size()));
 }
 
-llvm::Expected<Schedule> buildRingAllgather(const Machine &M,
-                                            const Request &R) {
+namespace {
+
+Schedule ringAllgather(const Machine &M, const Request &R, int32_t Only) {
   Schedule S = scheduleSkeleton(M, R, "ring");
   const int32_t P = S.size();
   // Step s: rank r passes on the block of rank r - s to r + 1.
-  stepPerRound(S, upTo(P - 1), [&](int64_t St, int32_t Rk) {
-    return allgatherBlocks(S, Rk, static_cast<int32_t>((Rk + 1) % P),
-                           ((Rk - St) % P + P) % P, 1);
-  });
+  stepPerRound(
+      S, upTo(P - 1), Only,
+      [&](int64_t St, int32_t Rk) {
+        return allgatherBlocks(S, Rk, static_cast<int32_t>((Rk + 1) % P),
+                               minusMod(Rk, St, P), 1);
+      },
+      [&](int64_t, int32_t Rk) { return minusMod(Rk, 1, P); });
   return S;
 }
 
-llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
-                                             const Request &R) {
+Schedule bruckAllgather(const Machine &M, const Request &R, int32_t Only) {
   Schedule S = scheduleSkeleton(M, R, "bruck");
   const int32_t P = S.size();
   // Before the step with distance Bit, rank r holds the blocks of ranks
   // r .. r + Bit - 1 (mod P); it sends them (or the ones rank r - Bit still
   // lacks) to r - Bit.
-  stepPerRound(S, powersBelow(P), [&](int64_t Bit, int32_t Rk) {
-    return allgatherBlocks(S, Rk,
-                           static_cast<int32_t>(((Rk - Bit) % P + P) % P), Rk,
-                           std::min<int64_t>(Bit, P - Bit));
-  });
+  stepPerRound(
+      S, powersBelow(P), Only,
+      [&](int64_t Bit, int32_t Rk) {
+        return allgatherBlocks(S, Rk, minusMod(Rk, Bit, P), Rk,
+                               std::min<int64_t>(Bit, P - Bit));
+      },
+      [&](int64_t Bit, int32_t Rk) {
+        return static_cast<int32_t>((Rk + Bit) % P);
+      });
   return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildRingAllgather(const Machine &M,
+                                            const Request &R) {
+  return ringAllgather(M, R, -1);
+}
+
+llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
+                                             const Request &R) {
+  return bruckAllgather(M, R, -1);
+}
+
+llvm::Expected<Schedule> buildPairwiseAlltoallPart(const Machine &M,
+                                                   const Request &R,
+                                                   int32_t Rank) {
+  return pairwiseAlltoall(M, R, Rank);
+}
+
+llvm::Expected<Schedule>
+buildBruckAlltoallPart(const Machine &M, const Request &R, int32_t Rank) {
+  return bruckAlltoall(M, R, Rank);
+}
+
+llvm::Expected<Schedule>
+buildRingAllgatherPart(const Machine &M, const Request &R, int32_t Rank) {
+  return ringAllgather(M, R, Rank);
+}
+
+llvm::Expected<Schedule>
+buildBruckAllgatherPart(const Machine &M, const Request &R, int32_t Rank) {
+  return bruckAllgather(M, R, Rank);
 }
 
 namespace {

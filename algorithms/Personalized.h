@@ -32,6 +32,21 @@ llvm::Expected<Schedule> buildRingAllgather(const Machine &M, const Request &R);
 llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
                                              const Request &R);
 
+/// Rank \p Rank's part of the four algorithms above whose exchange is one
+/// transfer per rank and step (algorithms/RankParts.h): the steps hold the
+/// transfers \p Rank sends and receives, as the whole schedule lists them,
+/// computed for that rank alone in O(steps) transfers (Bruck's all-to-all:
+/// O(P log P) blocks, those the rank moves).
+llvm::Expected<Schedule> buildPairwiseAlltoallPart(const Machine &M,
+                                                   const Request &R,
+                                                   int32_t Rank);
+llvm::Expected<Schedule>
+buildBruckAlltoallPart(const Machine &M, const Request &R, int32_t Rank);
+llvm::Expected<Schedule>
+buildRingAllgatherPart(const Machine &M, const Request &R, int32_t Rank);
+llvm::Expected<Schedule>
+buildBruckAllgatherPart(const Machine &M, const Request &R, int32_t Rank);
+
 /// Direct gather or scatter: every rank sends its block to the root (the
 /// root sends every rank its block) at once, in one step on a machine with a
 /// network (as MPI libraries' linear algorithms post them); else one port at

@@ -153,4 +153,15 @@ Expected<MpiTables> lowerToTables(const Schedule &S) {
   return TableWriter().write(std::move(*Plan));
 }
 
+Expected<MpiTables> lowerRankTables(const Schedule &S, int32_t Rank) {
+  if (Rank < 0 || Rank >= S.size())
+    return createStringError(inconvertibleErrorCode(),
+                             "rank %d is not one of the schedule's %d", Rank,
+                             S.size());
+  Expected<PostingPlan> Plan = planRankPosting(S, Rank);
+  if (!Plan)
+    return Plan.takeError();
+  return TableWriter().write(std::move(*Plan));
+}
+
 } // namespace collc

@@ -79,6 +79,14 @@ llvm::Error checkTables(const MpiTables &T, Collective Coll, int32_t Ranks,
 /// higher ranks into both of a rank's values.
 llvm::Expected<MpiTables> lowerToTables(const Schedule &S);
 
+/// The tables of rank \p Rank of \p S alone (planRankPosting): RankOps
+/// still has S.size() + 1 offsets, the other ranks with no operation; the
+/// rank's operations, segments and wait records equal what lowerToTables(S)
+/// gives it, and ScratchBlocks is what that rank needs. \p S may be the
+/// whole schedule or the rank's part of it (algorithms/RankParts.h).
+/// checkTables() needs every rank and does not apply.
+llvm::Expected<MpiTables> lowerRankTables(const Schedule &S, int32_t Rank);
+
 } // namespace collc
 
 #endif

@@ -168,6 +168,10 @@ int32_t Engine::layout(const std::vector<int64_t> &Nodes) {
 
 const Entry &Engine::get(const Key &K) {
   std::lock_guard<std::mutex> G(Lock);
+  return getWhole(K);
+}
+
+const Entry &Engine::getWhole(const Key &K) {
   auto It = Cache.find(K);
   if (It != Cache.end())
     return *It->second;
@@ -187,6 +191,86 @@ const Entry &Engine::get(const Key &K) {
     E->CacheNote = std::move(Why);
   }
   return *Cache.emplace(K, std::move(E)).first->second;
+}
+
+const Entry &Engine::get(const Key &K, int32_t Rank) {
+  std::lock_guard<std::mutex> G(Lock);
+  auto PIt = Parts.find({K, Rank});
+  if (PIt != Parts.end())
+    return *PIt->second;
+  auto WIt = Cache.find(K);
+  if (WIt != Cache.end() || Rank < 0)
+    return getWhole(K);
+  assert(K.Layout >= 0 && static_cast<size_t>(K.Layout) < Layouts.size());
+  const Request R = requestOf(K, *Layouts[K.Layout]);
+  if (Rank >= R.size())
+    return getWhole(K);
+  // A non-commutative operator: only the whole schedule says whether its
+  // folds keep rank order.
+  const bool PartsServe = !isReduction(R.Coll) || K.Commutative;
+  std::string Algo = R.Algorithm;
+  if (Algo == "auto") {
+    auto CIt = Choices.find(K);
+    if (CIt == Choices.end()) {
+      if (!PartsServe || !C.CacheDir.empty())
+        return getWhole(K);
+      // The choice, from the cost model of the whole candidates: the same
+      // in every process.
+      auto T0 = std::chrono::steady_clock::now();
+      Expected<Schedule> S = compile(M, R);
+      if (!S || !rankPartBuilder(S->Algorithm, R.Coll))
+        return *Cache
+                    .emplace(K, wholeEntry(std::move(S), K, "", 0, T0))
+                    .first->second;
+      CIt = Choices.emplace(K, Choice{S->Algorithm, S->Makespan}).first;
+    }
+    Algo = CIt->second.Algorithm;
+  }
+  RankPartFn Build = PartsServe ? rankPartBuilder(Algo, R.Coll) : nullptr;
+  if (!Build)
+    return getWhole(K);
+  std::unique_ptr<Entry> Part = buildPart(K, R, Algo, Build, Rank);
+  // A part has no time of its own; `auto`'s choice priced the whole.
+  if (auto CIt = Choices.find(K); CIt != Choices.end())
+    Part->Makespan = CIt->second.Makespan;
+  return *Parts.emplace(std::make_pair(K, Rank), std::move(Part))
+              .first->second;
+}
+
+std::unique_ptr<Entry> Engine::buildPart(const Key &K, const Request &R,
+                                         const std::string &Algo,
+                                         RankPartFn Build, int32_t Rank) const {
+  auto T0 = std::chrono::steady_clock::now();
+  auto E = std::make_unique<Entry>();
+  E->Rank = Rank;
+  // The checks compile() makes of a named algorithm: it applies here.
+  Expected<const AlgorithmInfo *> A = lookupAlgorithm(Algo, M, R);
+  if (!A) {
+    E->Error = toString(A.takeError());
+    return E;
+  }
+  Expected<Schedule> S = Build(M, R, Rank);
+  if (!S) {
+    E->Error = toString(S.takeError());
+    return E;
+  }
+  Expected<MpiTables> T = lowerRankTables(*S, Rank);
+  if (!T) {
+    E->Error = toString(T.takeError());
+    return E;
+  }
+  const ByteBand Band = R.Coll == Collective::Barrier
+                            ? ByteBand{0, UINT64_MAX}
+                            : powerOfTwoBandRange(K.Band);
+  E->Tables = std::move(*T);
+  // The runtime reads the tables alone; the plan holds a record per rank.
+  E->Tables.Plan = PostingPlan();
+  E->Algorithm = S->Algorithm;
+  E->Makespan = std::nan("");
+  E->Variant = E->Tables.variant(*S, Band.Lo, Band.Hi);
+  E->Variant.Algorithm = E->Algorithm.c_str();
+  E->BuildSeconds = secondsSince(T0);
+  return E;
 }
 
 Request Engine::requestOf(const Key &K,
@@ -302,8 +386,14 @@ std::unique_ptr<Entry> Engine::build(const Key &K, const Request &R,
                                      const std::string &CachePath,
                                      uint64_t CacheKey) const {
   auto T0 = std::chrono::steady_clock::now();
+  return wholeEntry(compile(M, R), K, CachePath, CacheKey, T0);
+}
+
+std::unique_ptr<Entry>
+Engine::wholeEntry(Expected<Schedule> S, const Key &K,
+                   const std::string &CachePath, uint64_t CacheKey,
+                   std::chrono::steady_clock::time_point T0) const {
   auto E = std::make_unique<Entry>();
-  Expected<Schedule> S = compile(M, R);
   if (!S) {
     E->Error = toString(S.takeError());
     return E;
@@ -321,7 +411,7 @@ std::unique_ptr<Entry> Engine::build(const Key &K, const Request &R,
 
 size_t Engine::size() const {
   std::lock_guard<std::mutex> G(Lock);
-  return Cache.size();
+  return Cache.size() + Parts.size();
 }
 
 uint64_t Engine::memoryBytes() const {
@@ -330,14 +420,21 @@ uint64_t Engine::memoryBytes() const {
   for (const auto &[Nodes, Id] : LayoutIds)
     N += sizeof(Nodes) + sizeof(Id) + Nodes.capacity() * sizeof(int64_t) +
          sizeof(void *);
-  for (const auto &[K, E] : Cache) {
-    const MpiTables &T = E->Tables;
-    N += sizeof(K) + sizeof(*E) + E->Error.capacity() +
-         E->Algorithm.capacity() + T.RankOps.capacity() * sizeof(int64_t) +
+  auto Add = [&](const Entry &E) {
+    const MpiTables &T = E.Tables;
+    N += sizeof(Key) + sizeof(E) + E.Error.capacity() +
+         E.Algorithm.capacity() + T.RankOps.capacity() * sizeof(int64_t) +
          T.Ops.capacity() * sizeof(rt::Op) +
          T.Segs.capacity() * sizeof(rt::Seg) +
-         T.Waits.capacity() * sizeof(int32_t);
-  }
+         T.Waits.capacity() * sizeof(int32_t) +
+         T.Plan.Ranks.capacity() * sizeof(RankPlan);
+  };
+  for (const auto &KE : Cache)
+    Add(*KE.second);
+  for (const auto &KE : Parts)
+    Add(*KE.second);
+  for (const auto &KA : Choices)
+    N += sizeof(KA) + KA.second.Algorithm.capacity();
   return N;
 }
 

@@ -32,6 +32,19 @@
 /// that fails any of it is rebuilt and replaced, and the entry says why
 /// (Entry::CacheNote), for the library to say once.
 ///
+/// A rank's part (algorithms/RankParts.h): get(Key, Rank) builds only the
+/// calling rank's tables when the kind's algorithm has a rank-part builder
+/// (ring and Bruck allgathers, pairwise and Bruck all-to-alls), derived
+/// without building the other ranks' operations, and equal to what lowering
+/// the whole schedule gives that rank (tests/algorithms/RankPartsTest.cpp).
+/// Which algorithm is the kind's does not depend on the rank: the one
+/// COLLC_ALGORITHM names, or `auto`'s choice, which compile() makes from the
+/// cost model of the whole candidates (so `auto` still builds them, once per
+/// kind and process). A kind whose algorithm has no rank-part builder, one
+/// with a non-commutative operator (whose fold order only the whole schedule
+/// shows) and, with COLLC_CACHE, one chosen by `auto` (the cache holds whole
+/// schedules) are built whole, as before, and Entry::Rank says so.
+///
 /// Size bands: the power-of-two bands of ir/SizeBand.h (band 0 is the empty
 /// message; band b >= 1 holds the sizes [2^(b-1), 2^b - 1] bytes per block).
 /// A band's schedule is built at the size the compiler builds that band at
@@ -41,6 +54,7 @@
 #ifndef COLLC_DROPIN_ENGINE_H
 #define COLLC_DROPIN_ENGINE_H
 
+#include "algorithms/RankParts.h"
 #include "backends/MpiTables.h"
 #include "dropin/Config.h"
 #include "ir/Machine.h"
@@ -53,6 +67,7 @@
 #include "llvm/Support/Error.h"
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -96,6 +111,10 @@ struct Entry {
   /// Read from a cache file (BuildSeconds is then the time of reading,
   /// verifying and lowering it).
   bool FromFile = false;
+  /// The rank whose operations alone the tables hold (its part, built for
+  /// it); -1 when they hold every rank's (the schedule was built whole).
+  /// A part is not costed: Makespan is NaN.
+  int32_t Rank = -1;
   /// Why the kind's cache file was not used although there was one (it
   /// failed a check and was replaced); empty otherwise.
   std::string CacheNote;
@@ -132,8 +151,12 @@ public:
   /// Interns the node list of a communicator (index = its rank).
   int32_t layout(const std::vector<int64_t> &Nodes);
 
-  /// The cached entry of \p K, built on first use. Never null.
+  /// The cached entry of \p K, built whole on first use. Never null.
   const Entry &get(const Key &K);
+  /// The entry of \p K that serves rank \p Rank: that rank's part when the
+  /// kind's algorithm has a rank-part builder (see the file comment), else
+  /// get(K). Never null.
+  const Entry &get(const Key &K, int32_t Rank);
 
   /// The request the schedule of kind \p K answers (its layout's nodes).
   Request requestOf(const Key &K) const {
@@ -174,6 +197,19 @@ private:
                                    std::string &Why) const;
   /// Lowers \p S into \p E, checks the tables and fills the variant.
   llvm::Error lower(const Schedule &S, const Key &K, Entry &E) const;
+  /// The entry of schedule \p S, compiled for \p K, lowered whole.
+  std::unique_ptr<Entry> wholeEntry(llvm::Expected<Schedule> S, const Key &K,
+                                    const std::string &CachePath,
+                                    uint64_t CacheKey,
+                                    std::chrono::steady_clock::time_point T0)
+      const;
+  /// get(K) with the lock held.
+  const Entry &getWhole(const Key &K);
+  /// Rank \p Rank's part of algorithm \p Algo for \p K (\p R), built by
+  /// \p Build.
+  std::unique_ptr<Entry> buildPart(const Key &K, const Request &R,
+                                   const std::string &Algo, RankPartFn Build,
+                                   int32_t Rank) const;
 
   Machine M;
   Config C;
@@ -182,6 +218,16 @@ private:
   std::map<std::vector<int64_t>, int32_t> LayoutIds;
   std::vector<const std::vector<int64_t> *> Layouts;
   std::map<Key, std::unique_ptr<Entry>> Cache;
+  /// Rank parts, by kind and rank (several ranks share a process under
+  /// SimGrid's SMPI).
+  std::map<std::pair<Key, int32_t>, std::unique_ptr<Entry>> Parts;
+  /// `auto`'s choice for a kind served by rank parts, and its whole
+  /// schedule's time under the machine's model.
+  struct Choice {
+    std::string Algorithm;
+    double Makespan = 0;
+  };
+  std::map<Key, Choice> Choices;
 };
 
 } // namespace dropin

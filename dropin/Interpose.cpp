@@ -400,7 +400,7 @@ Decision decide(State &S, const rt::Call &C) {
   K.Commutative = !rt::isReduction(C.Collective) || Sh.Commute;
   D.Commutative = K.Commutative;
   D.K = K;
-  const dropin::Entry &E = S.Engine->get(K);
+  const dropin::Entry &E = S.Engine->get(K, Sh.Rank);
   // Said once, on rank 0 of the communicator, without COLLC_VERBOSE: a
   // cache file that failed a check, and the first kind of a collective that
   // collc cannot serve (it then serves less than asked).
@@ -439,12 +439,15 @@ void sayServed(const State &S, const rt::Call &C, Form F, const Decision &D,
         printableText(E.Algorithm).c_str(), Sh.Size, Rank.c_str());
   else
     say("collc: %s%s '%s' on %d ranks, %llu bytes%s, schedule for "
-        "%llu..%llu bytes%s",
+        "%llu..%llu bytes%s%s",
         Prefix, Name.c_str(), printableText(E.Algorithm).c_str(), Sh.Size,
         (unsigned long long)Sh.Bytes,
         D.Commutative ? "" : ", non-commutative operator in rank order",
         (unsigned long long)E.Variant.MinBytes,
-        (unsigned long long)E.Variant.MaxBytes, Rank.c_str());
+        (unsigned long long)E.Variant.MaxBytes,
+        E.Rank >= 0 ? ", this rank's part built"
+                    : ", whole schedule built (no per-rank form)",
+        Rank.c_str());
 }
 
 // ---- non-blocking and persistent calls

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <climits>
 #include <limits>
 #include <map>
 
@@ -47,6 +48,32 @@ bool meets(const Transfer &Sent, const Transfer &Got) {
     }
     return false;
   }
+  if (Small.size() * Big.size() > 64) {
+    // Out of origin order (Bruck's all-to-all lists its blocks by distance):
+    // the longer list's pieces sorted by origin start, and for each piece of
+    // the other those whose origins can reach it (no longer than the
+    // longest).
+    std::vector<const Piece *> ByLo;
+    ByLo.reserve(Big.size());
+    int64_t MaxLen = 0;
+    for (const Piece &Y : Big) {
+      ByLo.push_back(&Y);
+      MaxLen = std::max(MaxLen, Y.Origins.size());
+    }
+    std::sort(ByLo.begin(), ByLo.end(), [](const Piece *A, const Piece *B) {
+      return A->Origins.Lo < B->Origins.Lo;
+    });
+    for (const Piece &X : Small) {
+      auto It = std::partition_point(
+          ByLo.begin(), ByLo.end(), [&](const Piece *Y) {
+            return Y->Origins.Lo <= X.Origins.Lo - MaxLen;
+          });
+      for (; It != ByLo.end() && (*It)->Origins.Lo < X.Origins.Hi; ++It)
+        if ((*It)->intersects(X))
+          return true;
+    }
+    return false;
+  }
   for (const Piece &A : Sent.Pieces)
     for (const Piece &B : Got.Pieces)
       if (A.intersects(B))
@@ -54,12 +81,13 @@ bool meets(const Transfer &Sent, const Transfer &Got) {
   return false;
 }
 
-/// The chunks a transfer's pieces span, from the first to the last.
-Interval chunkHull(const Transfer &T) {
-  Interval H = T.Pieces.empty() ? Interval{} : T.Pieces.front().Chunks;
+/// The span of a transfer's pieces along axis \p Axis (&Piece::Chunks or
+/// &Piece::Origins), from the first to the last.
+Interval hull(const Transfer &T, Interval Piece::*Axis) {
+  Interval H = T.Pieces.empty() ? Interval{} : T.Pieces.front().*Axis;
   for (const Piece &Pc : T.Pieces) {
-    H.Lo = std::min(H.Lo, Pc.Chunks.Lo);
-    H.Hi = std::max(H.Hi, Pc.Chunks.Hi);
+    H.Lo = std::min(H.Lo, (Pc.*Axis).Lo);
+    H.Hi = std::max(H.Hi, (Pc.*Axis).Hi);
   }
   return H;
 }
@@ -89,19 +117,41 @@ TransferRef TransferIds::ref(uint32_t Id) const {
   return {static_cast<uint32_t>(It - StepBegin.begin()), Id - *It};
 }
 
-/// Arrivals indexed by the start of their chunk hull, so that a send of
-/// chunks H looks only at arrivals whose chunks can meet H.
+/// Arrivals indexed by the start of their hull along one axis, chunks or
+/// origins, so that a send looks only at arrivals whose chunks (or origins)
+/// can meet its own: chunks for pipelines, whose segments share origins,
+/// origins for exchanges of whole blocks (a ring allgather's arrivals all
+/// span every chunk). The axis is the narrower one over the arrivals that
+/// made the index (a rank's first ListLimit + 1); any axis finds every
+/// arrival that meets, a narrow one visits fewer that do not.
 struct ArrivalIndex::ChunkIndex {
   std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
   int64_t MaxLen = 0;                    ///< The longest hull.
+  Interval Piece::*Axis = &Piece::Chunks;
 
+  /// Chooses the axis from the arrivals \p Ts.
+  void chooseAxis(const std::vector<const Transfer *> &Ts) {
+    double Width[2];
+    int I = 0;
+    for (Interval Piece::*Ax : {&Piece::Chunks, &Piece::Origins}) {
+      int64_t Lo = INT64_MAX, Hi = INT64_MIN, Len = 0;
+      for (const Transfer *T : Ts) {
+        const Interval H = hull(*T, Ax);
+        Lo = std::min(Lo, H.Lo);
+        Hi = std::max(Hi, H.Hi);
+        Len = std::max(Len, H.size());
+      }
+      Width[I++] = Hi > Lo ? double(Len) / double(Hi - Lo) : 1.0;
+    }
+    Axis = Width[1] < Width[0] ? &Piece::Origins : &Piece::Chunks;
+  }
   void insert(const Transfer &T, uint32_t A) {
-    Interval H = chunkHull(T);
+    const Interval H = hull(T, Axis);
     MaxLen = std::max(MaxLen, H.size());
     ByLo.emplace(H.Lo, A);
   }
   template <typename F> void visit(const Transfer &T, F &&Fn) const {
-    Interval H = chunkHull(T);
+    const Interval H = hull(T, Axis);
     // A hull that starts at or before H.Lo - MaxLen ends before H.Lo.
     for (auto It = ByLo.upper_bound(H.Lo - MaxLen);
          It != ByLo.end() && It->first < H.Hi; ++It)
@@ -140,6 +190,10 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::add(const Transfer &T,
     return;
   }
   Ix = std::make_unique<ChunkIndex>();
+  std::vector<const Transfer *> First;
+  for (uint32_t I = A; I != None; I = Arrivals[I].Prev)
+    First.push_back(Arrivals[I].T);
+  Ix->chooseAxis(First);
   for (uint32_t I = A; I != None; I = Arrivals[I].Prev)
     Ix->insert(*Arrivals[I].T, I);
 }

@@ -4,6 +4,7 @@
 #include "passes/ReductionFlow.h"
 
 #include <algorithm>
+#include <cassert>
 #include <map>
 #include <queue>
 #include <tuple>
@@ -77,9 +78,10 @@ constexpr int32_t NoOp = -1;
 /// a per-rank key until slots are assigned), then memory, then waits.
 class Planner {
 public:
-  explicit Planner(const Schedule &S)
+  /// \p Only: plan that rank alone (-1: every rank).
+  Planner(const Schedule &S, int32_t Only)
       : S(S), P(S.size()), C(S.Coll), K(std::max<int64_t>(S.NumChunks, 1)),
-        Plan(), Keys(P), KeyLast(P) {
+        Only(Only), Plan(), Keys(P), KeyLast(P) {
     Plan.Ranks.resize(P);
   }
 
@@ -87,6 +89,8 @@ public:
     if (Error E = buildOps())
       return E;
     for (int32_t R = 0; R < P; ++R) {
+      if (!planned(R))
+        continue;
       assignMemory(R);
       computeWaits(R);
     }
@@ -95,6 +99,8 @@ public:
   }
 
 private:
+  bool planned(int32_t R) const { return Only < 0 || R == Only; }
+
   Error buildOps() {
     ScheduleFlow Flow;
     if (isReduction(C))
@@ -110,6 +116,8 @@ private:
               inconvertibleErrorCode(),
               "transfer %d -> %d of step %zu is not between two ranks", T.Src,
               T.Dst, SI);
+        if (!planned(T.Src) && !planned(T.Dst))
+          continue;
         uint8_t Kind = T.Kind == TransferKind::Signal    ? rt::OpSignal
                        : T.Kind == TransferKind::Combine ? rt::OpCombine
                                                          : 0;
@@ -131,7 +139,11 @@ private:
                 "transfer %d -> %d of step %zu keeps a result apart (from %u, "
                 "into %u): the MPI backend keeps one apart for exscan only",
                 T.Src, T.Dst, SI, unsigned(T.From), unsigned(T.Into));
-          if (isReduction(C)) {
+          if (isReduction(C) && !planned(T.Dst)) {
+            // The receiver's values are not followed: what is sent is the
+            // chunks the pieces name, as the receiver's runs would give.
+            sentChunks(T, Send.Segs);
+          } else if (isReduction(C)) {
             if (Error E = reductionSegs(SI, T, Flow.Steps[SI][TI], Send.Segs,
                                         Recv.Segs))
               return E;
@@ -139,11 +151,14 @@ private:
             dataSegs(T, Send.Segs, Recv.Segs);
           }
         }
-        Plan.Ranks[T.Src].Ops.push_back(std::move(Send));
-        Plan.Ranks[T.Dst].Ops.push_back(std::move(Recv));
+        if (planned(T.Src))
+          Plan.Ranks[T.Src].Ops.push_back(std::move(Send));
+        if (planned(T.Dst))
+          Plan.Ranks[T.Dst].Ops.push_back(std::move(Recv));
       }
     }
-    Plan.NeedsCommutative = Flow.NeedsCommutative;
+    // One rank's flow says nothing of the others' folds.
+    Plan.NeedsCommutative = Only < 0 && Flow.NeedsCommutative;
     return Error::success();
   }
 
@@ -187,6 +202,31 @@ private:
       appendSeg(RecvSegs, {0, 1, Lo, Hi, Buf, Mode});
     }
     return Error::success();
+  }
+
+  /// What a reduction transfer \p T sends, from its pieces alone: the chunks
+  /// they name in increasing order, merged where they continue each other
+  /// (the receiver's runs, which reductionSegs follows, cover the same).
+  void sentChunks(const Transfer &T, std::vector<rt::Seg> &SendSegs) {
+    std::vector<Interval> Chunks;
+    for (const Piece &Pc : T.Pieces)
+      Chunks.push_back(Pc.Chunks);
+    std::sort(Chunks.begin(), Chunks.end(),
+              [](const Interval &A, const Interval &B) { return A.Lo < B.Lo; });
+    int64_t Lo = 0, Hi = 0;
+    auto Flush = [&] {
+      if (Hi > Lo)
+        appendSeg(SendSegs, {0, 1, int32_t(Lo), int32_t(Hi),
+                             uint8_t(T.From ? rt::ResultBuf : rt::AccBuf), 0});
+    };
+    for (const Interval &I : Chunks) {
+      if (I.Lo > Hi) {
+        Flush();
+        Lo = I.Lo;
+      }
+      Hi = std::max(Hi, I.Hi);
+    }
+    Flush();
   }
 
   /// A copy of replicated or personalized data: the blocks of its pieces,
@@ -510,6 +550,8 @@ private:
         if (Plan.Ranks[R].Ops[I].isRecv())
           RecvAt[Plan.Ranks[R].Ops[I].Transfer] = int32_t(I);
     for (int32_t R = 0; R < P; ++R) {
+      if (!planned(R))
+        continue;
       std::unordered_map<int32_t, std::vector<int32_t>> From;
       std::vector<int32_t> All;
       const size_t RankWin = size_t(RankRecvWindow);
@@ -541,6 +583,8 @@ private:
       }
     }
     for (int32_t R = 0; R < P; ++R) {
+      if (!planned(R))
+        continue;
       // The sends of the latest earlier step in which the rank sends.
       std::vector<int32_t> Prev, Cur;
       int32_t CurStep = -1;
@@ -573,6 +617,7 @@ private:
   const int32_t P;
   const Collective C;
   const int64_t K;
+  const int32_t Only;
   PostingPlan Plan;
   std::vector<std::unordered_map<uint64_t, int64_t>> Keys;
   std::vector<std::vector<int64_t>> KeyLast;
@@ -793,7 +838,12 @@ std::pair<int32_t, uint64_t> peakScratch(const PostingPlan &Plan,
 }
 
 Expected<PostingPlan> planPosting(const Schedule &S) {
-  return Planner(S).run();
+  return Planner(S, -1).run();
+}
+
+Expected<PostingPlan> planRankPosting(const Schedule &S, int32_t Rank) {
+  assert(Rank >= 0 && Rank < S.size());
+  return Planner(S, Rank).run();
 }
 
 } // namespace collc

@@ -129,6 +129,14 @@ struct PostingPlan {
 /// higher ranks into both of a rank's values.
 llvm::Expected<PostingPlan> planPosting(const Schedule &S);
 
+/// Plans rank \p Rank of \p S alone: its RankPlan equals planPosting(S)'s,
+/// the other ranks' are left empty. \p S needs to hold only the transfers
+/// \p Rank takes part in, in their steps and in the order the whole schedule
+/// lists them (algorithms/RankParts.h), so the work grows with that rank's
+/// part and the number of steps. NeedsCommutative is left false: one rank's
+/// folds do not say whether the others' keep rank order.
+llvm::Expected<PostingPlan> planRankPosting(const Schedule &S, int32_t Rank);
+
 /// A request for memory: Size consecutive slots live in steps
 /// [First, Last].
 struct SlotRequest {

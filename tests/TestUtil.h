@@ -6,6 +6,8 @@
 #include "ir/Machine.h"
 #include "ir/Request.h"
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace collc::test {
@@ -16,6 +18,22 @@ inline Machine parameterized(double THold, double TEnd, double HoldPerByte = 0,
   M.Name = "test";
   M.M.Kind = ModelKind::Parameterized;
   M.M.Parameterized = {{THold, HoldPerByte}, {TEnd, EndPerByte}};
+  return M;
+}
+
+/// A linear-model machine on a 2-D torus of about \p P nodes (extents
+/// a x b >= P, a near sqrt(P)).
+inline Machine linearTorus(int32_t P) {
+  Machine M;
+  M.Name = "scale";
+  M.M.Kind = ModelKind::Linear;
+  M.M.Linear = {2, 1e-4};
+  M.M.OpPerByte = 1e-5;
+  int64_t A = std::max<int64_t>(2, std::llround(std::sqrt(double(P))));
+  int64_t B = std::max<int64_t>(2, (P + A - 1) / A);
+  M.Topo.Kind = TopologyKind::Torus;
+  M.Topo.Dims = {A, B};
+  M.Topo.Nodes = A * B;
   return M;
 }
 

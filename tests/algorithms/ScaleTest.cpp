@@ -27,18 +27,6 @@ Machine linearMachine() {
   return M;
 }
 
-/// A 2-D torus of about \p P nodes (extents a x b, a x b >= P), P ranks on
-/// its first P nodes.
-Machine torusFor(int32_t P) {
-  Machine M = linearMachine();
-  int64_t A = std::max<int64_t>(2, std::llround(std::sqrt(double(P))));
-  int64_t B = std::max<int64_t>(2, (P + A - 1) / A);
-  M.Topo.Kind = TopologyKind::Torus;
-  M.Topo.Dims = {A, B};
-  M.Topo.Nodes = A * B;
-  return M;
-}
-
 int64_t pieces(const Schedule &S) {
   int64_t N = 0;
   for (const Step &St : S.Steps)
@@ -82,7 +70,7 @@ void drawAndCheck(uint64_t Seed, int Draws, double RingBudget) {
     CAPTURE(P);
     CAPTURE(Commutative);
     CAPTURE(Root);
-    const Machine M = torusFor(P);
+    const Machine M = test::linearTorus(P);
     int64_t Core = 1;
     while (Core * 2 <= P)
       Core *= 2;
@@ -151,7 +139,7 @@ TEST_CASE("scale: more random rank counts up to 5000" * doctest::skip()) {
 
 TEST_CASE("scale: a 4,096-rank reduce-scatter + allgather holds O(P log P) "
           "transfers, not the P^2 pieces of farthest-first pairing") {
-  const Machine M = torusFor(4096);
+  const Machine M = test::linearTorus(4096);
   Request R = test::request(Collective::Allreduce, 4096, 0, 1 << 20, "auto");
   const Schedule S = buildVerified(M, R, "reduce-scatter-allgather");
   CHECK(S.numTransfers() == 2 * 4096 * 12);

@@ -1,0 +1,52 @@
+/// \file
+/// A rank's part of a schedule, built for that rank alone.
+///
+/// The drop-in library (dropin/Engine.h) runs in every process of a program
+/// and needs only its own rank's operations. For the algorithms whose every
+/// rank's partners and blocks have a closed form, a *rank-part builder*
+/// states the transfers one rank sends and receives without building the
+/// others': a Schedule with every step of the whole one, each holding only
+/// the transfers the rank takes part in, in the order the whole schedule
+/// lists them. Lowered with lowerRankTables (backends/MpiTables.h), it gives
+/// the rank the tables the whole schedule gives it, in time and memory that
+/// grow with that rank's part (and P for the participants list), not with
+/// the whole schedule (tests/algorithms/RankPartsTest.cpp checks both, for
+/// every family, on random rank counts).
+///
+/// Algorithms without a rank-part builder are built whole, as `collc`
+/// builds them.
+#ifndef COLLC_ALGORITHMS_RANKPARTS_H
+#define COLLC_ALGORITHMS_RANKPARTS_H
+
+#include "ir/Machine.h"
+#include "ir/Request.h"
+#include "ir/Schedule.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+
+namespace collc {
+
+/// Builds rank \p Rank's part of an algorithm's schedule for \p R on \p M.
+using RankPartFn = llvm::Expected<Schedule> (*)(const Machine &M,
+                                                const Request &R,
+                                                int32_t Rank);
+
+/// The rank-part builder of algorithm \p Algorithm of collective \p C, or
+/// null when it has none (its schedule is built whole).
+RankPartFn rankPartBuilder(llvm::StringRef Algorithm, Collective C);
+
+/// Every algorithm with a rank-part builder: "collective algorithm" names,
+/// for documentation and tests.
+std::vector<std::pair<Collective, const char *>> rankPartAlgorithms();
+
+/// Rank \p Rank's part of the whole schedule \p S: every step, with only the
+/// transfers \p Rank sends or receives, in order. The reference a rank-part
+/// builder's output equals (times aside: a part is not costed).
+Schedule rankPartOf(const Schedule &S, int32_t Rank);
+
+} // namespace collc
+
+#endif

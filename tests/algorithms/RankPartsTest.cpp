@@ -1,0 +1,211 @@
+// A rank's part of a schedule (algorithms/RankParts.h) and its tables
+// (lowerRankTables, backends/MpiTables.h): every rank's part, lowered on its
+// own, gives that rank exactly the tables the verified whole schedule
+// lowers to; the rank-part builders give exactly the whole schedule's part,
+// at random rank counts up to a few thousand.
+#include "algorithms/RankParts.h"
+#include "algorithms/Personalized.h"
+#include "algorithms/Registry.h"
+#include "backends/MpiTables.h"
+#include "ir/Random.h"
+#include "passes/Verify.h"
+#include "tests/TestUtil.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <tuple>
+
+using namespace collc;
+
+namespace {
+
+
+/// Rank \p R's operations in \p T, with their segments and wait records
+/// spelled out (the tables intern them at positions that differ).
+using OpText = std::tuple<int32_t, int32_t, uint8_t,
+                          std::vector<std::tuple<int64_t, int64_t, int32_t,
+                                                 int32_t, uint8_t, uint8_t>>,
+                          std::vector<int32_t>>;
+
+std::vector<OpText> opsOf(const MpiTables &T, int32_t R) {
+  std::vector<OpText> V;
+  for (int64_t I = T.RankOps[R]; I < T.RankOps[R + 1]; ++I) {
+    const rt::Op &O = T.Ops[I];
+    OpText X{O.Step, O.Peer, O.Flags, {}, {}};
+    for (int32_t J = 0; J < O.NumSegs; ++J) {
+      const rt::Seg &G = T.Segs[O.Seg + J];
+      std::get<3>(X).push_back(
+          {G.Block, G.NumBlocks, G.ChunkLo, G.ChunkHi, G.Buf, G.Mode});
+    }
+    const int32_t NP = T.Waits[O.Wait + 1], NA = T.Waits[O.Wait + 2];
+    std::get<4>(X).assign(T.Waits.begin() + O.Wait,
+                          T.Waits.begin() + O.Wait + 3 + NP + NA);
+    V.push_back(std::move(X));
+  }
+  return V;
+}
+
+/// Checks that rank \p R's tables from \p Part (lowered for that rank alone)
+/// are its tables in \p Whole; returns the rank's scratch blocks.
+int64_t checkRank(const MpiTables &Whole, const Schedule &Part, int32_t R) {
+  CAPTURE(R);
+  llvm::Expected<MpiTables> T = lowerRankTables(Part, R);
+  if (!T)
+    FAIL(llvm::toString(T.takeError()));
+  REQUIRE(T->RankOps.size() == Whole.RankOps.size());
+  for (int32_t Q = 0; Q + 1 < int32_t(T->RankOps.size()); ++Q)
+    if (Q != R)
+      REQUIRE(T->RankOps[Q] == T->RankOps[Q + 1]); // no one else's
+  CHECK(opsOf(*T, R) == opsOf(Whole, R));
+  CHECK(T->ScratchBlocks <= Whole.ScratchBlocks);
+  return T->ScratchBlocks;
+}
+
+/// Every rank's part of \p S, lowered on its own, against S's tables; the
+/// busiest rank's scratch is the whole tables'.
+void checkEveryRank(const Schedule &S) {
+  llvm::Expected<MpiTables> Whole = lowerToTables(S);
+  if (!Whole)
+    FAIL(llvm::toString(Whole.takeError()));
+  int64_t Scratch = 0;
+  for (int32_t R = 0; R < S.size(); ++R)
+    Scratch = std::max(Scratch, checkRank(*Whole, rankPartOf(S, R), R));
+  CHECK(Scratch == Whole->ScratchBlocks);
+}
+
+void checkSameTransfers(const Schedule &A, const Schedule &B) {
+  REQUIRE(A.Steps.size() == B.Steps.size());
+  CHECK(A.Algorithm == B.Algorithm);
+  CHECK(A.NumChunks == B.NumChunks);
+  CHECK(A.Bytes == B.Bytes);
+  for (size_t I = 0; I < A.Steps.size(); ++I) {
+    CAPTURE(I);
+    const auto &X = A.Steps[I].Transfers, &Y = B.Steps[I].Transfers;
+    REQUIRE(X.size() == Y.size());
+    for (size_t J = 0; J < X.size(); ++J) {
+      CHECK(X[J].Src == Y[J].Src);
+      CHECK(X[J].Dst == Y[J].Dst);
+      CHECK(X[J].Kind == Y[J].Kind);
+      CHECK(X[J].Bytes == Y[J].Bytes);
+      CHECK(X[J].From == Y[J].From);
+      CHECK(X[J].Into == Y[J].Into);
+      CHECK(X[J].Pieces == Y[J].Pieces);
+    }
+  }
+}
+
+} // namespace
+
+TEST_CASE("rank parts: every algorithm's ranks lowered alone are its whole "
+          "tables") {
+  // Every algorithm of every collective the runtime runs, at random rank
+  // counts, roots, sizes and operators; each rank's part, lowered alone,
+  // against the verified whole schedule's tables.
+  Rng G(0x5ca1e3);
+  const Collective Colls[] = {
+      Collective::Bcast,  Collective::Reduce,    Collective::Allreduce,
+      Collective::Scan,   Collective::Exscan,    Collective::Gather,
+      Collective::Scatter, Collective::Allgather, Collective::Alltoall,
+      Collective::Barrier};
+  int Checked = 0;
+  for (int Draw = 0; Draw < 3; ++Draw)
+    for (Collective C : Colls) {
+      const int32_t P = int32_t(G.uniform(2, 40));
+      const int32_t Root = int32_t(G.uniform(0, P - 1));
+      const uint64_t Bytes = uint64_t(G.uniform(0, 3) == 0 ? 4 : 1)
+                             << G.uniform(2, 20);
+      Machine M = test::linearTorus(P);
+      Request R = test::request(C, P, isRooted(C) ? Root : 0,
+                                isReduction(C) ? Bytes / 4 * 4 : Bytes, "");
+      R.Commutative = G.uniform(0, 2) != 0;
+      for (const AlgorithmInfo &A : algorithms()) {
+        std::string Why;
+        if (!A.supports(C) || !A.applies(M, R, Why))
+          continue;
+        R.Algorithm = A.Name;
+        CAPTURE(A.Name);
+        CAPTURE(collectiveName(C));
+        CAPTURE(P);
+        CAPTURE(Bytes);
+        llvm::Expected<Schedule> S = A.Build(M, R);
+        if (!S) {
+          llvm::consumeError(S.takeError()); // refused here: nothing to lower
+          continue;
+        }
+        VerifyOptions O;
+        O.Timing = false;
+        if (llvm::Error E = verify(*S, M, O)) {
+          llvm::consumeError(std::move(E));
+          continue; // e.g. a non-commutative operator it cannot serve
+        }
+        llvm::Expected<MpiTables> Probe = lowerToTables(*S);
+        if (!Probe) {
+          llvm::consumeError(Probe.takeError()); // not for the runtime
+          continue;
+        }
+        checkEveryRank(*S);
+        // The whole schedule is a part too: lowered for one rank.
+        const int32_t Any = int32_t(G.uniform(0, P - 1));
+        checkRank(*Probe, *S, Any);
+        ++Checked;
+      }
+    }
+  CHECK(Checked > 100);
+}
+
+TEST_CASE("rank parts: each rank-part builder gives the whole schedule's "
+          "part, for every rank, at random rank counts") {
+  Rng G(0x9a77);
+  REQUIRE(rankPartAlgorithms().size() == 4);
+  for (const auto &[C, Name] : rankPartAlgorithms()) {
+    CAPTURE(Name);
+    CAPTURE(collectiveName(C));
+    // Ring and pairwise move P(P-1) messages in P-1 steps; Bruck's
+    // all-to-all P/2 blocks per message: every rank's part is checked up to
+    // where the whole schedule stays small enough to verify quickly.
+    const bool Quadratic = std::string(Name) != "bruck" ||
+                           C == Collective::Alltoall;
+    const int64_t MaxP = Quadratic ? 300 : 3000;
+    for (int Draw = 0; Draw < 3; ++Draw) {
+      const int32_t P =
+          int32_t(Draw == 0 ? G.uniform(2, 9) : G.uniform(10, MaxP));
+      CAPTURE(P);
+      Machine M = test::linearTorus(P);
+      Request R = test::request(C, P, 0, uint64_t(G.uniform(1, 1 << 20)), Name);
+      auto A = lookupAlgorithm(Name, M, R);
+      REQUIRE(static_cast<bool>(A));
+      llvm::Expected<Schedule> S = (*A)->Build(M, R);
+      REQUIRE(static_cast<bool>(S));
+      VerifyOptions O;
+      O.Timing = false;
+      if (llvm::Error E = verify(*S, M, O))
+        FAIL(llvm::toString(std::move(E)));
+      llvm::Expected<MpiTables> Whole = lowerToTables(*S);
+      REQUIRE(static_cast<bool>(Whole));
+      RankPartFn Build = rankPartBuilder(Name, C);
+      REQUIRE(static_cast<bool>(Build));
+      int64_t Scratch = 0;
+      for (int32_t Rk = 0; Rk < P; ++Rk) {
+        llvm::Expected<Schedule> Part = Build(M, R, Rk);
+        REQUIRE(static_cast<bool>(Part));
+        checkSameTransfers(*Part, rankPartOf(*S, Rk));
+        Scratch = std::max(Scratch, checkRank(*Whole, *Part, Rk));
+      }
+      CHECK(Scratch == Whole->ScratchBlocks);
+    }
+  }
+  CHECK_FALSE(static_cast<bool>(rankPartBuilder("ring", Collective::Allreduce)));
+  CHECK_FALSE(static_cast<bool>(rankPartBuilder("binomial", Collective::Bcast)));
+}
+
+TEST_CASE("rank parts: a lone rank is checked against the schedule's size") {
+  Machine M = test::linearTorus(4);
+  Request R = test::request(Collective::Allgather, 4, 0, 8, "ring");
+  llvm::Expected<Schedule> S = buildRingAllgatherPart(M, R, 1);
+  REQUIRE(static_cast<bool>(S));
+  llvm::Expected<MpiTables> T = lowerRankTables(*S, 4);
+  REQUIRE(!T);
+  CHECK(llvm::toString(T.takeError()) ==
+        "rank 4 is not one of the schedule's 4");
+}
