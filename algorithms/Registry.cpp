@@ -11,6 +11,7 @@
 #include "algorithms/Reductions.h"
 #include "algorithms/SegmentedBcast.h"
 #include "algorithms/StarSearch.h"
+#include "algorithms/SwitchBcast.h"
 #include "algorithms/TopologyBcast.h"
 #include "algorithms/TopologyReductions.h"
 #include "algorithms/TorusAlltoall.h"

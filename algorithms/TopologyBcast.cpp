@@ -55,15 +55,6 @@ ParentArray rankTree(const Layout &L, const ParentArray &NodeParent,
   return Out;
 }
 
-/// A tree over ranks and the chunks it carries.
-struct TreeShare {
-  ParentArray Parent;
-  int64_t Lo = 0, Hi = 0;
-  /// Segments of Group chunks each, the first of one chunk (Group 1: every
-  /// chunk its own segment).
-  int64_t Group = 1;
-};
-
 /// Lead groups spanning-trees tries on a machine with a network: segments of
 /// G chunks behind a first segment of one. Under the posting rule a rank
 /// posts RecvWindow receives per peer at once (passes/Posting.h), so a
@@ -73,70 +64,6 @@ struct TreeShare {
 /// it stay offset on every link of the tree, each alone on the link while it
 /// transmits (16x16 SMPI torus, 1 MiB: 130.8 us with G = 1, 106.4 with 6).
 constexpr int64_t LeadGroups[] = {3, 6};
-
-/// Depth of every rank in \p Parent (the root 0).
-std::vector<int64_t> depths(const ParentArray &Parent) {
-  const size_t P = Parent.size();
-  std::vector<int64_t> D(P, -1);
-  std::vector<size_t> Path;
-  for (size_t V = 0; V < P; ++V) {
-    size_t X = V;
-    while (D[X] < 0 && Parent[X] >= 0) {
-      Path.push_back(X);
-      X = static_cast<size_t>(Parent[X]);
-    }
-    if (D[X] < 0)
-      D[X] = 0;
-    for (auto It = Path.rbegin(); It != Path.rend(); ++It)
-      D[*It] = D[static_cast<size_t>(Parent[*It])] + 1;
-    Path.clear();
-  }
-  return D;
-}
-
-/// Steps of a broadcast in which tree t carries chunks [Lo, Hi) of \p Trees
-/// down its edges in segments (TreeShare::Group), listed in the order the data
-/// arrives when every link has RecvWindow segments in flight (the posting
-/// rule's window, passes/Posting.h): a hop then takes as long as RecvWindow
-/// segments following each other on a link, so segment i of a tree leaves
-/// a rank of depth h at "time" i + RecvWindow x h (trees interleaved on a
-/// tie). A rank posts its receives in that order, at most RankRecvWindow at
-/// once: a receive listed before data that comes sooner would hold the
-/// window (the trees of a forest reach a rank at different depths).
-std::vector<Step> forestSteps(const Schedule &S,
-                              const std::vector<TreeShare> &Trees) {
-  struct Send {
-    int64_t Key;
-    int32_t Tree, Dst;
-    Interval Chunks;
-  };
-  std::vector<Send> Sends;
-  for (size_t T = 0; T < Trees.size(); ++T) {
-    const TreeShare &Tr = Trees[T];
-    std::vector<Interval> Segs;
-    for (int64_t C = Tr.Lo; C < Tr.Hi; C = Segs.back().Hi)
-      Segs.push_back(
-          {C, std::min(Tr.Hi,
-                       C + (C == Tr.Lo ? 1 : std::max<int64_t>(1, Tr.Group)))});
-    std::vector<int64_t> D = depths(Tr.Parent);
-    for (int32_t V = 0; V < S.size(); ++V)
-      if (Tr.Parent[V] >= 0)
-        for (size_t I = 0; I < Segs.size(); ++I)
-          Sends.push_back(
-              {static_cast<int64_t>(I) + RecvWindow * D[Tr.Parent[V]],
-               static_cast<int32_t>(T), V, Segs[I]});
-  }
-  std::sort(Sends.begin(), Sends.end(), [](const Send &A, const Send &B) {
-    return std::tie(A.Key, A.Tree, A.Dst) < std::tie(B.Key, B.Tree, B.Dst);
-  });
-  std::vector<Transfer> Ts;
-  Ts.reserve(Sends.size());
-  for (const Send &X : Sends)
-    Ts.push_back(
-        rootChunksCall(S, static_cast<int32_t>(Trees[X.Tree].Parent[X.Dst]),
-                       X.Dst, {X.Chunks}));
-  return orderedRounds(Ts, S.size());
-}
 
 /// The dimensions of \p T with an extent of at least 2.
 std::vector<size_t> activeDims(const Topology &T) {
@@ -160,29 +87,9 @@ int64_t neighbour(const Topology &T, std::vector<int64_t> C, size_t Dim,
   return T.nodeOf(C);
 }
 
-/// Transfers of one candidate of a search at most: `auto` builds and times
-/// every candidate of every builder, and a 256-rank broadcast must stay well
-/// under a second or two (a candidate of 2^15 transfers costs about 0.1 s).
-constexpr int64_t MaxSearchTransfers = int64_t(1) << 15;
-
-/// On a fat tree every message of a pipeline crosses the few uplinks that
-/// all the others share, and timing a candidate costs the evaluator more:
-/// kary-pipeline searches within a smaller budget.
-constexpr int64_t MaxKarySearchTransfers = int64_t(1) << 13;
-
 /// Transfers of a schedule spanning-trees tries behind a lead beyond its
 /// search's budget (two or three such schedules at most).
 constexpr int64_t MaxLeadTransfers = int64_t(1) << 17;
-
-/// At most one segment per byte, within what a schedule over P ranks may
-/// have and a search affords, shared by \p Ways trees.
-int64_t maxSegmentsPerTree(const Request &R, int64_t Ways,
-                           int64_t Budget = MaxSearchTransfers) {
-  int64_t Cap = std::min<int64_t>(
-      {static_cast<int64_t>(R.Bytes), maxSegmentsFor(R.size()),
-       Budget / std::max<int64_t>(1, R.size() - 1)});
-  return std::max<int64_t>(1, Cap / std::max<int64_t>(1, Ways));
-}
 
 /// What every mesh and torus builder starts from: the schedule's skeleton
 /// and the ranks by node; an error saying why the machine has none.
@@ -198,21 +105,6 @@ llvm::Expected<GridStart> gridStart(const Machine &M, const Request &R,
   GridStart G{scheduleSkeleton(M, R, Name), {}};
   G.L = layoutOf(G.S, M.Topo.Nodes);
   return G;
-}
-
-/// A broadcast of every chunk down one tree over ranks, its segment count
-/// searched from \p Hint.
-llvm::Expected<Schedule> searchOneTree(const Machine &M, const Request &R,
-                                       Pipeline &Pl, const Schedule &Skel,
-                                       const ParentArray &Tree, double Hint,
-                                       int64_t Budget = MaxSearchTransfers) {
-  return searchSegments(M, R, Pl, Hint, maxSegmentsPerTree(R, 1, Budget),
-                        [&](int64_t K) -> llvm::Expected<Schedule> {
-                          Schedule S = Skel;
-                          S.NumChunks = K;
-                          S.Steps = forestSteps(S, {{Tree, 0, K}});
-                          return S;
-                        });
 }
 
 /// Node order of a reflected (boustrophedon) walk over the coordinates,
@@ -333,20 +225,6 @@ bool topologyBcastApplies(const Machine &M, const Request &R,
     return false;
   }
   return true;
-}
-
-bool switchBcastApplies(const Machine &M, const Request &, std::string &Why) {
-  switch (M.Topo.Kind) {
-  case TopologyKind::FatTree:
-  case TopologyKind::Cluster:
-  case TopologyKind::Full:
-    return true;
-  default:
-    Why = std::string("orders ranks by leaf switch: needs a fat-tree, cluster "
-                      "or full topology, not '") +
-          topologyKindName(M.Topo.Kind) + "'";
-    return false;
-  }
 }
 
 bool topologyBcastInAuto(const Machine &M, const Request &, std::string &Why) {
@@ -812,28 +690,6 @@ llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R,
                         [&] { return Build(K); });
   }
   return Placements.take();
-}
-
-llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
-                                           Pipeline &Pl) {
-  Schedule Skel = scheduleSkeleton(M, R, "kary-pipeline");
-  const int32_t P = Skel.size();
-  if (P < 2)
-    return Skel;
-  // Ranks in node order, from the root on.
-  const std::vector<int32_t> Order = nodeOrderFromRoot(Skel);
-  Cheapest Fanouts(M, Pl, makespanJudge());
-  for (int64_t Fan : {2, 4}) {
-    ParentArray Tree(P, -1);
-    for (int64_t I = 1; I < P; ++I)
-      Tree[Order[I]] = Order[(I - 1) / Fan];
-    Fanouts.consider("fan-out " + llvm::Twine(Fan), [&] {
-      return searchOneTree(M, R, Pl, Skel, Tree,
-                           pipelineOptimalSegments(M, P / Fan + 1, R.Bytes),
-                           MaxKarySearchTransfers);
-    });
-  }
-  return Fanouts.take();
 }
 
 } // namespace collc

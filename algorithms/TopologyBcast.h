@@ -1,7 +1,7 @@
 /// \file
 /// Broadcasts laid onto the topology: schedules whose transfers join
-/// neighbouring nodes of a mesh or torus (or, on a fat tree or cluster,
-/// follow the order of the leaf switches), so that a node drives several of
+/// neighbouring nodes of a mesh or torus (the switch network's broadcast is
+/// algorithms/SwitchBcast.h), so that a node drives several of
 /// its links at once and small segments overlap their latencies in a
 /// pipeline.
 ///
@@ -28,6 +28,7 @@
 #define COLLC_ALGORITHMS_TOPOLOGYBCAST_H
 
 #include "algorithms/Builder.h"
+#include "algorithms/TreePipeline.h"
 
 #include <cstdint>
 #include <string>
@@ -87,27 +88,13 @@ llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R);
 llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R,
                                            Pipeline &P);
 
-/// A pipelined k-ary tree over the ranks in node order starting at the root
-/// (on a fat tree or cluster, the order of the leaf switches, so a subtree
-/// mostly stays under one switch): rank i of that order receives from rank
-/// (i - 1) / k. The fan-out k in {2, 4} and the segment
-/// count are searched.
-llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
-                                           Pipeline &P);
-
 /// Whether the machine is a mesh, torus or hypercube with a rank on every
 /// node (the mesh and torus builders above).
 bool topologyBcastApplies(const Machine &M, const Request &R, std::string &Why);
-/// Whether the machine is a fat tree, a cluster or a crossbar (kary-pipeline).
-bool switchBcastApplies(const Machine &M, const Request &R, std::string &Why);
 /// `auto` considers the builders of this file only on machines with a
 /// network (the evaluator times overlapping sends; the papers' models do
 /// not).
 bool topologyBcastInAuto(const Machine &M, const Request &R, std::string &Why);
-
-/// A spanning tree for the broadcast helpers of this file: Parent[v] is the
-/// node (or rank) v receives from, -1 at the root.
-using ParentArray = std::vector<int64_t>;
 
 /// Node-level link-disjoint spanning trees on the mesh or torus of \p T
 /// rooted at node \p Root: \p Unidirectional selects the 2d one-direction

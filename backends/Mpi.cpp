@@ -5,6 +5,7 @@
 #include "ir/Diagnostic.h"
 #include "ir/Escape.h"
 #include "ir/Format.h"
+#include "ir/MpiEntries.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -42,51 +43,18 @@ struct Entry {
   const char *CallArgs;
 };
 
-#define COLLC_REDUCTION_PARAMS                                                 \
-  "const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op "  \
-  "op, "
-#define COLLC_PERSONALIZED_PARAMS                                              \
-  "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void "           \
-  "*recvbuf, int recvcount, MPI_Datatype recvtype, "
-#define COLLC_PERSONALIZED_ARGS                                                \
-  "sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, "
-
-const Entry Entries[] = {
-    {Collective::Bcast,
-     "void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm",
-     "buf, count, type, root, comm",
-     "buf, count, type, buf, count, type, MPI_OP_NULL, root, comm"},
-    {Collective::Reduce, COLLC_REDUCTION_PARAMS "int root, MPI_Comm comm",
-     "sendbuf, recvbuf, count, type, op, root, comm",
-     "sendbuf, count, type, recvbuf, count, type, op, root, comm"},
-    {Collective::Allreduce, COLLC_REDUCTION_PARAMS "MPI_Comm comm",
-     "sendbuf, recvbuf, count, type, op, comm",
-     "sendbuf, count, type, recvbuf, count, type, op, 0, comm"},
-    {Collective::Scan, COLLC_REDUCTION_PARAMS "MPI_Comm comm",
-     "sendbuf, recvbuf, count, type, op, comm",
-     "sendbuf, count, type, recvbuf, count, type, op, 0, comm"},
-    {Collective::Exscan, COLLC_REDUCTION_PARAMS "MPI_Comm comm",
-     "sendbuf, recvbuf, count, type, op, comm",
-     "sendbuf, count, type, recvbuf, count, type, op, 0, comm"},
-    {Collective::Gather, COLLC_PERSONALIZED_PARAMS "int root, MPI_Comm comm",
-     COLLC_PERSONALIZED_ARGS "root, comm",
-     COLLC_PERSONALIZED_ARGS "MPI_OP_NULL, root, comm"},
-    {Collective::Scatter, COLLC_PERSONALIZED_PARAMS "int root, MPI_Comm comm",
-     COLLC_PERSONALIZED_ARGS "root, comm",
-     COLLC_PERSONALIZED_ARGS "MPI_OP_NULL, root, comm"},
-    {Collective::Allgather, COLLC_PERSONALIZED_PARAMS "MPI_Comm comm",
-     COLLC_PERSONALIZED_ARGS "comm",
-     COLLC_PERSONALIZED_ARGS "MPI_OP_NULL, 0, comm"},
-    {Collective::Alltoall, COLLC_PERSONALIZED_PARAMS "MPI_Comm comm",
-     COLLC_PERSONALIZED_ARGS "comm",
-     COLLC_PERSONALIZED_ARGS "MPI_OP_NULL, 0, comm"},
-    {Collective::Barrier, "MPI_Comm comm", "comm",
-     "nullptr, 0, MPI_BYTE, nullptr, 0, MPI_BYTE, MPI_OP_NULL, 0, comm"},
-};
-
-#undef COLLC_REDUCTION_PARAMS
-#undef COLLC_PERSONALIZED_PARAMS
-#undef COLLC_PERSONALIZED_ARGS
+// One entry a collective, written from the list of entry points the drop-in
+// compiles too (ir/MpiEntries.h).
+#define COLLC_STRING(...) #__VA_ARGS__
+#define COLLC_ENTRY_TEXT(Coll, Params, Fields, Args)                           \
+  {Collective::Coll, COLLC_STRING Params, COLLC_STRING Args,                   \
+   COLLC_STRING Fields},
+#define COLLC_ENTRY(Coll, ICall, Shape, Unused)                                \
+  COLLC_MPI_APPLY(COLLC_ENTRY_TEXT, Coll, Shape)
+const Entry Entries[] = {COLLC_MPI_COLLECTIVES(COLLC_ENTRY, )};
+#undef COLLC_ENTRY
+#undef COLLC_ENTRY_TEXT
+#undef COLLC_STRING
 
 const Entry &entry(Collective C) {
   for (const Entry &E : Entries)

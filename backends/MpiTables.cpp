@@ -57,16 +57,41 @@ constexpr bool runtimeAgrees() {
 static_assert(runtimeAgrees(), "runtime/collc/tables.h disagrees with "
                                "ir/Collective.h on a collective's traits");
 
-auto key(const rt::Seg &G) {
+// The plan's buffers, flags and modes (passes/Posting.h) are the runtime's
+// numbers: the tables copy them as they are.
+constexpr bool planAgrees() {
+  const int Plan[] = {SendBuf, RecvBuf,      ScratchBuf,  AccBuf,   ResultBuf,
+                      OpRecv,  OpCombine,    OpSignal,    SegRight, SegStore,
+                      SegAlso, SegAlsoRight, SegAlsoStore};
+  const int Runtime[] = {rt::SendBuf,     rt::RecvBuf,   rt::ScratchBuf,
+                         rt::AccBuf,      rt::ResultBuf, rt::OpRecv,
+                         rt::OpCombine,   rt::OpSignal,  rt::SegRight,
+                         rt::SegStore,    rt::SegAlso,   rt::SegAlsoRight,
+                         rt::SegAlsoStore};
+  for (size_t I = 0; I < sizeof Plan / sizeof Plan[0]; ++I)
+    if (Plan[I] != Runtime[I])
+      return false;
+  return true;
+}
+static_assert(planAgrees(),
+              "passes/Posting.h disagrees with runtime/collc/tables.h");
+
+rt::Seg toRuntime(const PlannedSeg &G) {
+  return {G.Block, G.NumBlocks, G.ChunkLo, G.ChunkHi, G.Buf, G.Mode};
+}
+
+auto key(const PlannedSeg &G) {
   return std::tie(G.Block, G.NumBlocks, G.ChunkLo, G.ChunkHi, G.Buf, G.Mode);
 }
 
 struct SegListLess {
-  bool operator()(const std::vector<rt::Seg> &A,
-                  const std::vector<rt::Seg> &B) const {
+  bool operator()(const std::vector<PlannedSeg> &A,
+                  const std::vector<PlannedSeg> &B) const {
     return std::lexicographical_compare(
         A.begin(), A.end(), B.begin(), B.end(),
-        [](const rt::Seg &X, const rt::Seg &Y) { return key(X) < key(Y); });
+        [](const PlannedSeg &X, const PlannedSeg &Y) {
+          return key(X) < key(Y);
+        });
   }
 };
 
@@ -88,7 +113,8 @@ public:
           if (It == Interned.end()) {
             It = Interned.emplace(O.Segs, static_cast<int32_t>(Out.Segs.size()))
                      .first;
-            Out.Segs.insert(Out.Segs.end(), O.Segs.begin(), O.Segs.end());
+            for (const PlannedSeg &G : O.Segs)
+              Out.Segs.push_back(toRuntime(G));
           }
           Op.Seg = It->second;
         }
@@ -123,7 +149,7 @@ public:
   }
 
 private:
-  std::map<std::vector<rt::Seg>, int32_t, SegListLess> Interned;
+  std::map<std::vector<PlannedSeg>, int32_t, SegListLess> Interned;
   std::map<std::vector<int32_t>, int32_t> Records;
 };
 

@@ -114,27 +114,24 @@ namespace {
 
 /// The bands of sizes \p R's schedules serve over \p Range, each with its
 /// algorithm.
-llvm::Expected<std::vector<AlgorithmBand>> bandsOf(const Machine &M,
-                                                   const Request &R,
-                                                   const ByteBand &Range,
-                                                   const CostJudge &Judge) {
+llvm::Expected<std::vector<AlgorithmBand>>
+bandsOf(const Machine &M, const Request &R, const ByteBand &Range,
+        const CostJudge &Judge, const CompileOptions &Opts) {
   if (R.Algorithm == "auto") {
-    auto Sel = selectBands(M, R, Range.Lo, Range.Hi, Judge);
+    Pipeline P(Opts);
+    auto Sel = selectBands(M, R, Range.Lo, Range.Hi, Judge, {}, &P);
     if (!Sel)
       return Sel.takeError();
     return std::move(Sel->Bands);
   }
   const uint64_t Unit = elementBytes(R.Datatype);
+  auto Units = elementRange(Range.Lo, Range.Hi, R.Datatype);
+  if (!Units)
+    return Units.takeError();
   AlgorithmBand B;
-  B.Lo = (Range.Lo + Unit - 1) / Unit * Unit;
-  B.Hi = Range.Hi / Unit * Unit;
+  B.Lo = Units->first * Unit;
+  B.Hi = Units->second * Unit;
   B.Algorithm = R.Algorithm;
-  if (B.Lo > B.Hi)
-    return error("--bytes-range: no multiple of %llu (the size of %s) in "
-                 "[%llu, %llu]",
-                 static_cast<unsigned long long>(Unit), R.Datatype.c_str(),
-                 static_cast<unsigned long long>(Range.Lo),
-                 static_cast<unsigned long long>(Range.Hi));
   return std::vector<AlgorithmBand>{B};
 }
 
@@ -178,7 +175,7 @@ compileSet(const Machine &M, const RequestSet &Set, const CompileOptions &Opts,
         return E;
       continue;
     }
-    auto Bands = bandsOf(M, P.R, *Set.Range, Judge);
+    auto Bands = bandsOf(M, P.R, *Set.Range, Judge, Opts);
     if (!Bands)
       return Fail(Bands.takeError(), P.Label);
     for (const AlgorithmBand &B : *Bands) {

@@ -16,8 +16,9 @@ llvm::Expected<RunResult> runPlan(const Machine *M, const RunPlan &P) {
   }
   if (!Reading && P.Select) {
     const Request &R = P.Set->Requests[0].R;
+    Pipeline Pl(P.Compile);
     auto Bands = selectBands(*M, R, P.Range.Lo, P.Range.Hi,
-                             modelJudge(P.Verify), P.Choose);
+                             modelJudge(P.Verify), P.Choose, &Pl);
     if (!Bands)
       return Bands.takeError();
     Out.Sel = std::move(*Bands);

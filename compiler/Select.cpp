@@ -53,15 +53,14 @@ Shape shapeOf(const Schedule &S, const Network &N) {
 class Selector {
 public:
   Selector(const Machine &M, const Request &Base, const CostJudge &Judge,
-           const ChooseOptions &Opts, uint64_t Unit)
-      : M(M), Base(Base), Judge(Judge), Opts(Opts), Unit(Unit) {}
+           const ChooseOptions &Opts, uint64_t Unit, Pipeline *P)
+      : M(M), Base(Base), Judge(Judge), Opts(Opts), Unit(Unit),
+        Pl(P ? *P : Quiet) {}
 
   llvm::Expected<Pick> at(uint64_t U) {
     if (auto It = Picks.find(U); It != Picks.end())
       return It->second;
     Request R = request(U);
-    PipelineOptions Quiet;
-    Pipeline P(Quiet);
     ChooseOptions O = Opts;
     std::map<const AlgorithmInfo *, Shape> *Sh = nullptr;
     if (M.Net) {
@@ -75,7 +74,8 @@ public:
           Opts.OnCandidate(A, S, Sc);
       };
     }
-    auto S = chooseSchedule(M, R, Judge, P, O);
+    auto S = Pl.run("select: " + llvm::Twine(R.Bytes) + " bytes",
+                    [&] { return chooseSchedule(M, R, Judge, Pl, O); });
     if (!S)
       return S.takeError();
     Pick Result{S->Algorithm, S->NumChunks, S->Makespan};
@@ -94,7 +94,9 @@ public:
     Shape Sh = NoShape;
     for (const AlgorithmInfo *C : candidates(R))
       if (C == A) {
-        auto S = A->Build(M, R);
+        auto S = Pl.run("select: shape of " + llvm::Twine(A->Name) + " at " +
+                            llvm::Twine(R.Bytes) + " bytes",
+                        [&] { return A->Build(M, R, Pl); });
         if (S)
           Sh = shapeOf(*S, *M.Net);
         else
@@ -201,6 +203,9 @@ private:
   std::map<uint64_t, std::map<const AlgorithmInfo *, Shape>> Shapes;
   std::map<uint64_t, std::map<const AlgorithmInfo *, double>> Times;
   std::map<std::pair<const AlgorithmInfo *, uint64_t>, Shape> Alone;
+  PipelineOptions QuietOptions;
+  Pipeline Quiet{QuietOptions};
+  Pipeline &Pl;
 };
 
 /// Bisects (A, B), whose ends differ in winner, for the first size where
@@ -292,20 +297,30 @@ llvm::Error refineAll(Selector &Sel) {
 
 } // namespace
 
-llvm::Expected<Selection> selectBands(const Machine &M, const Request &Base,
-                                      uint64_t Lo, uint64_t Hi,
-                                      const CostJudge &Judge,
-                                      const ChooseOptions &Opts) {
-  // Reductions take whole elements: work in units of one element.
-  const uint64_t Unit = elementBytes(Base.Datatype);
-  uint64_t ULo = (Lo + Unit - 1) / Unit, UHi = Hi / Unit;
+llvm::Expected<std::pair<uint64_t, uint64_t>>
+elementRange(uint64_t Lo, uint64_t Hi, const std::string &Datatype) {
+  const uint64_t Unit = elementBytes(Datatype);
+  const uint64_t ULo = Lo / Unit + (Lo % Unit != 0), UHi = Hi / Unit;
   if (ULo > UHi)
     return error("--bytes-range: no multiple of %llu (the size of %s) in "
                  "[%llu, %llu]",
-                 static_cast<unsigned long long>(Unit), Base.Datatype.c_str(),
+                 static_cast<unsigned long long>(Unit), Datatype.c_str(),
                  static_cast<unsigned long long>(Lo),
                  static_cast<unsigned long long>(Hi));
-  Selector Sel(M, Base, Judge, Opts, Unit);
+  return std::make_pair(ULo, UHi);
+}
+
+llvm::Expected<Selection> selectBands(const Machine &M, const Request &Base,
+                                      uint64_t Lo, uint64_t Hi,
+                                      const CostJudge &Judge,
+                                      const ChooseOptions &Opts, Pipeline *P) {
+  // Reductions take whole elements: work in units of one element.
+  const uint64_t Unit = elementBytes(Base.Datatype);
+  auto Units = elementRange(Lo, Hi, Base.Datatype);
+  if (!Units)
+    return Units.takeError();
+  const auto [ULo, UHi] = *Units;
+  Selector Sel(M, Base, Judge, Opts, Unit, P);
   std::vector<AlgorithmBand> Bands;
   auto Add = [&](uint64_t U, const Pick &P) {
     if (Bands.empty() || Bands.back().Algorithm != P.Algorithm) {

@@ -41,10 +41,22 @@ namespace collc {
 /// are contiguous. Where the evaluator's times are chaotic in the size (a
 /// many-segment schedule whose messages share links), the bands are as
 /// narrow as auto's choice is.
+///
+/// Every size asked runs the policy as one run of \p P ("select: <bytes>
+/// bytes"), and every candidate built alone for its shape one more ("select:
+/// shape of <name> at <bytes> bytes"), so that `--time-passes` shows where
+/// the selection's time goes; without \p P, in a pipeline of its own that
+/// prints nothing.
 llvm::Expected<Selection> selectBands(const Machine &M, const Request &Base,
                                       uint64_t Lo, uint64_t Hi,
                                       const CostJudge &Judge,
-                                      const ChooseOptions &Opts = {});
+                                      const ChooseOptions &Opts = {},
+                                      Pipeline *P = nullptr);
+
+/// The sizes in [Lo, Hi] that are whole elements of \p Datatype, counted in
+/// elements; an error (for `--bytes-range`) when there is none.
+llvm::Expected<std::pair<uint64_t, uint64_t>>
+elementRange(uint64_t Lo, uint64_t Hi, const std::string &Datatype);
 
 } // namespace collc
 

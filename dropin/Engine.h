@@ -113,7 +113,8 @@ struct Entry {
   bool FromFile = false;
   /// The rank whose operations alone the tables hold (its part, built for
   /// it); -1 when they hold every rank's (the schedule was built whole).
-  /// A part is not costed: Makespan is NaN.
+  /// A part is not costed: its Makespan is that of `auto`'s whole
+  /// schedule it was chosen by, NaN for an algorithm COLLC_ALGORITHM names.
   int32_t Rank = -1;
   /// Why the kind's cache file was not used although there was one (it
   /// failed a check and was replaced); empty otherwise.

@@ -20,6 +20,7 @@
 #include "dropin/Engine.h"
 #include "dropin/Watch.h"
 #include "ir/Escape.h"
+#include "ir/MpiEntries.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -1068,36 +1069,27 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
 #define COLLC_ABI_GUARD 1
 #endif
 
+// X(Name) with a collective's blocking or non-blocking call's name, or with
+// the expansion of Name (a macro such as COLLC_INIT(Bcast)); the collectives
+// are ir/MpiEntries.h's.
+#define COLLC_NAMED(X, Name) X(Name)
+#define COLLC_BLOCKING_OF(Coll, ICall, Shape, X) X(MPI_##Coll)
+#define COLLC_NONBLOCKING_OF(Coll, ICall, Shape, X) X(MPI_##ICall)
+
 // The persistent collectives' names: MPI-4's (MPICH 4), or Open MPI 4's
 // MPIX_ extension.
 #if defined(COLLC_PERSISTENT) && defined(OMPI_MAJOR_VERSION)
 #define COLLC_INIT(Coll) MPIX_##Coll##_init
 #define COLLC_PINIT(Coll) PMPIX_##Coll##_init
-#define COLLC_PERSISTENT_LIST(X)                                               \
-  X(MPIX_Bcast_init)                                                           \
-  X(MPIX_Reduce_init)                                                          \
-  X(MPIX_Allreduce_init)                                                       \
-  X(MPIX_Scan_init)                                                            \
-  X(MPIX_Exscan_init)                                                          \
-  X(MPIX_Gather_init)                                                          \
-  X(MPIX_Scatter_init)                                                         \
-  X(MPIX_Allgather_init)                                                       \
-  X(MPIX_Alltoall_init)                                                        \
-  X(MPIX_Barrier_init)
 #elif defined(COLLC_PERSISTENT)
 #define COLLC_INIT(Coll) MPI_##Coll##_init
 #define COLLC_PINIT(Coll) PMPI_##Coll##_init
-#define COLLC_PERSISTENT_LIST(X)                                               \
-  X(MPI_Bcast_init)                                                            \
-  X(MPI_Reduce_init)                                                           \
-  X(MPI_Allreduce_init)                                                        \
-  X(MPI_Scan_init)                                                             \
-  X(MPI_Exscan_init)                                                           \
-  X(MPI_Gather_init)                                                           \
-  X(MPI_Scatter_init)                                                          \
-  X(MPI_Allgather_init)                                                        \
-  X(MPI_Alltoall_init)                                                         \
-  X(MPI_Barrier_init)
+#endif
+#ifdef COLLC_PERSISTENT
+// X(Name) for every persistent collective.
+#define COLLC_PERSISTENT_OF(Coll, ICall, Shape, X)                             \
+  COLLC_NAMED(X, COLLC_INIT(Coll))
+#define COLLC_PERSISTENT_LIST(X) COLLC_MPI_COLLECTIVES(COLLC_PERSISTENT_OF, X)
 #else
 #define COLLC_PERSISTENT_LIST(X)
 #endif
@@ -1115,26 +1107,8 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
 // point-to-point calls (so do they, while runs are in flight), and
 // MPI_Finalize (which lets collc's runs end first).
 #define COLLC_INTERPOSED_LIST(X)                                               \
-  X(MPI_Bcast)                                                                 \
-  X(MPI_Reduce)                                                                \
-  X(MPI_Allreduce)                                                             \
-  X(MPI_Scan)                                                                  \
-  X(MPI_Exscan)                                                                \
-  X(MPI_Gather)                                                                \
-  X(MPI_Scatter)                                                               \
-  X(MPI_Allgather)                                                             \
-  X(MPI_Alltoall)                                                              \
-  X(MPI_Barrier)                                                               \
-  X(MPI_Ibcast)                                                                \
-  X(MPI_Ireduce)                                                               \
-  X(MPI_Iallreduce)                                                            \
-  X(MPI_Iscan)                                                                 \
-  X(MPI_Iexscan)                                                               \
-  X(MPI_Igather)                                                               \
-  X(MPI_Iscatter)                                                              \
-  X(MPI_Iallgather)                                                            \
-  X(MPI_Ialltoall)                                                             \
-  X(MPI_Ibarrier)                                                              \
+  COLLC_MPI_COLLECTIVES(COLLC_BLOCKING_OF, X)                                  \
+  COLLC_MPI_COLLECTIVES(COLLC_NONBLOCKING_OF, X)                               \
   X(MPI_Wait)                                                                  \
   X(MPI_Test)                                                                  \
   X(MPI_Waitany)                                                               \
@@ -1254,89 +1228,39 @@ __attribute__((constructor)) void checkProgramLibrary() {
 
 // Each collective in its three forms: blocking (MPI_Bcast), non-blocking
 // (MPI_Ibcast) and persistent (MPI_Bcast_init, where the MPI library has
-// it), by the shape of its arguments. \p Fields lists the rt::Call's fields
-// from the arguments; \p Args the arguments themselves.
+// it), by the shape of its arguments (ir/MpiEntries.h): \p Fields lists the
+// rt::Call's fields after the collective from the arguments; \p Args the
+// arguments themselves.
 #ifdef COLLC_PERSISTENT
 #define COLLC_PERSISTENT_FORM(Coll, Params, Fields, Args)                      \
   int COLLC_INTERPOSED(COLLC_INIT(Coll))(COLLC_UNPAREN Params, MPI_Info info,  \
                                          MPI_Request * request) {              \
     return dispatchFlight(                                                     \
-        rt::Call{COLLC_UNPAREN Fields}, Persistent, request,                   \
+        rt::Call{rt::Coll, COLLC_UNPAREN Fields}, Persistent, request,         \
         [&] { return COLLC_PINIT(Coll)(COLLC_UNPAREN Args, info, request); }); \
   }
 #else
 #define COLLC_PERSISTENT_FORM(Coll, Params, Fields, Args)
 #endif
-#define COLLC_UNPAREN(...) __VA_ARGS__
+#define COLLC_UNPAREN COLLC_MPI_UNPAREN
 #define COLLC_FORMS(Coll, ICall, Params, Fields, Args)                         \
   int COLLC_INTERPOSED(MPI_##Coll)(COLLC_UNPAREN Params) {                     \
-    return dispatch(rt::Call{COLLC_UNPAREN Fields},                            \
+    return dispatch(rt::Call{rt::Coll, COLLC_UNPAREN Fields},                  \
                     [&] { return PMPI_##Coll(COLLC_UNPAREN Args); });          \
   }                                                                            \
   int COLLC_INTERPOSED(MPI_##ICall)(COLLC_UNPAREN Params,                      \
                                     MPI_Request * request) {                   \
     return dispatchFlight(                                                     \
-        rt::Call{COLLC_UNPAREN Fields}, NonBlocking, request,                  \
+        rt::Call{rt::Coll, COLLC_UNPAREN Fields}, NonBlocking, request,        \
         [&] { return PMPI_##ICall(COLLC_UNPAREN Args, request); });            \
   }                                                                            \
   COLLC_PERSISTENT_FORM(Coll, Params, Fields, Args)
-
-// Broadcast; rooted and unrooted reductions; rooted and unrooted
-// personalized collectives; the barrier.
-#define COLLC_BCAST_LIKE(Coll, ICall, Id)                                      \
-  COLLC_FORMS(                                                                 \
-      Coll, ICall,                                                             \
-      (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),      \
-      (Id, buf, count, type, buf, count, type, MPI_OP_NULL, root, comm),       \
-      (buf, count, type, root, comm))
-#define COLLC_REDUCE_LIKE(Coll, ICall, Id)                                     \
-  COLLC_FORMS(                                                                 \
-      Coll, ICall,                                                             \
-      (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,       \
-       MPI_Op op, int root, MPI_Comm comm),                                    \
-      (Id, sendbuf, count, type, recvbuf, count, type, op, root, comm),        \
-      (sendbuf, recvbuf, count, type, op, root, comm))
-#define COLLC_ALLREDUCE_LIKE(Coll, ICall, Id)                                  \
-  COLLC_FORMS(Coll, ICall,                                                     \
-              (const void *sendbuf, void *recvbuf, int count,                  \
-               MPI_Datatype type, MPI_Op op, MPI_Comm comm),                   \
-              (Id, sendbuf, count, type, recvbuf, count, type, op, 0, comm),   \
-              (sendbuf, recvbuf, count, type, op, comm))
-#define COLLC_GATHER_LIKE(Coll, ICall, Id)                                     \
-  COLLC_FORMS(Coll, ICall,                                                     \
-              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,      \
-               void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,  \
-               MPI_Comm comm),                                                 \
-              (Id, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, \
-               MPI_OP_NULL, root, comm),                                       \
-              (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,     \
-               root, comm))
-#define COLLC_ALLGATHER_LIKE(Coll, ICall, Id)                                  \
-  COLLC_FORMS(                                                                 \
-      Coll, ICall,                                                             \
-      (const void *sendbuf, int sendcount, MPI_Datatype sendtype,              \
-       void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm),    \
-      (Id, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,         \
-       MPI_OP_NULL, 0, comm),                                                  \
-      (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
+#define COLLC_FORMS_OF(Coll, ICall, Shape, Unused)                             \
+  COLLC_MPI_APPLY(COLLC_FORMS, Coll, ICall, Shape)
 
 extern "C" {
 
-COLLC_BCAST_LIKE(Bcast, Ibcast, rt::Bcast)
-COLLC_REDUCE_LIKE(Reduce, Ireduce, rt::Reduce)
-COLLC_ALLREDUCE_LIKE(Allreduce, Iallreduce, rt::Allreduce)
-COLLC_ALLREDUCE_LIKE(Scan, Iscan, rt::Scan)
-COLLC_ALLREDUCE_LIKE(Exscan, Iexscan, rt::Exscan)
-COLLC_GATHER_LIKE(Gather, Igather, rt::Gather)
-COLLC_GATHER_LIKE(Scatter, Iscatter, rt::Scatter)
-COLLC_ALLGATHER_LIKE(Allgather, Iallgather, rt::Allgather)
-COLLC_ALLGATHER_LIKE(Alltoall, Ialltoall, rt::Alltoall)
-// MPI_Barrier(comm): no buffer (COLLC_FORMS wants one parameter at least
-// before the request, which comm is).
-COLLC_FORMS(Barrier, Ibarrier, (MPI_Comm comm),
-            (rt::Barrier, nullptr, 0, MPI_BYTE, nullptr, 0, MPI_BYTE,
-             MPI_OP_NULL, 0, comm),
-            (comm))
+COLLC_MPI_COLLECTIVES(COLLC_FORMS_OF, )
 
 // ---- requests: every call that tests or completes one moves collc's runs
 // on (see "non-blocking and persistent calls" above).

@@ -19,14 +19,14 @@ namespace {
 /// How a received reduction chunk updates the value it lands in: the Seg
 /// mode bits of value 0 (or of value 1 when only that one is updated).
 uint8_t modeOf(Fold How, bool Combine) {
-  return uint8_t((How == Fold::Right ? rt::SegRight : 0) |
-                 (How == Fold::Store && Combine ? rt::SegStore : 0));
+  return uint8_t((How == Fold::Right ? SegRight : 0) |
+                 (How == Fold::Store && Combine ? SegStore : 0));
 }
 
 /// Appends \p G, merging it into the previous segment when it continues it.
-void appendSeg(std::vector<rt::Seg> &V, rt::Seg G) {
+void appendSeg(std::vector<PlannedSeg> &V, PlannedSeg G) {
   if (!V.empty()) {
-    rt::Seg &L = V.back();
+    PlannedSeg &L = V.back();
     if (L.Buf == G.Buf && L.Mode == G.Mode && L.Block == G.Block &&
         L.NumBlocks == 1 && G.NumBlocks == 1 && L.ChunkHi == G.ChunkLo) {
       L.ChunkHi = G.ChunkHi; // next chunks of the same block
@@ -43,11 +43,11 @@ void appendSeg(std::vector<rt::Seg> &V, rt::Seg G) {
 
 /// Whether the segments are one contiguous run of one buffer for every
 /// block size (\p K chunks a block): the runtime then moves them in place.
-bool contiguous(const std::vector<rt::Seg> &V, int64_t K) {
+bool contiguous(const std::vector<PlannedSeg> &V, int64_t K) {
   bool First = true;
   uint8_t Buf = 0;
   int64_t EndBlock = 0, EndChunk = 0; // where the run so far ends
-  for (const rt::Seg &G : V) {
+  for (const PlannedSeg &G : V) {
     const bool Whole = G.ChunkLo == 0 && G.ChunkHi == K;
     if (!Whole && G.NumBlocks > 1)
       return false;
@@ -65,9 +65,9 @@ bool contiguous(const std::vector<rt::Seg> &V, int64_t K) {
 }
 
 /// Chunk units of \p V: what staging holds of it.
-int64_t unitsOf(const std::vector<rt::Seg> &V) {
+int64_t unitsOf(const std::vector<PlannedSeg> &V) {
   int64_t N = 0;
-  for (const rt::Seg &G : V)
+  for (const PlannedSeg &G : V)
     N += int64_t(G.ChunkHi - G.ChunkLo) * G.NumBlocks;
   return N;
 }
@@ -118,8 +118,8 @@ private:
               T.Dst, SI);
         if (!planned(T.Src) && !planned(T.Dst))
           continue;
-        uint8_t Kind = T.Kind == TransferKind::Signal    ? rt::OpSignal
-                       : T.Kind == TransferKind::Combine ? rt::OpCombine
+        uint8_t Kind = T.Kind == TransferKind::Signal    ? OpSignal
+                       : T.Kind == TransferKind::Combine ? OpCombine
                                                          : 0;
         PlannedOp Send, Recv;
         Send.Transfer = Recv.Transfer = Id;
@@ -127,7 +127,7 @@ private:
         Send.Peer = T.Dst;
         Recv.Peer = T.Src;
         Send.Flags = Kind;
-        Recv.Flags = uint8_t(Kind | rt::OpRecv);
+        Recv.Flags = uint8_t(Kind | OpRecv);
         if (T.Kind != TransferKind::Signal) {
           // Reductions keep two values per rank (Transfer::From/Into); only
           // exscan's result lives apart, in the receive buffer.
@@ -165,8 +165,8 @@ private:
   /// A reduction transfer's chunks: the sender's value From, and the
   /// receiver's values Into updated as the flow says.
   Error reductionSegs(size_t SI, const Transfer &T, const TransferFlow &F,
-                      std::vector<rt::Seg> &SendSegs,
-                      std::vector<rt::Seg> &RecvSegs) {
+                      std::vector<PlannedSeg> &SendSegs,
+                      std::vector<PlannedSeg> &RecvSegs) {
     const bool Combine = T.Kind == TransferKind::Combine;
     for (const ChunkRun &Run : F.Runs) {
       const Fold How0 = Run.Into[0], How1 = Run.Into[1];
@@ -177,7 +177,7 @@ private:
               "transfer %d -> %d of step %zu combines a contribution twice "
               "or out of rank order: the schedule does not verify",
               T.Src, T.Dst, SI);
-      uint8_t Mode = 0, Buf = rt::AccBuf;
+      uint8_t Mode = 0, Buf = AccBuf;
       if (T.Into & 1)
         Mode = modeOf(How0, Combine);
       if (T.Into & 2) {
@@ -188,17 +188,16 @@ private:
                 "transfer %d -> %d of step %zu combines higher ranks into both "
                 "values of rank %d: the MPI backend does not execute that",
                 T.Src, T.Dst, SI, T.Dst);
-          Mode |= uint8_t(rt::SegAlso |
-                          (How1 == Fold::Right ? rt::SegAlsoRight : 0) |
-                          (How1 == Fold::Store ? rt::SegAlsoStore : 0));
+          Mode |= uint8_t(SegAlso | (How1 == Fold::Right ? SegAlsoRight : 0) |
+                          (How1 == Fold::Store ? SegAlsoStore : 0));
         } else {
-          Buf = rt::ResultBuf;
+          Buf = ResultBuf;
           Mode = modeOf(How1, Combine);
         }
       }
       const int32_t Lo = int32_t(Run.Chunks.Lo), Hi = int32_t(Run.Chunks.Hi);
-      appendSeg(SendSegs, {0, 1, Lo, Hi,
-                           uint8_t(T.From ? rt::ResultBuf : rt::AccBuf), 0});
+      appendSeg(SendSegs,
+                {0, 1, Lo, Hi, uint8_t(T.From ? ResultBuf : AccBuf), 0});
       appendSeg(RecvSegs, {0, 1, Lo, Hi, Buf, Mode});
     }
     return Error::success();
@@ -207,7 +206,7 @@ private:
   /// What a reduction transfer \p T sends, from its pieces alone: the chunks
   /// they name in increasing order, merged where they continue each other
   /// (the receiver's runs, which reductionSegs follows, cover the same).
-  void sentChunks(const Transfer &T, std::vector<rt::Seg> &SendSegs) {
+  void sentChunks(const Transfer &T, std::vector<PlannedSeg> &SendSegs) {
     std::vector<Interval> Chunks;
     for (const Piece &Pc : T.Pieces)
       Chunks.push_back(Pc.Chunks);
@@ -217,7 +216,7 @@ private:
     auto Flush = [&] {
       if (Hi > Lo)
         appendSeg(SendSegs, {0, 1, int32_t(Lo), int32_t(Hi),
-                             uint8_t(T.From ? rt::ResultBuf : rt::AccBuf), 0});
+                             uint8_t(T.From ? ResultBuf : AccBuf), 0});
     };
     for (const Interval &I : Chunks) {
       if (I.Lo > Hi) {
@@ -232,8 +231,8 @@ private:
   /// A copy of replicated or personalized data: the blocks of its pieces,
   /// where sender and receiver keep them (scratch blocks by key, one
   /// segment each until slots are assigned).
-  void dataSegs(const Transfer &T, std::vector<rt::Seg> &SendSegs,
-                std::vector<rt::Seg> &RecvSegs) {
+  void dataSegs(const Transfer &T, std::vector<PlannedSeg> &SendSegs,
+                std::vector<PlannedSeg> &RecvSegs) {
     std::vector<Piece> Pieces = T.Pieces;
     if (Pieces.empty())
       Pieces.push_back(S.wholeMessage());
@@ -256,26 +255,26 @@ private:
     switch (C) {
     case Collective::Bcast:
     case Collective::Multicast:
-      return {rt::RecvBuf, 0};
+      return {RecvBuf, 0};
     case Collective::Allgather:
-      return {rt::RecvBuf, O};
+      return {RecvBuf, O};
     case Collective::Scatter:
       if (R == S.Root)
-        return {rt::SendBuf, D};
+        return {SendBuf, D};
       if (D == R)
-        return {rt::RecvBuf, 0};
+        return {RecvBuf, 0};
       break;
     case Collective::Gather:
       if (R == S.Root)
-        return {rt::RecvBuf, O};
+        return {RecvBuf, O};
       if (O == R)
-        return {rt::SendBuf, 0};
+        return {SendBuf, 0};
       break;
     case Collective::Alltoall:
       if (O == R)
-        return {rt::SendBuf, D};
+        return {SendBuf, D};
       if (D == R)
-        return {rt::RecvBuf, O};
+        return {RecvBuf, O};
       break;
     default:
       break;
@@ -284,7 +283,7 @@ private:
     // first seen on the receiving side.
     uint64_t Key = static_cast<uint64_t>(O) * P + D;
     auto [It, New] = Keys[R].try_emplace(Key, int64_t(Keys[R].size()));
-    return {rt::ScratchBuf, It->second};
+    return {ScratchBuf, It->second};
   }
 
   /// Colours rank \p R's scratch blocks with \p Lookahead; returns the slots
@@ -299,8 +298,8 @@ private:
     for (const PlannedOp &O : RP.Ops) {
       SlotRequest Q{std::max<int64_t>(0, O.Step - Lookahead), O.Step, 0};
       const size_t Begin = ReqKeys.size();
-      for (const rt::Seg &G : O.Segs)
-        if (G.Buf == rt::ScratchBuf && !Seen[size_t(G.Block)]) {
+      for (const PlannedSeg &G : O.Segs)
+        if (G.Buf == ScratchBuf && !Seen[size_t(G.Block)]) {
           Seen[size_t(G.Block)] = true;
           ReqKeys.push_back(G.Block);
           Q.Last = std::max(Q.Last, KeyLast[R][size_t(G.Block)]);
@@ -374,8 +373,8 @@ private:
     const size_t NumKeys = Keys[R].size();
     KeyLast[R].assign(NumKeys, 0);
     for (const PlannedOp &O : RP.Ops)
-      for (const rt::Seg &G : O.Segs)
-        if (G.Buf == rt::ScratchBuf)
+      for (const PlannedSeg &G : O.Segs)
+        if (G.Buf == ScratchBuf)
           KeyLast[R][size_t(G.Block)] =
               std::max<int64_t>(KeyLast[R][size_t(G.Block)], O.Step);
     RP.ScratchBlocksApart = int64_t(NumKeys);
@@ -396,10 +395,10 @@ private:
     std::vector<std::vector<int32_t>> Users(size_t(RP.ScratchSlots));
     for (size_t I = 0; I < RP.Ops.size(); ++I) {
       PlannedOp &O = RP.Ops[I];
-      std::vector<rt::Seg> Raw;
+      std::vector<PlannedSeg> Raw;
       Raw.swap(O.Segs);
-      for (rt::Seg G : Raw) {
-        if (G.Buf == rt::ScratchBuf) {
+      for (PlannedSeg G : Raw) {
+        if (G.Buf == ScratchBuf) {
           const int64_t Key = G.Block;
           G.Block = Slot[size_t(Key)];
           std::vector<int32_t> &U = Users[size_t(G.Block)];
@@ -424,7 +423,7 @@ private:
     std::vector<size_t> Staged;
     for (size_t I = 0; I < RP.Ops.size(); ++I) {
       PlannedOp &O = RP.Ops[I];
-      if (O.Flags & rt::OpSignal)
+      if (O.Flags & OpSignal)
         continue;
       if ((O.isRecv() && isReduction(C)) || !contiguous(O.Segs, K)) {
         O.StageUnits = unitsOf(O.Segs);
@@ -481,10 +480,9 @@ private:
       if (isReduction(C))
         for (size_t I = Begin; I < End; ++I)
           if (!RP.Ops[I].isRecv())
-            for (const rt::Seg &G : RP.Ops[I].Segs)
+            for (const PlannedSeg &G : RP.Ops[I].Segs)
               for (int32_t Ch = G.ChunkLo; Ch < G.ChunkHi; ++Ch)
-                Readers[G.Buf == rt::ResultBuf][size_t(Ch)].push_back(
-                    int32_t(I));
+                Readers[G.Buf == ResultBuf][size_t(Ch)].push_back(int32_t(I));
       for (size_t I = Begin; I < End; ++I) {
         PlannedOp &O = RP.Ops[I];
         if (O.Stage >= 0) {
@@ -509,12 +507,12 @@ private:
           if (!O.isRecv())
             continue;
           W.clear();
-          for (const rt::Seg &G : O.Segs)
+          for (const PlannedSeg &G : O.Segs)
             for (int32_t Ch = G.ChunkLo; Ch < G.ChunkHi; ++Ch)
               for (int V = 0; V < 2; ++V) {
                 const bool Writes =
-                    V == 0 ? G.Buf == rt::AccBuf
-                           : (G.Buf == rt::ResultBuf || (G.Mode & rt::SegAlso));
+                    V == 0 ? G.Buf == AccBuf
+                           : (G.Buf == ResultBuf || (G.Mode & SegAlso));
                 if (!Writes)
                   continue;
                 std::vector<int32_t> &Rd = Readers[V][size_t(Ch)];

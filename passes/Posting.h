@@ -7,7 +7,8 @@
 ///
 /// Operations. Every transfer is a send of its sender and a receive of its
 /// receiver; a rank's operations are in schedule order (by step, then as
-/// listed). What travels is a list of segments (runtime/collc/tables.h):
+/// listed). What travels is a list of segments (PlannedSeg below; the
+/// runtime's tables, runtime/collc/tables.h, copy them as they are):
 /// chunks of blocks of the user's send or receive buffer, of scratch slots
 /// (blocks a rank relays but does not keep), of the reduction accumulator or
 /// of the result kept apart. A message whose segments are not one contiguous
@@ -73,7 +74,6 @@
 #define COLLC_PASSES_POSTING_H
 
 #include "ir/Schedule.h"
-#include "runtime/collc/tables.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -87,13 +87,48 @@ namespace collc {
 /// comment).
 constexpr int64_t RecvWindow = 2, RankRecvWindow = 8;
 
+/// Buffers a segment addresses.
+enum PlanBuf : uint8_t {
+  SendBuf = 0,
+  RecvBuf = 1,
+  ScratchBuf = 2, ///< Whole blocks a rank relays but does not keep.
+  AccBuf = 3,     ///< The reduction accumulator (the IR's value 0).
+  ResultBuf = 4,  ///< Exscan: the result, kept apart from the accumulator.
+};
+
+/// What an operation does (PlannedOp::Flags).
+enum PlanOpFlag : uint8_t {
+  OpRecv = 1,    ///< Receive (else send).
+  OpCombine = 2, ///< Reduction: fold into the accumulator (else copy).
+  OpSignal = 4,  ///< No data: a zero-byte message.
+};
+
+/// How a received reduction value updates its segment (PlannedSeg::Mode).
+enum PlanSegMode : uint8_t {
+  SegRight = 1,      ///< Combine: the incoming value is the right operand.
+  SegStore = 2,      ///< Combine into an empty value: store it.
+  SegAlso = 4,       ///< The same chunks of the result (ResultBuf) too,
+  SegAlsoRight = 8,  ///< ... as the right operand,
+  SegAlsoStore = 16, ///< ... or stored (the result was empty).
+};
+
+/// Chunks [ChunkLo, ChunkHi) of blocks [Block, Block + NumBlocks) of buffer
+/// Buf (a PlanBuf); Mode (PlanSegMode bits) for received reduction values.
+struct PlannedSeg {
+  int64_t Block;
+  int64_t NumBlocks;
+  int32_t ChunkLo, ChunkHi;
+  uint8_t Buf;
+  uint8_t Mode;
+};
+
 /// One operation of a rank.
 struct PlannedOp {
   uint32_t Transfer = 0; ///< Its id (passes/Dependencies.h: TransferIds).
   int32_t Step = 0;
   int32_t Peer = 0;
-  uint8_t Flags = 0; ///< rt::OpRecv, rt::OpCombine, rt::OpSignal.
-  std::vector<rt::Seg> Segs;
+  uint8_t Flags = 0; ///< PlanOpFlag bits.
+  std::vector<PlannedSeg> Segs;
   /// Staging: first chunk unit and length (Stage < 0: none, the message
   /// goes straight to or from its buffer).
   int64_t Stage = -1, StageUnits = 0;
@@ -101,7 +136,7 @@ struct PlannedOp {
   /// (reduction receives) before it is applied.
   std::vector<int32_t> PostWaits, ApplyWaits;
 
-  bool isRecv() const { return Flags & rt::OpRecv; }
+  bool isRecv() const { return Flags & OpRecv; }
 };
 
 /// One rank's program and what memory it needs.

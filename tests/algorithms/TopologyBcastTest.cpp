@@ -4,6 +4,7 @@
 // the spanning trees' links checked disjoint; contention checked where the
 // builders claim none.
 
+#include "algorithms/SwitchBcast.h"
 #include "algorithms/TopologyBcast.h"
 #include "algorithms/Registry.h"
 #include "passes/Contention.h"

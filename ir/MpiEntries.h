@@ -1,0 +1,86 @@
+/// \file
+/// The MPI entry points of the collectives: one list, from which both the
+/// code `collc --emit mpi` generates (backends/Mpi.cpp writes it as text)
+/// and the drop-in library's interposers (dropin/Interpose.cpp compiles it)
+/// come, so that the two never disagree on a signature or on what a call
+/// hands the runtime.
+///
+/// COLLC_MPI_COLLECTIVES(X, Extra) expands X(Coll, ICall, Shape, Extra) for
+/// every collective that has an entry point of its own (ir/Collective.h:
+/// CollectiveTraits::Entry), in the order of Collective: Coll is the
+/// blocking call's name after "MPI_" (Bcast), ICall the non-blocking one's
+/// (Ibcast), Shape one of the COLLC_MPI_SHAPE_* macros below, and Extra what
+/// the caller passes through (e.g. another macro to apply).
+///
+/// A shape is three parenthesized lists:
+///   (Params): the C parameters of the blocking call;
+///   (Fields): collc::rt::Call's fields after the collective (runtime/collc/
+///             runtime.h): send buffer, count and datatype, receive buffer,
+///             count and datatype, operator, root, communicator;
+///   (Args):   the parameters' names, to hand the call to the MPI library.
+/// The non-blocking call takes the same parameters and an MPI_Request *, the
+/// persistent one (MPI_Bcast_init) an MPI_Info and an MPI_Request * more.
+/// COLLC_MPI_APPLY(F, Coll, Shape) calls F(Coll, (Params), (Fields), (Args)).
+///
+/// Plain preprocessor text: it names MPI's types but includes no MPI header,
+/// so the compiler (which never includes mpi.h) can stringize it.
+#ifndef COLLC_IR_MPIENTRIES_H
+#define COLLC_IR_MPIENTRIES_H
+
+#define COLLC_MPI_COLLECTIVES(X, Extra)                                        \
+  X(Bcast, Ibcast, COLLC_MPI_SHAPE_BCAST, Extra)                               \
+  X(Reduce, Ireduce, COLLC_MPI_SHAPE_REDUCE, Extra)                            \
+  X(Allreduce, Iallreduce, COLLC_MPI_SHAPE_ALLREDUCE, Extra)                   \
+  X(Scan, Iscan, COLLC_MPI_SHAPE_ALLREDUCE, Extra)                             \
+  X(Exscan, Iexscan, COLLC_MPI_SHAPE_ALLREDUCE, Extra)                         \
+  X(Gather, Igather, COLLC_MPI_SHAPE_GATHER, Extra)                            \
+  X(Scatter, Iscatter, COLLC_MPI_SHAPE_GATHER, Extra)                          \
+  X(Allgather, Iallgather, COLLC_MPI_SHAPE_ALLGATHER, Extra)                   \
+  X(Alltoall, Ialltoall, COLLC_MPI_SHAPE_ALLGATHER, Extra)                     \
+  X(Barrier, Ibarrier, COLLC_MPI_SHAPE_BARRIER, Extra)
+
+/// Broadcast: one buffer, sent by the root and received by the others.
+#define COLLC_MPI_SHAPE_BCAST                                                  \
+  (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),          \
+      (buf, count, type, buf, count, type, MPI_OP_NULL, root, comm),           \
+      (buf, count, type, root, comm)
+/// A reduction to a root.
+#define COLLC_MPI_SHAPE_REDUCE                                                 \
+  (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,           \
+   MPI_Op op, int root, MPI_Comm comm),                                        \
+      (sendbuf, count, type, recvbuf, count, type, op, root, comm),            \
+      (sendbuf, recvbuf, count, type, op, root, comm)
+/// A reduction every rank gets a result of (allreduce, scan, exscan).
+#define COLLC_MPI_SHAPE_ALLREDUCE                                              \
+  (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,           \
+   MPI_Op op, MPI_Comm comm),                                                  \
+      (sendbuf, count, type, recvbuf, count, type, op, 0, comm),               \
+      (sendbuf, recvbuf, count, type, op, comm)
+/// Personalized data to or from a root (gather, scatter).
+#define COLLC_MPI_SHAPE_GATHER                                                 \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
+   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),             \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,             \
+       MPI_OP_NULL, root, comm),                                               \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
+/// Data from every rank to every rank (allgather, alltoall).
+#define COLLC_MPI_SHAPE_ALLGATHER                                              \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
+   int recvcount, MPI_Datatype recvtype, MPI_Comm comm),                       \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,             \
+       MPI_OP_NULL, 0, comm),                                                  \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
+/// The barrier: no data.
+#define COLLC_MPI_SHAPE_BARRIER                                                \
+  (MPI_Comm comm),                                                             \
+      (nullptr, 0, MPI_BYTE, nullptr, 0, MPI_BYTE, MPI_OP_NULL, 0, comm),      \
+      (comm)
+
+/// F(Coll, (Params), (Fields), (Args)) for shape \p Shape.
+#define COLLC_MPI_APPLY(F, Coll, ...) COLLC_MPI_APPLY_(F, Coll, __VA_ARGS__)
+#define COLLC_MPI_APPLY_(F, ...) F(__VA_ARGS__)
+
+/// The tokens of a parenthesized list, without the parentheses.
+#define COLLC_MPI_UNPAREN(...) __VA_ARGS__
+
+#endif
