@@ -15,11 +15,23 @@
 
 namespace collc {
 
-/// Bine broadcast (the whole message down the tree), reduce (up the tree to
-/// the root) and allreduce (up the tree to the root, then down it: 2
-/// ceil(log2 P) steps; Swing, algorithms/Swing.h, is the butterfly with the
-/// same partners). Reductions combine out of rank order.
-llvm::Expected<Schedule> buildBine(const Machine &M, const Request &R);
+/// Bine broadcast, reduce and allreduce. Broadcast: the whole message down
+/// the tree, or (the paper's large-message form) a scatter of 2^d blocks
+/// along Swing's butterfly from the root followed by the butterfly's
+/// allgather (ranks in node order from the root; P not a power of two: the
+/// ranks at odd positions below 2(P - 2^d) get the whole message from their
+/// neighbour last), whichever the machine's cost pass times faster (the
+/// second needs a byte per block). Reduce: up the tree to the root;
+/// allreduce: up the tree to the root, then down it (2 ceil(log2 P) steps;
+/// Swing, algorithms/Swing.h, is the butterfly with the same partners).
+/// Reductions combine out of rank order.
+llvm::Expected<Schedule> buildBine(const Machine &M, const Request &R,
+                                   Pipeline &P);
+/// One form of the Bine broadcast, without the search: \p ScatterAllgather,
+/// the scatter + allgather (an error with fewer bytes than blocks); else the
+/// tree.
+llvm::Expected<Schedule> buildBineBcastForm(const Machine &M, const Request &R,
+                                            bool ScatterAllgather);
 /// Reductions: a commutative operator.
 bool bineApplies(const Machine &M, const Request &R, std::string &Why);
 

@@ -5,6 +5,7 @@
 // roots drawn for each, every one builds and verifies on a model machine and
 // on a machine with a network; commutative-only, they refuse other
 // operators; auto considers them where the network evaluator judges.
+#include "algorithms/Bine.h"
 #include "algorithms/Butterfly.h"
 #include "algorithms/Registry.h"
 #include "algorithms/Swing.h"
@@ -170,10 +171,10 @@ TEST_CASE("swing/bine: every rank count, root and operator builds and "
           REQUIRE_MESSAGE(static_cast<bool>(OnModel),
                           llvm::toString(OnModel.takeError()));
           CHECK(OnModel->Algorithm == C.Alg);
-          // ceil(log2 P) rounds of the tree or the butterfly (and the
-          // folds, the allgather, the way back down).
+          // ceil(log2 P) rounds of the tree (one chunk), or of the
+          // butterfly (and the folds, the allgather, the way back down).
           const size_t Rounds = ceilLog2(P);
-          if (C.Coll == Collective::Bcast || C.Coll == Collective::Reduce)
+          if (OnModel->NumChunks == 1 && C.Coll != Collective::Allreduce)
             CHECK(OnModel->Steps.size() == Rounds);
           else
             CHECK(OnModel->Steps.size() <= 2 * Rounds + 2);
@@ -223,6 +224,50 @@ TEST_CASE("swing: both forms, not only the one the search keeps, verify for "
       Model, test::request(Collective::Allreduce, 64, 0, 16, "swing"), true);
   REQUIRE_FALSE(static_cast<bool>(Few));
   CHECK(llvm::toString(Few.takeError()).find("at least 64 elements") !=
+        std::string::npos);
+}
+
+TEST_CASE("bine: both broadcast forms verify for every rank count and drawn "
+          "roots; the scatter-allgather form sends each block once to each "
+          "rank") {
+  const Machine Model = test::exampleMachine("pc-cluster.yaml");
+  const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
+  Rng G(2025);
+  size_t Built = 0;
+  for (int32_t P : rankCounts())
+    for (int32_t Root : roots(P, G))
+      for (bool Large : {false, true})
+        for (uint64_t Bytes : {uint64_t(P), uint64_t(4000)}) {
+          CAPTURE(P);
+          CAPTURE(Root);
+          CAPTURE(Large);
+          CAPTURE(Bytes);
+          for (const Machine *M : {&Model, &Net}) {
+            if (M == &Net && P > 256)
+              continue;
+            Request R =
+                test::request(Collective::Bcast, P, Root, Bytes, "bine");
+            auto S = buildBineBcastForm(*M, R, Large);
+            REQUIRE_MESSAGE(static_cast<bool>(S),
+                            llvm::toString(S.takeError()));
+            std::vector<std::string> Problems = verifySchedule(*S, *M);
+            CHECK_MESSAGE(Problems.empty(),
+                          (Problems.empty() ? "" : Problems.front()));
+            // No rank receives a byte twice: P - 1 copies of the message.
+            uint64_t Moved = 0;
+            for (const Step &St : S->Steps)
+              for (const Transfer &T : St.Transfers)
+                Moved += T.Bytes;
+            CHECK(Moved == Bytes * uint64_t(P - 1));
+            ++Built;
+          }
+        }
+  CHECK(Built > 300);
+  // Fewer bytes than blocks: the scatter-allgather form refuses.
+  auto Few = buildBineBcastForm(
+      Model, test::request(Collective::Bcast, 64, 0, 63, "bine"), true);
+  REQUIRE_FALSE(static_cast<bool>(Few));
+  CHECK(llvm::toString(Few.takeError()).find("a byte per core (64)") !=
         std::string::npos);
 }
 
