@@ -26,7 +26,8 @@ bool bineApplies(const Machine &, const Request &R, std::string &Why) {
     Why = "its trees combine out of rank order: commutative operators only";
     return false;
   }
-  return true;
+  // The tree's P - 1 transfers, twice for an allreduce.
+  return transfersFit(2.0 * R.size(), Why);
 }
 
 namespace {
@@ -76,6 +77,11 @@ llvm::Expected<Schedule> bineScatterAllgather(const Machine &M,
                                  "core (" +
                                      std::to_string(Core) + "), not " +
                                      std::to_string(R.Bytes));
+  // The scatter's Core - 1 transfers, at most Core per allgather step, and
+  // the copies to the folded ranks.
+  std::string Why;
+  if (!transfersFit(double(Core) * (ceilLog2(Core) + 1) + double(Extra), Why))
+    return notApplicable("bine", Why);
   const Butterfly B = swingButterfly({Core});
   auto Blocks = butterflyBlocks(B);
   if (!Blocks)
