@@ -3,6 +3,7 @@
 #include "ir/Diagnostic.h"
 
 #include "algorithms/Barriers.h"
+#include "algorithms/Bine.h"
 #include "algorithms/Greedy.h"
 #include "algorithms/LibraryBcast.h"
 #include "algorithms/MacroStar.h"
@@ -12,6 +13,7 @@
 #include "algorithms/SegmentedBcast.h"
 #include "algorithms/StarSearch.h"
 #include "algorithms/SwitchBcast.h"
+#include "algorithms/Swing.h"
 #include "algorithms/TopologyBcast.h"
 #include "algorithms/TopologyReductions.h"
 #include "algorithms/TorusAlltoall.h"
@@ -254,6 +256,27 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Reduce, Collective::Allreduce},
        buildReduceScatterDirect,
        reduceScatterDirectApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      // The newest published families (issue 27): partners at negabinary
+      // distances 1, -1, 3, -5, 11, ... (algorithms/Butterfly.h).
+      {"swing",
+       "Swing (NSDI'24): recursive doubling, or reduce-scatter + allgather, "
+       "over partners r +- 1, 3, 5, 11, ...; per dimension on tori; "
+       "commutative operators",
+       {Collective::Allreduce},
+       buildSwing,
+       swingApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"bine",
+       "Bine tree (SC'25): binomial tree at negabinary distances, subtrees "
+       "ranges round the root (allreduce: reduce, then broadcast)",
+       {Collective::Bcast, Collective::Reduce, Collective::Allreduce},
+       buildBine,
+       bineApplies,
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/onNetwork},

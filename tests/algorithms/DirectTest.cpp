@@ -12,8 +12,7 @@
 #include "ir/Random.h"
 #include "passes/Posting.h"
 #include "passes/Verify.h"
-#include "readers/MachineSpec.h"
-#include "tests/TestUtil.h"
+#include "tests/Examples.h"
 
 #include <doctest/doctest.h>
 
@@ -24,21 +23,6 @@
 using namespace collc;
 
 namespace {
-
-Machine machine(const char *File) {
-  auto M =
-      loadMachine(std::string(COLLC_SOURCE_DIR) + "/examples/machines/" + File);
-  REQUIRE(static_cast<bool>(M));
-  return *M;
-}
-
-/// \p C on \p P ranks; reductions sum \p Bytes / 4 int32 elements.
-Request request(Collective C, int32_t P, int32_t Root, uint64_t Bytes,
-                const char *Alg, bool Commutative = true) {
-  Request R = test::request(C, P, Root, Bytes, Alg);
-  R.Commutative = Commutative;
-  return R;
-}
 
 struct Case {
   Collective Coll;
@@ -83,8 +67,8 @@ std::vector<int32_t> rankCounts() {
 
 TEST_CASE("direct: every algorithm, rank count and root builds and verifies, "
           "at once on a network and one port at a time on a model") {
-  const Machine Model = machine("pc-cluster.yaml");
-  const Machine Net = machine("fat-tree-256-net.yaml");
+  const Machine Model = test::exampleMachine("pc-cluster.yaml");
+  const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
   REQUIRE(Net.Net);
   REQUIRE_FALSE(Model.Net);
   size_t Built = 0;
@@ -99,7 +83,8 @@ TEST_CASE("direct: every algorithm, rank count and root builds and verifies, "
             continue;
           // 4 elements (fewer blocks than ranks) and 1000.
           for (uint64_t Bytes : {16u, 4000u}) {
-            Request R = request(C.Coll, P, Root, Bytes, C.Alg, Commutative);
+            Request R =
+                test::request(C.Coll, P, Root, Bytes, C.Alg, Commutative);
             std::string Coll = collectiveName(C.Coll), Alg = C.Alg;
             CAPTURE(Coll);
             CAPTURE(Alg);
@@ -146,12 +131,14 @@ TEST_CASE("direct: every algorithm, rank count and root builds and verifies, "
 }
 
 TEST_CASE("direct: the root's messages of one step share its link") {
-  const Machine Net = machine("fat-tree-256-net.yaml");
+  const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
   const uint64_t MiB = 1 << 20;
-  auto Two = compile(Net, request(Collective::Bcast, 2, 0, MiB, "direct"));
+  auto Two =
+      compile(Net, test::request(Collective::Bcast, 2, 0, MiB, "direct"));
   REQUIRE(Two);
   for (int32_t P : {9, 33}) {
-    auto Many = compile(Net, request(Collective::Bcast, P, 0, MiB, "direct"));
+    auto Many =
+        compile(Net, test::request(Collective::Bcast, P, 0, MiB, "direct"));
     REQUIRE(Many);
     REQUIRE(Many->Steps.size() == 1);
     // P - 1 messages of 1 MiB leave through the root's one link: no faster
@@ -176,10 +163,10 @@ TEST_CASE("direct: the root's messages of one step share its link") {
 
 TEST_CASE("direct: a step's receives are posted together, beyond the window "
           "of receives a rank has out") {
-  const Machine Net = machine("fat-tree-256-net.yaml");
+  const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
   const int32_t P = 30;
   for (Collective C : {Collective::Allgather, Collective::Gather}) {
-    auto S = compile(Net, request(C, P, 0, 64, "direct"));
+    auto S = compile(Net, test::request(C, P, 0, 64, "direct"));
     REQUIRE(S);
     auto Plan = planPosting(*S);
     REQUIRE(Plan);
@@ -197,7 +184,7 @@ TEST_CASE("direct: a step's receives are posted together, beyond the window "
   // A step of one receive keeps the window: the pairwise all-to-all's ninth
   // receive waits for the first.
   auto Pairwise =
-      compile(Net, request(Collective::Alltoall, P, 0, 64, "pairwise"));
+      compile(Net, test::request(Collective::Alltoall, P, 0, 64, "pairwise"));
   REQUIRE(Pairwise);
   auto Plan = planPosting(*Pairwise);
   REQUIRE(Plan);
@@ -213,7 +200,7 @@ TEST_CASE("direct: a step's receives are posted together, beyond the window "
 
 TEST_CASE("direct: one step beats the chains at a few bytes on a network, "
           "and auto takes a one-shot candidate there") {
-  const Machine Net = machine("fat-tree-256-net.yaml");
+  const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
   const int32_t P = 32;
   struct Pair {
     Collective Coll;
@@ -224,12 +211,12 @@ TEST_CASE("direct: one step beats the chains at a few bytes on a network, "
                         Pair{Collective::Gather, "linear"}}) {
     std::string Coll = collectiveName(X.Coll);
     CAPTURE(Coll);
-    auto Direct = compile(Net, request(X.Coll, P, 0, 1, "direct"));
-    auto Chain = compile(Net, request(X.Coll, P, 0, 1, X.Chain));
+    auto Direct = compile(Net, test::request(X.Coll, P, 0, 1, "direct"));
+    auto Chain = compile(Net, test::request(X.Coll, P, 0, 1, X.Chain));
     REQUIRE(Direct);
     REQUIRE(Chain);
     CHECK(Direct->Makespan < Chain->Makespan);
-    auto Auto = compile(Net, request(X.Coll, P, 0, 1, "auto"));
+    auto Auto = compile(Net, test::request(X.Coll, P, 0, 1, "auto"));
     REQUIRE(Auto);
     CHECK(Auto->Makespan <= Direct->Makespan);
   }
@@ -237,12 +224,13 @@ TEST_CASE("direct: one step beats the chains at a few bytes on a network, "
 
 TEST_CASE("node-direct: ranks sharing nodes, every rank count and "
           "placement, verify; a block crosses each node link once per node") {
-  const Machine Net = machine("fat-tree-256-net.yaml");
+  const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
   Rng G(27);
   size_t Built = 0;
   for (int32_t P : rankCounts())
     for (int PerNode : {1, 2, 3, 8}) {
-      Request R = request(Collective::Allgather, P, 0, 1000, "node-direct");
+      Request R =
+          test::request(Collective::Allgather, P, 0, 1000, "node-direct");
       // PerNode ranks per node in blocks, or scattered at random.
       for (bool Shuffled : {false, true}) {
         for (int32_t Rk = 0; Rk < P; ++Rk)
@@ -273,7 +261,7 @@ TEST_CASE("node-direct: ranks sharing nodes, every rank count and "
   CHECK(Built == rankCounts().size() * 8);
   // Where ranks share nodes, auto considers it, and at 64 KiB blocks on 3
   // ranks per node it halves what crosses the links and beats direct.
-  Request R = request(Collective::Allgather, 30, 0, 65536, "direct");
+  Request R = test::request(Collective::Allgather, 30, 0, 65536, "direct");
   for (int32_t Rk = 0; Rk < 30; ++Rk)
     R.Nodes[Rk] = Rk / 3;
   auto Direct = compile(Net, R);

@@ -85,6 +85,11 @@ COLLC_BCAST(scatter_rdb_allgather)
 COLLC_REDUCE(binomial)
 COLLC_REDUCE(reduce_scatter_allgather)
 COLLC_REDUCE(binomial_nc)
+// The newest published families (issue 27): Bine trees and Swing.
+COLLC_BCAST(bine)
+COLLC_REDUCE(bine)
+int collc_allreduce_swing(const void *, void *, int, MPI_Datatype, MPI_Op,
+                          MPI_Comm);
 // The one-shot algorithms, built on a torus of P nodes (a network).
 COLLC_BCAST(direct)
 COLLC_REDUCE(direct)
@@ -437,6 +442,8 @@ const ReduceAlg ReduceAlgs[] = {
     {"direct", collc_reduce_direct, collc_allreduce_direct, Pieces::Any},
     {"reduce-scatter-direct", collc_reduce_reduce_scatter_direct,
      collc_allreduce_reduce_scatter_direct, Pieces::Any},
+    {"swing", nullptr, collc_allreduce_swing, Pieces::Any},
+    {"bine", collc_reduce_bine, collc_allreduce_bine, Pieces::Any},
 };
 
 struct ScanAlg {
@@ -881,6 +888,7 @@ int main(int argc, char **argv) {
       {"kary-pipeline", collc_bcast_kary_pipeline},
       {"knomial", collc_bcast_knomial},
       {"scatter-rdb-allgather", collc_bcast_scatter_rdb_allgather},
+      {"bine", collc_bcast_bine},
   };
   // The broadcasts laid onto a torus (built on a torus of P nodes) up to
   // MaxTopologyRanks: their thousands of small messages per call make SMPI's

@@ -13,14 +13,14 @@
 # sizes):
 #   bcast (opt-tree, binomial, sequential, chain, greedy, edge-disjoint,
 #     k-segment, pipeline, two-path-pipeline, scatter-allgather,
-#     kary-pipeline, knomial, scatter-rdb-allgather; and ring-pipeline, spanning-trees, scatter-ring,
+#     kary-pipeline, knomial, scatter-rdb-allgather, bine; and ring-pipeline, spanning-trees, scatter-ring,
 #     scatter-trees on a torus of P nodes, <gendir>/torus-P.yaml, up to 64
 #     ranks),
 #     gather/scatter (linear, binomial), alltoall (pairwise, bruck),
 #     allgather (ring, bruck, dimension-rings):
 #     bytes {0, 1, 1000, 1 MiB + 3} per block;
-#   reduce/allreduce (binomial, reduce-scatter-allgather), allreduce
-#     (nearest-halving, nearest-doubling, dimension-rings), scan/exscan
+#   reduce/allreduce (binomial, reduce-scatter-allgather, bine), allreduce
+#     (nearest-halving, nearest-doubling, dimension-rings, swing), scan/exscan
 #     (linear, pipelined, brent-kung, rootp): {0, 1, 250, 262145} elements of
 #     4 and of 8 bytes (reduce-scatter-allgather, nearest-halving: the counts
 #     of at least one element per segment; dimension-rings: per rank; segments
@@ -53,7 +53,8 @@ algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
   two_path_pipeline scatter_allgather ring_pipeline spanning_trees scatter_ring scatter_trees
   kary_pipeline knomial scatter_rdb_allgather reduce_scatter_allgather linear pipelined
   brent_kung rootp pairwise bruck ring binomial_nc nearest_halving nearest_doubling
-  dimension_rings direct reduce_scatter_direct direct_nc reduce_scatter_direct_nc node_direct grid_direct)
+  dimension_rings direct reduce_scatter_direct direct_nc reduce_scatter_direct_nc node_direct grid_direct
+  bine swing)
 
 if [ "$mode" = generate ]; then
   collc=$1 handbuilt=$2 src=$3 gen=$4
@@ -123,7 +124,7 @@ if [ "$mode" = generate ]; then
       for b in 0 1 1000 1048579; do
         if [ "$b" -le "$cap" ]; then
           for alg in opt-tree binomial sequential chain greedy edge-disjoint k-segment pipeline \
-            two-path-pipeline scatter-allgather kary-pipeline knomial scatter-rdb-allgather; do
+            two-path-pipeline scatter-allgather kary-pipeline knomial scatter-rdb-allgather bine; do
             job "${alg//-/_}" bcast "$p" "$r" "$b" --algorithm "$alg"
           done
           # (Up to 64 ranks: check.cpp skips them beyond.)
@@ -164,6 +165,7 @@ if [ "$mode" = generate ]; then
             for c in reduce allreduce; do
               [ "$c" = allreduce ] && [ "$r" != 0 ] && continue
               job binomial "$c" "$p" "$r" "$b" --algorithm binomial --datatype "$dt"
+              job bine "$c" "$p" "$r" "$b" --algorithm bine --datatype "$dt"
               for alg in direct reduce-scatter-direct; do
                 tjob "${alg//-/_}" "$c" "$p" "$r" "$b" --algorithm "$alg" --datatype "$dt"
               done
@@ -178,6 +180,7 @@ if [ "$mode" = generate ]; then
           fi
           if [ "$b" -le "$cap" ] && [ "$r" = 0 ]; then
             job nearest_doubling allreduce "$p" 0 "$b" --algorithm nearest-doubling --datatype "$dt"
+            job swing allreduce "$p" 0 "$b" --algorithm swing --datatype "$dt"
             # dimension-rings: one element per rank at least.
             if [ "$n" = 0 ] || [ "$n" -ge "$p" ]; then
               job dimension_rings allreduce "$p" 0 "$b" --algorithm dimension-rings --datatype "$dt"

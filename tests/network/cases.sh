@@ -14,7 +14,7 @@ set -euo pipefail
 plats=(torus-16x16 cluster-256 fat-tree-256)
 bcast=(opt-tree binomial sequential chain opt-mesh u-mesh greedy edge-disjoint
        k-segment pipeline two-path-pipeline scatter-allgather ring-pipeline
-       spanning-trees scatter-ring scatter-trees kary-pipeline knomial scatter-rdb-allgather)
+       spanning-trees scatter-ring scatter-trees kary-pipeline knomial scatter-rdb-allgather bine)
 if [ "${1:-full}" = quick ]; then
   printf "%s\n" \
     torus-16x16:bcast:binomial:1 torus-16x16:bcast:binomial:1048576 \
@@ -34,7 +34,8 @@ fi
 for pl in "${plats[@]}"; do
   for b in 1 1024 65536 1048576; do
     for a in "${bcast[@]}"; do echo "$pl:bcast:$a:$b"; done
-    for a in binomial reduce-scatter-allgather nearest-halving nearest-doubling dimension-rings; do
+    for a in binomial reduce-scatter-allgather nearest-halving nearest-doubling dimension-rings \
+      swing bine; do
       echo "$pl:allreduce:$a:$([ "$b" = 1 ] && echo 4 || echo "$b")"
     done
     for a in ring bruck dimension-rings; do echo "$pl:allgather:$a:$b"; done

@@ -1,0 +1,37 @@
+/// \file
+/// Swing allreduce (De Sensi et al., NSDI'24): recursive doubling over
+/// partners at distances rho(s) = 1, -1, 3, -5, 11, ... (algorithms/
+/// Butterfly.h), even ranks forward and odd ranks backward, so that the
+/// partners of the first, heaviest steps are neighbours on a ring and the
+/// far ones come last. Two forms, as in the paper: latency (every step
+/// exchanges and combines the whole vector) and bandwidth (a reduce-scatter
+/// along the steps, each sending the partner the blocks its next reach set
+/// owns, then the allgather in reverse). On a torus whose extents are powers
+/// of two, the steps go dimension by dimension, each dimension's partners by
+/// its own coordinates (the paper's multi-dimensional Swing); elsewhere the
+/// ranks in node order (ringGrid) form one ring, and for P not a power of two
+/// the first 2(P - 2^d) fold pairwise into 2^d cores first and get the
+/// result last, as recursive doubling does. Commutative operators only.
+#ifndef COLLC_ALGORITHMS_SWING_H
+#define COLLC_ALGORITHMS_SWING_H
+
+#include "algorithms/Builder.h"
+
+namespace collc {
+
+/// Swing allreduce: the latency and the bandwidth form (the latter when the
+/// vector has at least one element per core), whichever the machine's cost
+/// pass times faster.
+llvm::Expected<Schedule> buildSwing(const Machine &M, const Request &R,
+                                    Pipeline &P);
+/// One form of Swing, without the search: \p Bandwidth, the reduce-scatter +
+/// allgather (an error when the vector has fewer elements than cores, but
+/// not none); else the latency form.
+llvm::Expected<Schedule> buildSwingForm(const Machine &M, const Request &R,
+                                        bool Bandwidth);
+/// A commutative operator, and transfers within the schedule's limit.
+bool swingApplies(const Machine &M, const Request &R, std::string &Why);
+
+} // namespace collc
+
+#endif
