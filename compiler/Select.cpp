@@ -319,7 +319,7 @@ llvm::Expected<Selection> selectBands(const Machine &M, const Request &Base,
   auto Units = elementRange(Lo, Hi, Base.Datatype);
   if (!Units)
     return Units.takeError();
-  const auto [ULo, UHi] = *Units;
+  const uint64_t ULo = Units->first, UHi = Units->second;
   Selector Sel(M, Base, Judge, Opts, Unit, P);
   std::vector<AlgorithmBand> Bands;
   auto Add = [&](uint64_t U, const Pick &P) {

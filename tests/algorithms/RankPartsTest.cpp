@@ -158,7 +158,9 @@ TEST_CASE("rank parts: each rank-part builder gives the whole schedule's "
           "part, for every rank, at random rank counts") {
   Rng G(0x9a77);
   REQUIRE(rankPartAlgorithms().size() == 4);
-  for (const auto &[C, Name] : rankPartAlgorithms()) {
+  for (const auto &Entry : rankPartAlgorithms()) {
+    const auto C = Entry.first;
+    const auto Name = Entry.second;
     CAPTURE(Name);
     CAPTURE(collectiveName(C));
     // Ring and pairwise move P(P-1) messages in P-1 steps; Bruck's
