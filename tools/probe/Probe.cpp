@@ -23,7 +23,6 @@
 #include "tools/probe/ProbeSpec.h"
 #include "tools/probe/ProbeTopology.h"
 
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -380,6 +379,13 @@ int fail(const llvm::Twine &Message, int Status) {
   return Status;
 }
 
+/// "1.9": a capacity in flows, one decimal.
+std::string capacityText(double Flows) {
+  char Text[32];
+  std::snprintf(Text, sizeof Text, "%.1f", Flows);
+  return Text;
+}
+
 /// `--topology discover`: rounds of concurrent flows between the nodes (the
 /// first rank of each), then the topology they show (tools/probe/Discover.h)
 /// into \p R.
@@ -428,8 +434,7 @@ void discoverTopology(Driver &D, ProbeReport &R, const ProbeOptions &O) {
                        " leaf switches (" + Rounds + ", " +
                        std::to_string(Found.Slowed) +
                        " flows slowed); a leaf's uplinks carry " +
-                       llvm::formatv("{0:f1}", Found.Capacity).str() +
-                       " flows at the full rate";
+                       capacityText(Found.Capacity) + " flows at the full rate";
     if (!contiguousLeaves(Found)) {
       Text += ", but the leaves are not of one size in rank order, as a fat "
               "tree's are: the routes are taken as one link";
