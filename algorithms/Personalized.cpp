@@ -37,8 +37,8 @@ std::vector<Interval> one(int32_t R) { return {{R, R + 1}}; }
 /// the send of \p From(round, Only), the rank that sends to it, in the same
 /// order.
 template <typename MakeFn, typename FromFn>
-void stepPerRound(Schedule &S, const std::vector<int64_t> &Rounds,
-                  int32_t Only, MakeFn Make, FromFn From) {
+void stepPerRound(Schedule &S, const std::vector<int64_t> &Rounds, int32_t Only,
+                  MakeFn Make, FromFn From) {
   for (int64_t X : Rounds) {
     Step Stp;
     if (Only < 0) {
@@ -250,9 +250,8 @@ llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
   return bruckAllgather(M, R, -1);
 }
 
-llvm::Expected<Schedule> buildPairwiseAlltoallPart(const Machine &M,
-                                                   const Request &R,
-                                                   int32_t Rank) {
+llvm::Expected<Schedule>
+buildPairwiseAlltoallPart(const Machine &M, const Request &R, int32_t Rank) {
   return pairwiseAlltoall(M, R, Rank);
 }
 

@@ -37,13 +37,12 @@ llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
 /// transfers \p Rank sends and receives, as the whole schedule lists them,
 /// computed for that rank alone in O(steps) transfers (Bruck's all-to-all:
 /// O(P log P) blocks, those the rank moves).
-llvm::Expected<Schedule> buildPairwiseAlltoallPart(const Machine &M,
-                                                   const Request &R,
-                                                   int32_t Rank);
 llvm::Expected<Schedule>
-buildBruckAlltoallPart(const Machine &M, const Request &R, int32_t Rank);
-llvm::Expected<Schedule>
-buildRingAllgatherPart(const Machine &M, const Request &R, int32_t Rank);
+buildPairwiseAlltoallPart(const Machine &M, const Request &R, int32_t Rank);
+llvm::Expected<Schedule> buildBruckAlltoallPart(const Machine &M,
+                                                const Request &R, int32_t Rank);
+llvm::Expected<Schedule> buildRingAllgatherPart(const Machine &M,
+                                                const Request &R, int32_t Rank);
 llvm::Expected<Schedule>
 buildBruckAllgatherPart(const Machine &M, const Request &R, int32_t Rank);
 

@@ -31,8 +31,7 @@ namespace collc {
 
 /// Builds rank \p Rank's part of an algorithm's schedule for \p R on \p M.
 using RankPartFn = llvm::Expected<Schedule> (*)(const Machine &M,
-                                                const Request &R,
-                                                int32_t Rank);
+                                                const Request &R, int32_t Rank);
 
 /// The rank-part builder of algorithm \p Algorithm of collective \p C, or
 /// null when it has none (its schedule is built whole).

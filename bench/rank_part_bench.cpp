@@ -30,7 +30,6 @@ using namespace collc::dropin;
 
 namespace {
 
-
 struct Case {
   int Coll;
   const char *Algorithm; ///< "auto" or a name.
@@ -120,9 +119,9 @@ int main(int Argc, char **Argv) {
   const char *Head[] = {"collective", "algorithm", "bytes",
                         "ranks",      "built",     "part",
                         "first ms",   "peak MiB",  "kept MiB"};
-  llvm::outs() << llvm::format(
-      "%-10s %-9s %8s %7s  %-16s %-6s %10s %10s %9s\n", Head[0], Head[1],
-      Head[2], Head[3], Head[4], Head[5], Head[6], Head[7], Head[8]);
+  llvm::outs() << llvm::format("%-10s %-9s %8s %7s  %-16s %-6s %10s %10s %9s\n",
+                               Head[0], Head[1], Head[2], Head[3], Head[4],
+                               Head[5], Head[6], Head[7], Head[8]);
   for (int32_t P : Ranks)
     for (const Case &C : Cases) {
       if (P > C.MaxRanks)
@@ -136,8 +135,9 @@ int main(int Argc, char **Argv) {
       llvm::outs() << llvm::format(
           "%-10s %-9s %8llu %7d  %-16s %-6s %10.2f %10.1f %9.2f%s%s\n",
           rt::collName(C.Coll), C.Algorithm, (unsigned long long)C.Bytes, P,
-          static_cast<const char *>(R.Algorithm), R.Rank >= 0 ? "rank" : "whole", R.Ms, R.PeakMiB,
-          R.KeptMiB, R.Error[0] ? "  error: " : "", static_cast<const char *>(R.Error));
+          static_cast<const char *>(R.Algorithm),
+          R.Rank >= 0 ? "rank" : "whole", R.Ms, R.PeakMiB, R.KeptMiB,
+          R.Error[0] ? "  error: " : "", static_cast<const char *>(R.Error));
       llvm::outs().flush();
     }
   return 0;

@@ -219,8 +219,7 @@ const Entry &Engine::get(const Key &K, int32_t Rank) {
       auto T0 = std::chrono::steady_clock::now();
       Expected<Schedule> S = compile(M, R);
       if (!S || !rankPartBuilder(S->Algorithm, R.Coll))
-        return *Cache
-                    .emplace(K, wholeEntry(std::move(S), K, "", 0, T0))
+        return *Cache.emplace(K, wholeEntry(std::move(S), K, "", 0, T0))
                     .first->second;
       CIt = Choices.emplace(K, Choice{S->Algorithm, S->Makespan}).first;
     }
@@ -233,8 +232,7 @@ const Entry &Engine::get(const Key &K, int32_t Rank) {
   // A part has no time of its own; `auto`'s choice priced the whole.
   if (auto CIt = Choices.find(K); CIt != Choices.end())
     Part->Makespan = CIt->second.Makespan;
-  return *Parts.emplace(std::make_pair(K, Rank), std::move(Part))
-              .first->second;
+  return *Parts.emplace(std::make_pair(K, Rank), std::move(Part)).first->second;
 }
 
 std::unique_ptr<Entry> Engine::buildPart(const Key &K, const Request &R,
@@ -422,8 +420,8 @@ uint64_t Engine::memoryBytes() const {
          sizeof(void *);
   auto Add = [&](const Entry &E) {
     const MpiTables &T = E.Tables;
-    N += sizeof(Key) + sizeof(E) + E.Error.capacity() +
-         E.Algorithm.capacity() + T.RankOps.capacity() * sizeof(int64_t) +
+    N += sizeof(Key) + sizeof(E) + E.Error.capacity() + E.Algorithm.capacity() +
+         T.RankOps.capacity() * sizeof(int64_t) +
          T.Ops.capacity() * sizeof(rt::Op) +
          T.Segs.capacity() * sizeof(rt::Seg) +
          T.Waits.capacity() * sizeof(int32_t) +

@@ -199,11 +199,10 @@ private:
   /// Lowers \p S into \p E, checks the tables and fills the variant.
   llvm::Error lower(const Schedule &S, const Key &K, Entry &E) const;
   /// The entry of schedule \p S, compiled for \p K, lowered whole.
-  std::unique_ptr<Entry> wholeEntry(llvm::Expected<Schedule> S, const Key &K,
-                                    const std::string &CachePath,
-                                    uint64_t CacheKey,
-                                    std::chrono::steady_clock::time_point T0)
-      const;
+  std::unique_ptr<Entry>
+  wholeEntry(llvm::Expected<Schedule> S, const Key &K,
+             const std::string &CachePath, uint64_t CacheKey,
+             std::chrono::steady_clock::time_point T0) const;
   /// get(K) with the lock held.
   const Entry &getWhole(const Key &K);
   /// Rank \p Rank's part of algorithm \p Algo for \p K (\p R), built by

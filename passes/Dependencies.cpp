@@ -64,8 +64,8 @@ bool meets(const Transfer &Sent, const Transfer &Got) {
       return A->Origins.Lo < B->Origins.Lo;
     });
     for (const Piece &X : Small) {
-      auto It = std::partition_point(
-          ByLo.begin(), ByLo.end(), [&](const Piece *Y) {
+      auto It =
+          std::partition_point(ByLo.begin(), ByLo.end(), [&](const Piece *Y) {
             return Y->Origins.Lo <= X.Origins.Lo - MaxLen;
           });
       for (; It != ByLo.end() && (*It)->Origins.Lo < X.Origins.Hi; ++It)

@@ -74,8 +74,8 @@ TEST_CASE("non-commutative: every reduction, rank count, root and algorithm "
               // Only sizes may stop an algorithm, never the operator; but
               // the published families whose partners are commutative by
               // definition (Swing, Bine trees) refuse every such operator.
-              const bool CommutativeOnly = std::string(Alg) == "swing" ||
-                                           std::string(Alg) == "bine";
+              const bool CommutativeOnly =
+                  std::string(Alg) == "swing" || std::string(Alg) == "bine";
               if (!A->applies(M, R, Why)) {
                 CHECK((Why.find("commutative") != std::string::npos) ==
                       CommutativeOnly);

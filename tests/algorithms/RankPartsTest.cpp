@@ -20,7 +20,6 @@ using namespace collc;
 
 namespace {
 
-
 /// Rank \p R's operations in \p T, with their segments and wait records
 /// spelled out (the tables intern them at positions that differ).
 using OpText = std::tuple<int32_t, int32_t, uint8_t,
@@ -103,11 +102,11 @@ TEST_CASE("rank parts: every algorithm's ranks lowered alone are its whole "
   // counts, roots, sizes and operators; each rank's part, lowered alone,
   // against the verified whole schedule's tables.
   Rng G(0x5ca1e3);
-  const Collective Colls[] = {
-      Collective::Bcast,  Collective::Reduce,    Collective::Allreduce,
-      Collective::Scan,   Collective::Exscan,    Collective::Gather,
-      Collective::Scatter, Collective::Allgather, Collective::Alltoall,
-      Collective::Barrier};
+  const Collective Colls[] = {Collective::Bcast,     Collective::Reduce,
+                              Collective::Allreduce, Collective::Scan,
+                              Collective::Exscan,    Collective::Gather,
+                              Collective::Scatter,   Collective::Allgather,
+                              Collective::Alltoall,  Collective::Barrier};
   int Checked = 0;
   for (int Draw = 0; Draw < 3; ++Draw)
     for (Collective C : Colls) {
@@ -166,8 +165,8 @@ TEST_CASE("rank parts: each rank-part builder gives the whole schedule's "
     // Ring and pairwise move P(P-1) messages in P-1 steps; Bruck's
     // all-to-all P/2 blocks per message: every rank's part is checked up to
     // where the whole schedule stays small enough to verify quickly.
-    const bool Quadratic = std::string(Name) != "bruck" ||
-                           C == Collective::Alltoall;
+    const bool Quadratic =
+        std::string(Name) != "bruck" || C == Collective::Alltoall;
     const int64_t MaxP = Quadratic ? 300 : 3000;
     for (int Draw = 0; Draw < 3; ++Draw) {
       const int32_t P =
@@ -197,8 +196,10 @@ TEST_CASE("rank parts: each rank-part builder gives the whole schedule's "
       CHECK(Scratch == Whole->ScratchBlocks);
     }
   }
-  CHECK_FALSE(static_cast<bool>(rankPartBuilder("ring", Collective::Allreduce)));
-  CHECK_FALSE(static_cast<bool>(rankPartBuilder("binomial", Collective::Bcast)));
+  CHECK_FALSE(
+      static_cast<bool>(rankPartBuilder("ring", Collective::Allreduce)));
+  CHECK_FALSE(
+      static_cast<bool>(rankPartBuilder("binomial", Collective::Bcast)));
 }
 
 TEST_CASE("rank parts: a lone rank is checked against the schedule's size") {
