@@ -6,7 +6,8 @@
 # smpi (simulated, so every figure is the same on every run): on an 8-node
 # cluster of 125 MB/s links,
 #  - with the platform itself as the machine, the calls keep to the model:
-#    no note;
+#    no note; nor on three drawn platforms (torus, fat tree, thin backbone;
+#    20-30 ranks), each its own machine;
 #  - with a machine 100 times faster, rank 0 says once per collective and
 #    band that its calls take far longer than the model gives them, and
 #    COLLC_WATCH=off silences it; a COLLC_WATCH it cannot use is a note;
@@ -55,6 +56,21 @@ XML
     }
     run COLLC_MACHINE=slow.xml
     ! grep -q "^collc:" err || fail "collc spoke with the right machine"
+    # Platforms nobody tuned for (a torus, a fat tree, a cluster with a thin
+    # backbone, drawn from a fixed seed), each its own machine: no note.
+    "$lib/../bin/collc-platforms" --seed 4242 --count 3 --max-ranks 32 \
+      --max-procs-per-node 1 --families torus-2d,fat-tree-2,cluster-thin \
+      --out drawn > /dev/null
+    for x in drawn/*.xml; do
+      n=$(wc -l < "${x%.xml}.hosts")
+      timeout 300 env LD_LIBRARY_PATH="$lib" COLLC_MACHINE="$x" \
+        smpirun -np "$n" -platform "$x" -hostfile "${x%.xml}.hosts" \
+        --log=root.thres:critical --cfg=smpi/display-timing:no \
+        --cfg=smpi/privatize-libs:libcollc-mpi-smpi.so \
+        ./watch "$bytes" "$rounds" > out 2> err || fail "the program failed on $x"
+      correct "$n"
+      ! grep -q "^collc:" err || fail "collc spoke on $x, its own machine"
+    done
     run COLLC_MACHINE=fast.xml
     for coll in bcast allreduce; do
       n=$(grep -cE "^collc: note: $coll on 8 ranks, 65536\.\.131071 bytes: the calls of schedule '[^']+' take [0-9]+x the time the machine's model gives them" err || true)
