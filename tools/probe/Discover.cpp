@@ -67,59 +67,103 @@ std::pair<int, int> pairOf(int A, int B) {
   return {std::min(A, B), std::max(A, B)};
 }
 
-} // namespace
+/// Flows of a pair of nodes: slowed, and not.
+using PairFlows = std::map<std::pair<int, int>, std::pair<unsigned, unsigned>>;
 
-Discovery inferLeaves(int N, const std::vector<FlowSample> &Samples,
-                      double Alone, double Slow) {
-  Discovery D;
-  D.FullRate = Alone;
-  for (const FlowSample &S : Samples)
-    D.FullRate = std::max(D.FullRate, S.Rate);
-  std::set<std::pair<int, int>> Slowed, Fast;
-  for (const FlowSample &S : Samples) {
-    if (S.Src == S.Dst || S.Src < 0 || S.Dst < 0 || S.Src >= N || S.Dst >= N)
-      continue;
-    if (S.Rate < Slow * D.FullRate) {
-      Slowed.insert(pairOf(S.Src, S.Dst));
-      ++D.Slowed;
-    } else {
-      Fast.insert(pairOf(S.Src, S.Dst));
-    }
-  }
-  if (Slowed.empty()) {
-    D.Result = Discovery::OneSwitch;
-    std::vector<int> All(static_cast<size_t>(N));
-    std::iota(All.begin(), All.end(), 0);
-    D.Groups.push_back(All);
-    return D;
-  }
-  // The classes of "never slowed" (pairs seen fast and never slowed).
+/// The classes of the pairs slowed in at most \p Tolerance of their flows
+/// (0: never slowed; above 0, of four flows or more), checked: a pair slowed
+/// inside a class is noise when at most one in four of its flows (of four
+/// or more) was slowed and such flows are few (at most one in ten of the
+/// flows inside classes); otherwise the flows contradict a tree of switches.
+/// Fills \p D's Result (but for Leaves, left Unclear), Groups, Noise, Why.
+void partition(int N, const PairFlows &Seen, double Tolerance, Discovery &D) {
+  auto MostlyFast = [](std::pair<unsigned, unsigned> Count, double Most) {
+    const unsigned Flows = Count.first + Count.second;
+    return Count.first == 0 ||
+           (Most > 0 && Flows >= 4 && Count.first <= Most * Flows);
+  };
   Classes C(N);
-  for (const std::pair<int, int> &P : Fast)
-    if (!Slowed.count(P))
-      C.join(P.first, P.second);
-  for (const std::pair<int, int> &P : Slowed)
-    if (C.find(P.first) == C.find(P.second)) {
-      D.Why = "nodes " + std::to_string(P.first) + " and " +
-              std::to_string(P.second) +
-              " were slowed, yet flows put them on one switch";
-      return D;
+  for (const auto &[Pair, Count] : Seen)
+    if (MostlyFast(Count, Tolerance))
+      C.join(Pair.first, Pair.second);
+  unsigned Inside = 0;
+  for (const auto &[Pair, Count] : Seen)
+    if (C.find(Pair.first) == C.find(Pair.second)) {
+      const unsigned Flows = Count.first + Count.second;
+      Inside += Flows;
+      if (!MostlyFast(Count, 0.25)) {
+        D.Why = "nodes " + std::to_string(Pair.first) + " and " +
+                std::to_string(Pair.second) + " were slowed in " +
+                std::to_string(Count.first) + " of " + std::to_string(Flows) +
+                " flows, yet flows put them on one switch";
+        return;
+      }
+      D.Noise += Count.first;
     }
+  if (D.Noise > std::max(1u, Inside / 10)) {
+    D.Why = std::to_string(D.Noise) + " of " + std::to_string(Inside) +
+            " flows inside leaves were slowed: more than noise";
+    return;
+  }
   std::map<int, std::vector<int>> ByClass;
   for (int I = 0; I < N; ++I)
     ByClass[C.find(I)].push_back(I);
   for (auto &[Root, Members] : ByClass)
     D.Groups.push_back(Members);
   if (D.Groups.size() < 2) {
-    D.Why = "slowed flows, but one class of nodes";
-    return D;
+    // Every slowed flow was noise.
+    D.Result = Discovery::OneSwitch;
+    return;
   }
-  if (D.Groups.size() == static_cast<size_t>(N)) {
+  if (D.Groups.size() == static_cast<size_t>(N))
     D.Why = "flows between any two nodes were slowed: a link every flow "
             "shares (a backbone), which no leaf switches explain";
-    return D;
+}
+
+} // namespace
+
+Discovery inferLeaves(int N, const std::vector<FlowSample> &Samples,
+                      double Alone, double Slow) {
+  double FullRate = Alone;
+  for (const FlowSample &S : Samples)
+    FullRate = std::max(FullRate, S.Rate);
+  PairFlows Seen;
+  unsigned Slowed = 0;
+  for (const FlowSample &S : Samples) {
+    if (S.Src == S.Dst || S.Src < 0 || S.Dst < 0 || S.Src >= N || S.Dst >= N)
+      continue;
+    std::pair<unsigned, unsigned> &P = Seen[pairOf(S.Src, S.Dst)];
+    if (S.Rate < Slow * FullRate) {
+      ++P.first;
+      ++Slowed;
+    } else {
+      ++P.second;
+    }
   }
-  D.Result = Discovery::Leaves;
+  // Noise only ever slows a flow, so it can only split a leaf (a pair of
+  // one leaf seen slowed is not joined): when "never slowed" gives leaves
+  // that no fat tree has (unequal, out of rank order), pairs slowed now and
+  // then are joined too, and the first tolerance giving a tree wins.
+  Discovery D;
+  for (double Tolerance : {0.0, 0.125, 0.25}) {
+    Discovery Try;
+    partition(N, Seen, Tolerance, Try);
+    if (Try.Why.empty() && Try.Result == Discovery::Unclear)
+      Try.Result = Discovery::Leaves;
+    if (Tolerance == 0.0)
+      D = Try;
+    if (Try.Result == Discovery::OneSwitch ||
+        (Try.Result == Discovery::Leaves && contiguousLeaves(Try))) {
+      D = Try;
+      break;
+    }
+    if (D.Result == Discovery::Unclear && Try.Result == Discovery::Leaves)
+      D = Try;
+  }
+  D.FullRate = FullRate;
+  D.Slowed = Slowed;
+  if (D.Result != Discovery::Leaves)
+    return D;
   // Each slowed flow against the flows that shared its busiest uplink in its
   // round.
   std::vector<int> LeafOf(static_cast<size_t>(N));
@@ -139,10 +183,10 @@ Discovery inferLeaves(int N, const std::vector<FlowSample> &Samples,
   for (const FlowSample &S : Samples) {
     int A = LeafOf[static_cast<size_t>(S.Src)],
         B = LeafOf[static_cast<size_t>(S.Dst)];
-    if (A == B || S.Rate >= Slow * D.FullRate)
-      continue;
+    if (A == B || S.Rate >= Slow * FullRate)
+      continue; // inside a leaf: noise, which says nothing of the uplinks
     unsigned Sharing = std::max(Out[{S.Round, A}], In[{S.Round, B}]);
-    Capacity.push_back(Sharing * S.Rate / D.FullRate);
+    Capacity.push_back(Sharing * S.Rate / FullRate);
   }
   D.Capacity = Capacity.empty() ? 0 : median(Capacity);
   return D;

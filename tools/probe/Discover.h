@@ -15,10 +15,16 @@
 /// links do not limit the flows (one switch, or uplinks as fast as the nodes
 /// behind them) and, for collc's model, the nodes are as on one switch.
 ///
-/// What the rounds found is checked: "never slowed" must be an equivalence
-/// (a pair slowed inside a class means noise or another shape), else the
-/// result is unclear and the probe says so and keeps the topology it was
-/// told.
+/// What the rounds found is checked: "never slowed" must be an equivalence,
+/// but for noise: a pair slowed inside a class is taken as noise when at
+/// most one in four of its flows (of four or more) was slowed and such flows
+/// are at most one in ten of the flows inside classes (a real network's
+/// timings have outliers; a pair on two leaves is slowed whenever its
+/// uplinks are loaded). Noise only slows flows, so it can only split a leaf:
+/// when "never slowed" gives leaves no fat tree has (unequal, out of rank
+/// order), pairs slowed in at most one in eight, then one in four of their
+/// flows are joined too. Anything else is another shape: the result is
+/// unclear and the probe says so and keeps the topology it was told.
 #ifndef COLLC_TOOLS_PROBE_DISCOVER_H
 #define COLLC_TOOLS_PROBE_DISCOVER_H
 
@@ -56,6 +62,9 @@ struct Discovery {
   double FullRate = 0;
   /// Flows slower than Slow x FullRate.
   unsigned Slowed = 0;
+  /// Of those, flows inside a leaf taken as noise (a pair of nodes whose
+  /// flows were otherwise fast).
+  unsigned Noise = 0;
   std::string Why;
 };
 
@@ -89,10 +98,12 @@ bool enoughRounds(int N, const std::vector<FlowSample> &Samples,
 
 /// Runs rounds (\p Measure: each node's target -> the round's flows;
 /// \p Alone as for inferLeaves) until every pair of nodes was seen \p Times
-/// times and the flows are explained (inferLeaves is not Unclear), or
-/// \p MaxRounds; returns what they show and, in \p Samples, every flow. A
-/// flow between leaves is slowed only in rounds that load its uplinks, so
-/// a pair seen fast may yet be on two leaves: more rounds settle it.
+/// times and the flows are explained (one switch, or leaves of one size in
+/// rank order), or \p MaxRounds; returns what they show and, in \p Samples,
+/// every flow. A flow between leaves is slowed only in rounds that load its
+/// uplinks, so a pair seen fast may yet be on two leaves, and a pair of one
+/// leaf timed slow once splits it until its other flows show the slow one
+/// was noise: more rounds settle both.
 template <typename MeasureFn>
 Discovery discover(int N, uint64_t Seed, unsigned Times, int MaxRounds,
                    double Alone, MeasureFn &&Measure,
@@ -104,7 +115,8 @@ Discovery discover(int N, uint64_t Seed, unsigned Times, int MaxRounds,
     if (R + 1 < N - 1 || !enoughRounds(N, Samples, Times))
       continue;
     D = inferLeaves(N, Samples, Alone);
-    if (D.Result != Discovery::Unclear)
+    if (D.Result == Discovery::OneSwitch ||
+        (D.Result == Discovery::Leaves && contiguousLeaves(D)))
       return D;
   }
   return inferLeaves(N, Samples, Alone);

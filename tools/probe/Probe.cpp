@@ -386,6 +386,13 @@ std::string capacityText(double Flows) {
   return Text;
 }
 
+/// ", N of them taken as noise" when some flows inside leaves were.
+std::string noiseText(const Discovery &Found) {
+  return Found.Noise ? ", " + std::to_string(Found.Noise) +
+                           " of them inside leaves taken as noise"
+                     : std::string();
+}
+
 /// `--topology discover`: rounds of concurrent flows between the nodes (the
 /// first rank of each), then the topology they show (tools/probe/Discover.h)
 /// into \p R.
@@ -423,8 +430,12 @@ void discoverTopology(Driver &D, ProbeReport &R, const ProbeOptions &O) {
   switch (Found.Result) {
   case Discovery::OneSwitch:
     R.Topology = Flat;
-    R.Discovered = "no flow of " + Rounds +
-                   " was slowed by another: the nodes are as on one switch";
+    R.Discovered =
+        (Found.Noise
+             ? "no flow of " + Rounds + " was slowed by another, but for " +
+                   std::to_string(Found.Noise) + " taken as noise"
+             : "no flow of " + Rounds + " was slowed by another") +
+        std::string(": the nodes are as on one switch");
     break;
   case Discovery::Leaves: {
     const int64_t K = static_cast<int64_t>(Found.Groups.front().size());
@@ -432,8 +443,8 @@ void discoverTopology(Driver &D, ProbeReport &R, const ProbeOptions &O) {
     const int64_t Up = std::clamp<int64_t>(std::llround(Found.Capacity), 1, K);
     std::string Text = std::to_string(Found.Groups.size()) +
                        " leaf switches (" + Rounds + ", " +
-                       std::to_string(Found.Slowed) +
-                       " flows slowed); a leaf's uplinks carry " +
+                       std::to_string(Found.Slowed) + " flows slowed" +
+                       noiseText(Found) + "); a leaf's uplinks carry " +
                        capacityText(Found.Capacity) + " flows at the full rate";
     if (!contiguousLeaves(Found)) {
       Text += ", but the leaves are not of one size in rank order, as a fat "
