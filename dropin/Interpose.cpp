@@ -227,6 +227,16 @@ State &state() {
     if (S.Engine && Speak)
       for (const std::string &Note : WatchNotes)
         sayText("collc: note: ", Note);
+    // The machine's piece size (the runtime's when COLLC_MAX_PIECE is not
+    // given).
+    if (S.Engine && S.Engine->machine().Net) {
+      rt::machinePiece() = S.Engine->machine().Net->MaxPiece;
+      if (rt::machinePiece() && Speak && S.Config.Verbose)
+        sayText("collc: ", "messages go in pieces of up to " +
+                               std::to_string(rt::maxPiece()) +
+                               " bytes (the machine's max_piece, unless "
+                               "COLLC_MAX_PIECE says otherwise)");
+    }
     // A piece size the runtime cannot use (it keeps its default).
     bool PieceValid = true;
     const char *Piece = std::getenv("COLLC_MAX_PIECE");

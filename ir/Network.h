@@ -88,6 +88,13 @@ struct Network {
   /// completes as soon as it is posted. (SMPI's smpi/send-is-detached-thresh;
   /// either way SMPI moves the data only once the receive is posted.)
   uint64_t RendezvousBytes = 65536;
+  /// The largest piece of a message the runtime gives to one MPI call
+  /// (`protocol: {max_piece}`; 0: no limit of the machine's, the runtime's
+  /// 1 GiB). Where two messages beyond the eager limit that cross on one
+  /// connection move at half the link's rate (Open MPI over TCP), pieces
+  /// below it keep the rate; collc-probe measures it. The model prices a
+  /// message as one either way.
+  uint64_t MaxPiece = 0;
   /// Bytes the library adds to every message (SMPI: a 16-byte envelope);
   /// they travel with it and count when its band is chosen.
   uint64_t EnvelopeBytes = 16;

@@ -168,6 +168,8 @@ bool readProtocol(Document &D, const DocNode &N, StringRef Key, Network &Net) {
                               static_cast<int64_t>(MaxBytes))},
                 {"envelope", Presence::Optional,
                  integerField(Net.EnvelopeBytes, 0, int64_t(1) << 20)},
+                {"max_piece", Presence::Optional,
+                 integerField(Net.MaxPiece, 1, int64_t(1) << 30)},
                 {"bands", Presence::Optional,
                  [&Net](Document &D, const DocNode &N, StringRef Key) {
                    return readBands(D, N, Key, Net.Bands);

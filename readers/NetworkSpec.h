@@ -6,7 +6,7 @@
 ///   network:
 ///     links: [{class, latency, bandwidth, duplex, fatpipe}, ...]
 ///     injection: {links, bandwidth}
-///     protocol: {send_overhead, rendezvous, envelope,
+///     protocol: {send_overhead, rendezvous, envelope, max_piece,
 ///                bands: [{from, latency_factor, bandwidth_factor}, ...]}
 ///     flow: {weight_s, cross_traffic, tcp_gamma}
 ///     nodes: {processes, placement, intra: {latency, bandwidth, duplex}}

@@ -256,15 +256,25 @@ inline uint64_t opBytes(const Buffers &B, const Variant &V, const Op &O,
   return N;
 }
 
-/// Largest piece of a message given to one MPI call: 1 GiB, or the bytes
-/// COLLC_MAX_PIECE gives (settings.h: maxPieceOf). A message longer than that
-/// goes as several, all posted at once. Under Open MPI over TCP two messages
-/// beyond the eager limit that cross on one connection (an exchange) move at
-/// half the link's rate, and pieces below the limit do not (docs/testbed.md,
-/// "Why collc loses here").
-inline uint64_t maxPiece() {
-  static const uint64_t Piece = maxPieceOf(std::getenv("COLLC_MAX_PIECE"));
+/// The machine's largest piece (its `protocol: {max_piece}`), 0 for none:
+/// the drop-in sets it from the machine it reads, before its first call.
+inline uint64_t &machinePiece() {
+  static uint64_t Piece = 0;
   return Piece;
+}
+
+/// Largest piece of a message given to one MPI call: the bytes
+/// COLLC_MAX_PIECE gives (settings.h: maxPieceOf), else the machine's
+/// (machinePiece), else 1 GiB. A message longer than that goes as several,
+/// all posted at once. Under Open MPI over TCP two messages beyond the eager
+/// limit that cross on one connection (an exchange) move at half the link's
+/// rate, and pieces below the limit do not (docs/testbed.md, "Why collc
+/// loses here"); collc-probe measures it and writes `max_piece`.
+inline uint64_t maxPiece() {
+  static const char *Given = std::getenv("COLLC_MAX_PIECE");
+  static bool Valid = true;
+  static const uint64_t Piece = maxPieceOf(Given, &Valid);
+  return Given && Valid ? Piece : machinePiece() ? machinePiece() : Piece;
 }
 
 /// The tag of the messages of blocking calls (on the communicator's cached

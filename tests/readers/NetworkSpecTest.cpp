@@ -353,6 +353,11 @@ TEST_CASE("network: a machine without a model plans with the network's") {
   CHECK(M->M.Linear.Ts == doctest::Approx(0.5 + 1.5 * 2));
   CHECK(M->M.Linear.PerByte == doctest::Approx(1 / (0.5 * 1000)));
   CHECK(M->M.SendRecvFactor == 1);
+  CHECK(M->Net->MaxPiece == 0); // the runtime's own, 1 GiB
+  auto Pieces = machineFrom(
+      torusWith(std::string(OneLink) + "  protocol: {max_piece: 65024}\n"));
+  REQUIRE(Pieces);
+  CHECK(Pieces->Net->MaxPiece == 65024);
   // A model given stays the model.
   auto Given = machineFrom("name: t\nmodel: {kind: linear, t_s: 7, per_byte: "
                            "1}\ntopology: {kind: torus, dims: [4, 4]}\n"
@@ -387,6 +392,10 @@ TEST_CASE("network: located errors in the network section") {
                           "bandwidth_factor: 1}]}\n")) ==
         "m.yaml:5:80: error: expected bands sorted by 'from' without overlap: "
         "'from' above the previous band's 0, got 0");
+  CHECK(errorOf(
+            torusWith(std::string(OneLink) + "  protocol: {max_piece: 0}\n")) ==
+        "m.yaml:5:25: error: expected an integer in [1, 1073741824] for "
+        "'max_piece', got '0'");
   CHECK(errorOf(torusWith(std::string(OneLink) +
                           "  nodes: {processes: 2, placement: [0, 1]}\n")) ==
         "m.yaml:5:37: error: expected 32 entries in 'placement' (the node of "

@@ -316,4 +316,18 @@ TEST_CASE("probe spec: YAML with the agreed keys, the fit's error per band "
   CHECK(Net.Below.at("injection").Names ==
         std::vector<std::string>{"links", "bandwidth"});
   CHECK_FALSE(Stream.failed());
+
+  // An exchange in pieces much faster than whole: max_piece, and why.
+  R.ExchangeRatio = 2.01;
+  R.PiecesRatio = 1.03;
+  R.MaxPiece = 65024;
+  std::string Pieces;
+  llvm::raw_string_ostream PS(Pieces);
+  writeProbeSpec(PS, R);
+  PS.flush();
+  CHECK(Pieces.find("  protocol:\n    send_overhead: 0.25\n    max_piece: "
+                    "65024\n    bands:\n") != std::string::npos);
+  CHECK(Pieces.find("# In pieces below the eager limit it took 1.03 times one "
+                    "way: whole messages that cross share a connection") !=
+        std::string::npos);
 }

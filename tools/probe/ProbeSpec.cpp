@@ -161,8 +161,10 @@ void writeProbeSpec(llvm::raw_ostream &OS, const ProbeReport &R) {
        << ", duplex: " << (R.FullDuplex ? "full" : "half") << "}\n";
   OS << "  injection: {links: " << R.Injection.Links
      << ", bandwidth: " << num(R.Injection.Bandwidth) << "}\n";
-  OS << "  protocol:\n    send_overhead: " << num(N.SendOverhead)
-     << "\n    bands:\n";
+  OS << "  protocol:\n    send_overhead: " << num(N.SendOverhead) << "\n";
+  if (R.MaxPiece)
+    OS << "    max_piece: " << R.MaxPiece << "\n";
+  OS << "    bands:\n";
   for (const ProtocolFactors &F : N.Bands)
     OS << "      - {from: " << F.From << ", latency_factor: " << num(F.Latency)
        << ", bandwidth_factor: " << num(F.Bandwidth) << "}\n";
@@ -198,6 +200,14 @@ void writeProbeSpec(llvm::raw_ostream &OS, const ProbeReport &R) {
        << num(R.ExchangeRatio)
        << " times one way: " << (R.FullDuplex ? "full" : "half")
        << " duplex.\n";
+  if (R.PiecesRatio > 0)
+    OS << "# In pieces below the eager limit it took " << num(R.PiecesRatio)
+       << " times one way"
+       << (R.MaxPiece ? ": whole messages that cross share a connection here, "
+                        "so messages go in pieces of max_piece bytes (the "
+                        "duplex above is the pieces')"
+                      : "")
+       << ".\n";
 
   // The fit's error per band.
   std::vector<BandCheck> Checks = selfCheck(R);

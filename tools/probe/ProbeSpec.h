@@ -53,6 +53,12 @@ struct ProbeReport {
   bool ExchangeMeasured = false;
   uint64_t ExchangeBytes = 0;
   double ExchangeRatio = 0;
+  /// The same exchange in pieces below the eager limit (0: not measured,
+  /// the exchange being too short), against one way.
+  double PiecesRatio = 0;
+  /// The pieces' size when they were much faster than whole messages
+  /// (`protocol: {max_piece}`), else 0.
+  uint64_t MaxPiece = 0;
   bool FullDuplex = true;
   bool Quick = false;
 };
