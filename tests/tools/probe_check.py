@@ -70,7 +70,11 @@ def check_structure(spec):
     check(set(inj) == {"links", "bandwidth"} and finite(inj.get("links")) and finite(inj.get("bandwidth")),
           "injection: %r" % inj)
     proto = net.get("protocol", {})
-    check(list(proto) == ["send_overhead", "bands"], "protocol keys: %r" % list(proto))
+    check(list(proto) in (["send_overhead", "bands"], ["send_overhead", "max_piece", "bands"]),
+          "protocol keys: %r" % list(proto))
+    if "max_piece" in proto:
+        check(isinstance(proto["max_piece"], int) and 1 <= proto["max_piece"] <= 1 << 30,
+              "max_piece an integer in [1, 2^30]: %r" % proto["max_piece"])
     check(finite(proto.get("send_overhead")), "send_overhead finite")
     bands = proto.get("bands", [])
     check(len(bands) >= 1 and bands[0].get("from") == 0, "bands start at 0")

@@ -649,13 +649,14 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
   R.FullDuplex = isFullDuplex(X, One);
   // Messages beyond the eager limit that cross on one connection may share
   // it where smaller ones do not (Open MPI over TCP): the same exchange in
-  // pieces below the limit, and the pieces kept when they are much faster.
+  // pieces below the limit, and the pieces kept when whole messages looked
+  // half duplex and the pieces are much faster.
   const uint64_t Eager = collc::Network().RendezvousBytes; // the default
   if (R.ExchangeBytes >= 2 * Eager) {
     const uint64_t Piece = Eager - Eager / 128;
     progress() << "the same in pieces of " << Piece << " bytes\n";
     R.PiecesRatio = D.exchange(Ref.Rank, R.ExchangeBytes, Piece) / One;
-    if (R.ExchangeRatio > 1.4 * R.PiecesRatio) {
+    if (!R.FullDuplex && R.ExchangeRatio > 1.4 * R.PiecesRatio) {
       R.MaxPiece = Piece;
       R.FullDuplex = isFullDuplex(R.PiecesRatio * One, One);
     }
