@@ -102,27 +102,39 @@ double receiveTime(const Machine &M, const Transfer &T) {
   return M.M.tHold(T.Bytes);
 }
 
-} // namespace
-
-void emitChromeTrace(llvm::raw_ostream &OS, const Schedule &S,
-                     const Machine &M) {
+/// Writes the whole trace of \p S: the processes, then \p Each(W, Id, T,
+/// Args) for every transfer in schedule order (Id its number, Args its
+/// common arguments), then the end, whose times come from \p Source.
+template <typename F>
+void writeTrace(llvm::raw_ostream &OS, const Schedule &S, const Machine &M,
+                llvm::StringRef Source, F &&Each) {
   TraceWriter W(OS);
   W.begin();
   W.processes(S, M);
   uint32_t Id = 0;
   for (size_t St = 0; St < S.Steps.size(); ++St)
     for (const Transfer &T : S.Steps[St].Transfers) {
-      std::string Args = transferArgs(Id, T, St);
-      double Hold = std::min(M.M.tHold(T.Bytes), T.End - T.Start);
-      double Recv = std::min(receiveTime(M, T), T.End - T.Start);
-      W.slice("send to " + std::to_string(T.Dst), T.Src, SendThread, T.Start,
-              Hold, Args);
-      W.slice("recv from " + std::to_string(T.Src), T.Dst, RecvThread,
-              T.End - Recv, Recv, Args);
-      W.flow(Id, T.Src, T.Start, T.Dst, T.End - Recv);
+      Each(W, Id, T, transferArgs(Id, T, St));
       ++Id;
     }
-  W.end("model");
+  W.end(Source);
+}
+
+} // namespace
+
+void emitChromeTrace(llvm::raw_ostream &OS, const Schedule &S,
+                     const Machine &M) {
+  writeTrace(OS, S, M, "model",
+             [&](TraceWriter &W, uint32_t Id, const Transfer &T,
+                 const std::string &Args) {
+               double Hold = std::min(M.M.tHold(T.Bytes), T.End - T.Start);
+               double Recv = std::min(receiveTime(M, T), T.End - T.Start);
+               W.slice("send to " + std::to_string(T.Dst), T.Src, SendThread,
+                       T.Start, Hold, Args);
+               W.slice("recv from " + std::to_string(T.Src), T.Dst, RecvThread,
+                       T.End - Recv, Recv, Args);
+               W.flow(Id, T.Src, T.Start, T.Dst, T.End - Recv);
+             });
 }
 
 void emitChromeTraceSim(llvm::raw_ostream &OS, const Schedule &S,
@@ -134,33 +146,27 @@ void emitChromeTraceSim(llvm::raw_ostream &OS, const Schedule &S,
        << jsonString(llvm::toString(Sim.takeError())) << "}}\n";
     return;
   }
-  TraceWriter W(OS);
-  W.begin();
-  W.processes(S, M);
-  uint32_t Id = 0;
-  for (size_t St = 0; St < S.Steps.size(); ++St)
-    for (const Transfer &T : S.Steps[St].Transfers) {
-      const sim::SimMessageResult &R = Sim->Result.Messages[Id];
-      std::string Args = transferArgs(Id, T, St);
-      if (R.End == 0 && Sim->Result.deadlocked()) {
-        ++Id; // never completed: a deadlocked network
-        continue;
-      }
-      W.slice("send to " + std::to_string(T.Dst), T.Src, SendThread, R.Start,
-              R.Inject - R.Start, Args);
-      std::string Net = Args + ", \"hops\": " + std::to_string(Sim->Hops[Id]) +
-                        ", \"blocked\": " + formatNumber(R.Blocked);
-      W.async(R.Blocked > 0 ? "blocked worm to " + std::to_string(T.Dst)
-                            : "worm to " + std::to_string(T.Dst),
-              Id, T.Src, R.Inject, R.Arrive, Net);
-      W.slice("recv from " + std::to_string(T.Src), T.Dst, RecvThread,
-              R.RecvStart, R.End - R.RecvStart,
-              Args + ", \"waited_for_port\": " +
-                  formatNumber(R.RecvStart - R.Arrive));
-      W.flow(Id, T.Src, R.Start, T.Dst, R.RecvStart);
-      ++Id;
-    }
-  W.end("simulated");
+  writeTrace(OS, S, M, "simulated",
+             [&](TraceWriter &W, uint32_t Id, const Transfer &T,
+                 const std::string &Args) {
+               const sim::SimMessageResult &R = Sim->Result.Messages[Id];
+               if (R.End == 0 && Sim->Result.deadlocked())
+                 return; // never completed: a deadlocked network
+               W.slice("send to " + std::to_string(T.Dst), T.Src, SendThread,
+                       R.Start, R.Inject - R.Start, Args);
+               std::string Net =
+                   Args + ", \"hops\": " + std::to_string(Sim->Hops[Id]) +
+                   ", \"blocked\": " + formatNumber(R.Blocked);
+               W.async(R.Blocked > 0
+                           ? "blocked worm to " + std::to_string(T.Dst)
+                           : "worm to " + std::to_string(T.Dst),
+                       Id, T.Src, R.Inject, R.Arrive, Net);
+               W.slice("recv from " + std::to_string(T.Src), T.Dst, RecvThread,
+                       R.RecvStart, R.End - R.RecvStart,
+                       Args + ", \"waited_for_port\": " +
+                           formatNumber(R.RecvStart - R.Arrive));
+               W.flow(Id, T.Src, R.Start, T.Dst, R.RecvStart);
+             });
 }
 
 } // namespace collc

@@ -7,6 +7,7 @@
 
 #include "algorithms/OptTree.h"
 #include "algorithms/Registry.h"
+#include "bench/Inputs.h"
 #include "bench/Timing.h"
 #include "compiler/Driver.h"
 #include "ir/ScheduleJson.h"
@@ -32,22 +33,8 @@ using namespace collc::bench;
 
 namespace {
 
-Machine ibmSP() {
-  Machine M;
-  M.Name = "ibm-sp";
-  M.M.Kind = ModelKind::Parameterized;
-  M.M.Parameterized = {{20, 0.02}, {55, 0.07}};
-  return M;
-}
-
-Request bcast(int64_t K) {
-  Request R;
-  R.Coll = Collective::Bcast;
-  R.Nodes.resize(K);
-  std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
-  R.Bytes = 1024;
-  R.Algorithm = "opt-tree";
-  return R;
+Request bcast(const Machine &M, int64_t K) {
+  return mustRequest(onFirstNodes(Collective::Bcast, K, 1024, "opt-tree"), M);
 }
 
 struct Row {
@@ -86,7 +73,7 @@ template <typename T, typename F> T inChild(F &&Fn) {
 
 Row compileOnce(int64_t K) {
   Machine M = ibmSP();
-  Request R = bcast(K);
+  Request R = bcast(M, K);
   Row Out;
   auto T0 = Clock::now();
   auto S = findAlgorithm("opt-tree")->Build(M, R);

@@ -8,6 +8,7 @@
 //
 //   build/bin/bench-mesh [--runs N]
 
+#include "bench/Inputs.h"
 #include "bench/Timing.h"
 #include "compiler/Driver.h"
 #include "passes/Contention.h"
@@ -34,10 +35,8 @@ using namespace collc::bench;
 namespace {
 
 Machine mesh256() {
-  Machine M;
+  Machine M = ibmSP();
   M.Name = "mesh-256x256";
-  M.M.Kind = ModelKind::Parameterized;
-  M.M.Parameterized = {{20, 0.02}, {55, 0.07}};
   M.Topo.Kind = TopologyKind::Mesh;
   M.Topo.Dims = {256, 256};
   M.Topo.Nodes = 256 * 256;
@@ -45,16 +44,17 @@ Machine mesh256() {
 }
 
 /// A multicast from a random node to K-1 other random nodes.
-Request group(int64_t K, uint64_t Seed, int64_t Nodes) {
+Request group(const Machine &M, int64_t K, uint64_t Seed) {
   std::mt19937_64 Rng(Seed);
-  std::vector<int64_t> All(Nodes);
+  std::vector<int64_t> All(M.Topo.Nodes);
   std::iota(All.begin(), All.end(), 0);
   std::shuffle(All.begin(), All.end(), Rng);
-  Request R;
-  R.Coll = Collective::Multicast;
-  R.Nodes.assign(All.begin(), All.begin() + K);
-  R.Bytes = 4096;
-  return R;
+  RequestFields F;
+  F.Coll = Collective::Multicast;
+  F.Root = All[0];
+  F.Destinations.emplace(All.begin() + 1, All.begin() + K);
+  F.Bytes = 4096;
+  return mustRequest(F, M);
 }
 
 template <typename F> double timed(int Runs, F &&Fn) {
@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
                << Runs << " runs)\n";
   llvm::outs() << llvm::format("%-28s %10s\n", (const char *)"phase",
                                (const char *)"seconds");
-  Request R = group(65536, 1, M.Topo.Nodes);
+  Request R = group(M, 65536, 1);
   std::optional<Schedule> S;
   double Build = timed(Runs, [&] {
     auto B = buildAndCost(M, R, "opt-mesh");
@@ -130,7 +130,7 @@ int main(int argc, char **argv) {
       // pairs; reporting them all takes tens of seconds, so stop at 16384.
       if (K > 16384 && !std::strcmp(Alg, "opt-tree"))
         continue;
-      Request G = group(K, 7 + K, M.Topo.Nodes);
+      Request G = group(M, K, 7 + K);
       auto B = buildAndCost(M, G, Alg);
       if (!B)
         return 1;

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "algorithms/Registry.h"
+#include "bench/Inputs.h"
 #include "passes/NetworkCost.h"
 #include "tests/network/Platforms.h"
 
@@ -29,18 +30,16 @@
 #include <string>
 
 using namespace collc;
+using namespace collc::bench;
 
 namespace {
 
 Schedule build(const Machine &M, Collective C, const char *Alg, uint64_t Bytes,
                int64_t Segments = 0) {
-  Request R;
-  R.Coll = C;
-  R.Nodes.resize(256);
-  std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
-  R.Bytes = Bytes;
-  R.Algorithm = Alg;
-  R.Segments = Segments;
+  RequestFields F = onFirstNodes(C, 256, Bytes, Alg);
+  if (Segments)
+    F.Segments = Segments;
+  Request R = mustRequest(F, M);
   auto A = lookupAlgorithm(Alg, M, R);
   return llvm::cantFail((*llvm::cantFail(std::move(A))).Build(M, R));
 }

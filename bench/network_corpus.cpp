@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "algorithms/Registry.h"
+#include "bench/Inputs.h"
 #include "ir/InputFile.h"
 #include "passes/NetworkCost.h"
 #include "readers/MachineSpec.h"
@@ -44,6 +45,7 @@
 #include <numeric>
 
 using namespace collc;
+using namespace collc::bench;
 using namespace llvm;
 
 namespace {
@@ -114,18 +116,12 @@ double relDiff(double A, double B) {
   return std::fabs(A - B) / std::max({std::fabs(A), std::fabs(B), 1e-300});
 }
 
-Request request(Collective C, int32_t Ranks, uint64_t Bytes) {
-  Request R;
-  R.Coll = C;
-  R.Nodes.resize(size_t(Ranks));
-  std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
-  R.Bytes = Bytes;
-  if (isReduction(C)) {
-    R.Op = "sum";
-    R.Datatype = "int32";
-    R.Bytes = std::max<uint64_t>(Bytes, 4);
-  }
-  return R;
+/// \p C on ranks 0..Ranks-1 of \p M; reductions sum at least one int32.
+Request request(const Machine &M, Collective C, int32_t Ranks, uint64_t Bytes) {
+  return mustRequest(
+      onFirstNodes(C, Ranks,
+                   isReduction(C) ? std::max<uint64_t>(Bytes, 4) : Bytes),
+      M);
 }
 
 } // namespace
@@ -199,7 +195,7 @@ int main(int argc, char **argv) {
         for (uint64_t Bytes : Sizes) {
           if (C == Collective::Barrier && Bytes != Sizes[0])
             continue;
-          Request R = request(C, P, C == Collective::Barrier ? 0 : Bytes);
+          Request R = request(*M, C, P, C == Collective::Barrier ? 0 : Bytes);
           std::map<std::string, bool> Names;
           for (const AlgorithmInfo &A : algorithms()) {
             if (!A.supports(C) || Names.count(A.Name))

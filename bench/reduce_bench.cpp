@@ -15,6 +15,7 @@
 
 #include "algorithms/Registry.h"
 #include "algorithms/TopologyReductions.h"
+#include "bench/Inputs.h"
 #include "compiler/Driver.h"
 #include "passes/NetworkCost.h"
 #include "tests/network/Platforms.h"
@@ -27,26 +28,21 @@
 #include <numeric>
 
 using namespace collc;
+using namespace collc::bench;
 
 namespace {
 
-Request allreduce(uint64_t Bytes, const char *Alg) {
-  Request R;
-  R.Coll = Collective::Allreduce;
-  R.Nodes.resize(256);
-  std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
-  R.Bytes = Bytes;
-  R.Algorithm = Alg;
-  R.Op = "sum";
-  R.Datatype = "int32";
-  return R;
+/// An allreduce of \p Bytes on 256 ranks by \p Alg, or why \p M refuses it.
+llvm::Expected<Request> allreduce(const Machine &M, uint64_t Bytes,
+                                  const char *Alg) {
+  return makeRequest(onFirstNodes(Collective::Allreduce, 256, Bytes, Alg), M);
 }
 
 /// "  123.4  98.7" (StepByStep, AsDataArrives) or a dash when it declines.
-std::string times(const Machine &M, const Request &R, std::string *Name,
-                  double *Secs) {
+std::string times(const Machine &M, llvm::Expected<Request> R,
+                  std::string *Name, double *Secs) {
   auto T0 = std::chrono::steady_clock::now();
-  auto S = compile(M, R);
+  auto S = R ? compile(M, *R) : llvm::Expected<Schedule>(R.takeError());
   if (Secs)
     *Secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
                 .count();
@@ -92,7 +88,7 @@ int main(int Argc, char **Argv) {
     for (const char *A : Algs) {
       llvm::outs() << llvm::format("%-26s", A);
       for (uint64_t B : Sizes)
-        llvm::outs() << " " << times(*M, allreduce(B, A), nullptr, nullptr);
+        llvm::outs() << " " << times(*M, allreduce(*M, B, A), nullptr, nullptr);
       llvm::outs() << "\n";
     }
     // dimension-rings per cut: lanes = directions x orders.
@@ -100,8 +96,9 @@ int main(int Argc, char **Argv) {
       llvm::outs() << llvm::formatv("  {0} dir x {1} order{2}      ", D, O,
                                     O > 1 ? "s" : " ");
       for (uint64_t B : Sizes) {
-        auto S =
-            buildDimensionRingsCut(*M, allreduce(B, "dimension-rings"), D, O);
+        auto R = allreduce(*M, B, "dimension-rings");
+        auto S = R ? buildDimensionRingsCut(*M, *R, D, O)
+                   : llvm::Expected<Schedule>(R.takeError());
         if (!S) {
           llvm::consumeError(S.takeError());
           llvm::outs() << llvm::formatv(" {0,9} {1,9}", "-", "-");
@@ -121,7 +118,7 @@ int main(int Argc, char **Argv) {
     llvm::outs() << llvm::format("%-26s", static_cast<const char *>("auto"));
     for (int I = 0; I < 4; ++I)
       llvm::outs() << " "
-                   << times(*M, allreduce(Sizes[I], "auto"), &Chosen[I],
+                   << times(*M, allreduce(*M, Sizes[I], "auto"), &Chosen[I],
                             &Secs[I]);
     llvm::outs() << "\nauto's choice (wall s):  ";
     for (int I = 0; I < 4; ++I)

@@ -8,6 +8,7 @@
 //   build/bin/bench-scratch [machine.yaml]   (from the source directory)
 
 #include "algorithms/Registry.h"
+#include "bench/Inputs.h"
 #include "passes/Posting.h"
 #include "readers/MachineSpec.h"
 
@@ -17,6 +18,7 @@
 #include <numeric>
 
 using namespace collc;
+using namespace collc::bench;
 
 namespace {
 
@@ -51,12 +53,8 @@ int main(int argc, char **argv) {
       return 1;
     }
     for (uint64_t KiB : {1, 16, 64}) {
-      Request R;
-      R.Coll = Collective::Alltoall;
-      R.Nodes.resize(static_cast<size_t>(P));
-      std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
-      R.Bytes = KiB * 1024;
-      R.Algorithm = Alg;
+      const Request R = mustRequest(
+          onFirstNodes(Collective::Alltoall, P, KiB * 1024, Alg), *M);
       auto S = A->Build(*M, R);
       if (!S) {
         fprintf(stderr, "%s: %s\n", Alg, toString(S.takeError()).c_str());

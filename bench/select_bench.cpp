@@ -9,6 +9,7 @@
 //   build/bin/bench-select [--ranks P] [--max-bytes N] [--machine SUBSTR]
 //                          [--collective NAME] [SRCDIR]
 
+#include "bench/Inputs.h"
 #include "bench/Timing.h"
 #include "compiler/AutoPolicy.h"
 #include "compiler/Select.h"
@@ -30,17 +31,8 @@ using namespace collc::bench;
 
 namespace {
 
-Request base(Collective C, int32_t P) {
-  Request R;
-  R.Coll = C;
-  R.Nodes.resize(static_cast<size_t>(P));
-  std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
-  R.Algorithm = "auto";
-  if (isReduction(C)) {
-    R.Op = "sum";
-    R.Datatype = "int32";
-  }
-  return R;
+Request base(const Machine &M, Collective C, int32_t P) {
+  return mustRequest(onFirstNodes(C, P, 0), M);
 }
 
 } // namespace
@@ -117,8 +109,8 @@ int main(int argc, char **argv) {
       const double Cpu0 = cpuSeconds();
       const Clock::time_point Wall0 = Clock::now();
       llvm::Expected<Selection> Sel =
-          selectBands(*M, base(C, P), Barrier ? 0 : 1, Barrier ? 0 : MaxBytes,
-                      modelJudge());
+          selectBands(*M, base(*M, C, P), Barrier ? 0 : 1,
+                      Barrier ? 0 : MaxBytes, modelJudge());
       const double Cpu = cpuSeconds() - Cpu0;
       const double Wall = seconds(Wall0, Clock::now());
       TotalCpu += Cpu;

@@ -12,6 +12,7 @@
 //   build/bin/bench-sem [--max-n N] [--runs R]
 
 #include "algorithms/Registry.h"
+#include "bench/Inputs.h"
 #include "bench/Timing.h"
 #include "compiler/Driver.h"
 #include "passes/Contention.h"
@@ -47,14 +48,10 @@ Machine torus(int64_t N) {
   return M;
 }
 
-Request alltoall(int64_t N, const char *Algorithm, uint64_t Bytes) {
-  Request R;
-  R.Coll = Collective::Alltoall;
-  R.Nodes.resize(N * N);
-  std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
-  R.Bytes = Bytes;
-  R.Algorithm = Algorithm;
-  return R;
+Request alltoall(const Machine &M, int64_t N, const char *Algorithm,
+                 uint64_t Bytes) {
+  return mustRequest(
+      onFirstNodes(Collective::Alltoall, N * N, Bytes, Algorithm), M);
 }
 
 struct Result {
@@ -66,10 +63,10 @@ struct Result {
 Result runOnce(int64_t N) {
   Result Rs;
   Machine M = torus(N);
+  const Request R = alltoall(M, N, "sem", 64);
   auto W0 = Clock::now();
   double C0 = cpuSeconds();
-  auto S = findAlgorithm("sem", Collective::Alltoall)
-               ->Build(M, alltoall(N, "sem", 64));
+  auto S = findAlgorithm("sem", Collective::Alltoall)->Build(M, R);
   if (!S) {
     fprintf(stderr, "build failed\n");
     exit(1);
@@ -170,7 +167,8 @@ int main(int argc, char **argv) {
     double Ms[3];
     const char *Names[3] = {"sem", "torus-row-column", "torus-direct"};
     for (int A = 0; A < 3; ++A) {
-      auto S = buildAndCost(torus(16), alltoall(16, Names[A], Bytes), Names[A]);
+      const Machine M = torus(16);
+      auto S = buildAndCost(M, alltoall(M, 16, Names[A], Bytes), Names[A]);
       if (!S) {
         fprintf(stderr, "%s failed\n", Names[A]);
         return 1;

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bench/Inputs.h"
 #include "bench/Timing.h"
 #include "compiler/Driver.h"
 #include "sim/ScheduleSim.h"
@@ -67,21 +68,24 @@ int main() {
                   "3500 r_d 3 (median of runs)\n\n";
   llvm::outs() << "case                               transfers     events     "
                   "    ms    Mevents/s     makespan network\n";
-  Request Mc;
-  Mc.Coll = Collective::Multicast;
-  Mc.Nodes = randomPlacement(1, 128, 256);
-  Mc.Bytes = 65536;
+  RequestFields McF;
+  McF.Coll = Collective::Multicast;
+  const std::vector<int64_t> Group = randomPlacement(1, 128, 256);
+  McF.Root = Group[0];
+  McF.Destinations.emplace(Group.begin() + 1, Group.end());
+  McF.Bytes = 65536;
+  const Request Mc = mustRequest(McF, M);
   row("multicast 128 x 64 KB, opt-mesh", build(M, Mc, "opt-mesh"), M, 51);
   row("multicast 128 x 64 KB, opt-tree", build(M, Mc, "opt-tree"), M, 51);
 
-  Request A;
-  A.Coll = Collective::Alltoall;
-  A.Nodes.resize(256);
-  std::iota(A.Nodes.begin(), A.Nodes.end(), 0);
-  A.Bytes = 1024;
-  row("alltoall 256 x 1 KB, pairwise", build(M, A, "pairwise"), M, 7);
-  A.Bytes = 65536;
-  row("alltoall 256 x 64 KB, pairwise", build(M, A, "pairwise"), M, 7);
+  row("alltoall 256 x 1 KB, pairwise",
+      build(M, mustRequest(onFirstNodes(Collective::Alltoall, 256, 1024), M),
+            "pairwise"),
+      M, 7);
+  row("alltoall 256 x 64 KB, pairwise",
+      build(M, mustRequest(onFirstNodes(Collective::Alltoall, 256, 65536), M),
+            "pairwise"),
+      M, 7);
 
   // The whole Figure-12 sweep, building and routing included.
   FigureSpec F12 = paperFigures()[1];

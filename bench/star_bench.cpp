@@ -11,7 +11,9 @@
 //   broadcast of MS(2,4) and S_10, as wall time and as the process's CPU
 //   time (the machine may be shared). Without options, both.
 
+#include "algorithms/Builder.h"
 #include "algorithms/Registry.h"
+#include "bench/Inputs.h"
 #include "bench/Timing.h"
 #include "compiler/Driver.h"
 #include "ir/StarGraph.h"
@@ -47,27 +49,16 @@ Machine unitCall(const StarGraph &G) {
   return M;
 }
 
-Request bcast(const StarGraph &G, const char *Algorithm) {
-  Request R;
-  R.Coll = Collective::Bcast;
-  R.Nodes.resize(G.nodes());
-  std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
-  R.Bytes = 8;
-  R.Algorithm = Algorithm;
-  return R;
-}
-
-int64_t lowerBound(int64_t N) {
-  int64_t B = 0;
-  while ((int64_t(1) << B) < N)
-    ++B;
-  return B;
+Request bcast(const Machine &M, const StarGraph &G, const char *Algorithm) {
+  return mustRequest(onFirstNodes(Collective::Bcast, G.nodes(), 8, Algorithm),
+                     M);
 }
 
 /// Build + cost + verify; exits on failure (a benchmark of a broken schedule
 /// means nothing).
 Schedule compileOrDie(const StarGraph &G, const char *Algorithm) {
-  auto S = compile(unitCall(G), bcast(G, Algorithm));
+  const Machine M = unitCall(G);
+  auto S = compile(M, bcast(M, G, Algorithm));
   if (!S) {
     llvm::errs() << "bench-star: " << G.title() << " " << Algorithm << ": "
                  << llvm::toString(S.takeError()) << "\n";
@@ -102,7 +93,7 @@ void table(int64_t GreedyMax) {
     snprintf(Line, sizeof(Line),
              "| %-7s | %9lld | %12lld | %-12s | %5zu | %8.0f | %12s |\n",
              G.title().c_str(), static_cast<long long>(G.nodes()),
-             static_cast<long long>(lowerBound(G.nodes())), Alg, S.Steps.size(),
+             static_cast<long long>(ceilLog2(G.nodes())), Alg, S.Steps.size(),
              S.Makespan, Greedy.c_str());
     llvm::outs() << Line;
     llvm::outs().flush();
@@ -119,7 +110,7 @@ void timing(int Runs) {
   for (StarGraph G : {StarGraph::macroStar(2, 4), StarGraph::star(10)}) {
     const char *Alg = G.isStar() ? "star-search" : "macro-star";
     Machine M = unitCall(G);
-    Request R = bcast(G, Alg);
+    Request R = bcast(M, G, Alg);
     std::vector<double> Build, Cost, Verify, Total, Cpu;
     for (int I = 0; I < Runs; ++I) {
       double C0 = cpuSeconds();

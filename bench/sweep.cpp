@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bench/Inputs.h"
 #include "compiler/AutoPolicy.h"
 #include "readers/Spec.h"
 #include "tools/SvgChart.h"
@@ -24,6 +25,7 @@
 #include <numeric>
 
 using namespace collc;
+using namespace collc::bench;
 
 namespace {
 
@@ -99,15 +101,7 @@ int main(int argc, char **argv) {
           return Ss.emplace_back(Series{A, {}});
         };
         for (uint64_t B = 4; B <= (uint64_t(1) << 20); B *= 2) {
-          Request R;
-          R.Coll = C.C;
-          R.Nodes.resize(P);
-          std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
-          R.Bytes = B;
-          if (isReduction(C.C)) {
-            R.Op = "sum";
-            R.Datatype = "int32";
-          }
+          const Request R = mustRequest(onFirstNodes(C.C, P, B), *M);
           // Every candidate of the auto policy, as it judges them; the
           // last column marks the one it chooses.
           std::vector<std::pair<std::string, std::string>> Lines; // alg, row

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "algorithms/Registry.h"
+#include "bench/Inputs.h"
 #include "passes/NetworkCost.h"
 #include "passes/Verify.h"
 #include "tests/network/Platforms.h"
@@ -29,21 +30,12 @@
 #include <numeric>
 
 using namespace collc;
+using namespace collc::bench;
 
 namespace {
 
-Request request(const char *Alg, uint64_t Bytes) {
-  Request R;
-  R.Coll = Collective::Bcast;
-  R.Nodes.resize(256);
-  std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
-  R.Bytes = Bytes;
-  R.Algorithm = Alg;
-  return R;
-}
-
 Schedule build(const Machine &M, const char *Alg, uint64_t Bytes) {
-  Request R = request(Alg, Bytes);
+  Request R = mustRequest(onFirstNodes(Collective::Bcast, 256, Bytes, Alg), M);
   const AlgorithmInfo *A = llvm::cantFail(lookupAlgorithm(Alg, M, R));
   Schedule S = llvm::cantFail(A->Build(M, R));
   if (!verifySchedule(S, M).empty()) {

@@ -208,15 +208,24 @@ private:
   Pipeline &Pl;
 };
 
-/// Bisects (A, B), whose ends differ in winner, for the first size where
-/// the winner changes; asks only sizes in between.
-llvm::Error bisectWinner(Selector &Sel, uint64_t A, uint64_t B) {
+/// The winners at sizes \p A and \p B (both asked, A first).
+llvm::Expected<std::pair<std::string, std::string>>
+winners(Selector &Sel, uint64_t A, uint64_t B) {
   auto PA = Sel.at(A), PB = Sel.at(B);
   if (!PA)
     return PA.takeError();
   if (!PB)
     return PB.takeError();
-  std::string WA = PA->Algorithm, WB = PB->Algorithm;
+  return std::make_pair(PA->Algorithm, PB->Algorithm);
+}
+
+/// Bisects (A, B), whose ends differ in winner, for the first size where
+/// the winner changes; asks only sizes in between.
+llvm::Error bisectWinner(Selector &Sel, uint64_t A, uint64_t B) {
+  auto Ends = winners(Sel, A, B);
+  if (!Ends)
+    return Ends.takeError();
+  auto [WA, WB] = *Ends;
   while (WA != WB && B - A > 1) {
     uint64_t Mid = A + (B - A) / 2;
     auto PM = Sel.at(Mid);
@@ -257,17 +266,15 @@ llvm::Error refine(Selector &Sel, uint64_t A, uint64_t B) {
   // Both ends are asked, adjacent ones too: a shape change's sizes are the
   // ends of the stretches it makes, and a size never asked would be in no
   // band.
-  auto PA = Sel.at(A), PB = Sel.at(B);
-  if (!PA)
-    return PA.takeError();
-  if (!PB)
-    return PB.takeError();
+  auto Ends = winners(Sel, A, B);
+  if (!Ends)
+    return Ends.takeError();
   if (B - A <= 1)
     return llvm::Error::success();
   std::vector<const AlgorithmInfo *> Changed = Sel.reshaped(A, B);
   if (Changed.empty())
-    return PA->Algorithm == PB->Algorithm ? llvm::Error::success()
-                                          : bisectWinner(Sel, A, B);
+    return Ends->first == Ends->second ? llvm::Error::success()
+                                       : bisectWinner(Sel, A, B);
   std::set<uint64_t> Edges;
   shapeChanges(Sel, Changed.front(), A, B, Edges);
   if (Edges.empty()) // C's shape is NoShape at one end only in at(): split.

@@ -1,9 +1,8 @@
 #include "passes/NetworkCost.h"
 
+#include "passes/MaxMinSharing.h"
 #include "passes/Posting.h"
 #include "passes/Routes.h"
-
-#include "llvm/ADT/bit.h"
 
 #include <algorithm>
 #include <cassert>
@@ -19,99 +18,9 @@ namespace {
 constexpr uint32_t None = std::numeric_limits<uint32_t>::max();
 constexpr double Inf = std::numeric_limits<double>::infinity();
 
-/// A resource of the sharing: one direction of a link, a half-duplex link
-/// (both directions), or a node's injection or ejection.
-struct Resource {
-  double Capacity = 0;
-  /// Messages in their data phase that use it: (message, index of the
-  /// element in the message's list).
-  std::vector<std::pair<uint32_t, uint32_t>> Users;
-  // Scratch of one solve.
-  double Rem = 0, Usage = 0;
-  /// The highest bound level of its users (Inf: one has no bound).
-  double Ceiling = 0;
-  uint32_t Unfrozen = 0, Epoch = 0;
-};
-
-/// The level (the share of a message of penalty 1) at which \p R fills up,
-/// with what its frozen users leave.
-double level(const Resource &R) {
-  return std::max(R.Rem, 0.0) / std::max(R.Usage, 1e-300);
-}
-
-/// One resource a message uses, with the weight it loads it with.
-struct Element {
-  uint32_t Res = 0;
-  uint32_t Pos = 0; ///< Its index in Resource::Users while in use.
-  double Weight = 1;
-  double Share = 0; ///< Weight / the message's penalty.
-};
-
-/// A resource's fill level, or a message's bound level, with its id.
-using Level = std::pair<double, uint32_t>;
-
-/// A min-heap of levels (4-ary: shallow, its children side by side), lowest
-/// level first, then lowest id. The order is total (levels are never NaN),
-/// so which entry is on top does not depend on how the heap is kept.
-class LevelHeap {
-public:
-  void clear() { H.clear(); }
-  bool empty() const { return H.empty(); }
-  const Level &top() const { return H.front(); }
-  /// Adds \p L without ordering; heapify() orders what was added.
-  void add(Level L) { H.push_back(L); }
-  void heapify() {
-    for (size_t I = H.size() / 4 + 1; I-- > 0;)
-      down(I);
-  }
-  void pop() {
-    H.front() = H.back();
-    H.pop_back();
-    down(0);
-  }
-  /// Raises the top's level to \p L.
-  void raiseTop(double L) {
-    H.front().first = L;
-    down(0);
-  }
-
-private:
-  /// A.first < B.first, or equal and A.second < B.second, without branches:
-  /// levels are >= 0 (or -0, which equals 0), whose bits order as the
-  /// values do.
-  static bool lower(const Level &A, const Level &B) {
-    const uint64_t X = llvm::bit_cast<uint64_t>(A.first + 0.0),
-                   Y = llvm::bit_cast<uint64_t>(B.first + 0.0);
-    return (X < Y) | ((X == Y) & (A.second < B.second));
-  }
-  void down(size_t I) {
-    const size_t N = H.size();
-    if (I >= N)
-      return;
-    const Level X = H[I];
-    for (;;) {
-      const size_t C = 4 * I + 1;
-      if (C >= N)
-        break;
-      size_t Best = C;
-      for (size_t J = C + 1, E = std::min(C + 4, N); J < E; ++J)
-        Best = lower(H[J], H[Best]) ? J : Best;
-      if (!lower(H[Best], X))
-        break;
-      H[I] = H[Best];
-      I = Best;
-    }
-    H[I] = X;
-  }
-  std::vector<Level> H;
-};
-
-/// A transfer as the network sees it (what the sharing solve reads first).
+/// A transfer as the network sees it; its share of the network is the flow
+/// of the same id in the evaluator's MaxMinSharing.
 struct Message {
-  uint32_t ElemBegin = 0, ElemEnd = 0;
-  /// The sharing weight is 1 / Penalty; Bound caps the share.
-  double Penalty = 1, Bound = Inf;
-  double Value = 0, NewValue = 0;
   uint32_t Src = 0, Dst = 0;
   double Latency = 0; ///< Route latency x the band's latency factor.
   double Factor = 1;  ///< The band's bandwidth factor.
@@ -153,8 +62,8 @@ struct LinkKeyHash {
   }
 };
 
-/// What every message between two nodes shares: the resources it uses (a
-/// template of its elements), and the constants of its route.
+/// What every message between two nodes shares: the resources it uses
+/// (Evaluator::Templates[Begin, End)), and the constants of its route.
 struct RouteInfo {
   uint32_t Begin = 0, End = 0; ///< Into Evaluator::Templates.
   double Latency = 0;          ///< Sum of the links' latencies.
@@ -192,12 +101,12 @@ private:
   // The flows.
   void startData(uint32_t Id, double Now);
   void finish(uint32_t Id, double Now);
-  void settle(Message &Ms, double Now) {
-    Ms.Remaining -= Ms.Value * Ms.Factor * (Now - Ms.LastUpdate);
+  /// The bytes \p Ms moved at \p Rate since it was last settled.
+  static void settle(Message &Ms, double Rate, double Now) {
+    Ms.Remaining -= Rate * Ms.Factor * (Now - Ms.LastUpdate);
     Ms.LastUpdate = Now;
   }
   void solve(double Now);
-  void freeze(uint32_t Id, double Value);
 
   Schedule &S;
   const Machine &M;
@@ -205,11 +114,11 @@ private:
   NetworkCostOptions Opts;
   NetworkCostStats Stats;
 
-  std::vector<Resource> Res;
+  MaxMinSharing Sharing;
   std::unordered_map<LinkKey, uint32_t, LinkKeyHash> LinkIds;
   std::vector<uint32_t> Inject, Eject; ///< Per node, None without limits.
   std::unordered_map<uint64_t, RouteInfo> Routes;
-  std::vector<Element> Templates, Elements;
+  std::vector<MaxMinSharing::Use> Templates;
   std::vector<Channel> Scratch, BackScratch;
   std::vector<Message> Msgs;
 
@@ -249,14 +158,6 @@ private:
   std::vector<Work> Todo;
 
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> Queue;
-  std::vector<uint32_t> Dirty; ///< Resources whose users changed.
-  uint32_t Epoch = 0;
-  std::vector<uint32_t> CompMsgs, CompRes;
-  LevelHeap Heap, Bounded;
-  /// Per message, apart from Msgs so that the solve's scans stay in cache:
-  /// the last solve that reached it, and whether its share is fixed.
-  std::vector<uint32_t> MsgEpoch;
-  std::vector<uint8_t> Frozen;
 };
 
 uint32_t Evaluator::linkResource(const Channel &C) {
@@ -264,11 +165,9 @@ uint32_t Evaluator::linkResource(const Channel &C) {
   LinkKey K{C.From, C.To, C.Lane};
   if (!LC.FullDuplex && K.A > K.B)
     std::swap(K.A, K.B);
-  auto [It, New] = LinkIds.try_emplace(K, static_cast<uint32_t>(Res.size()));
-  if (New) {
-    Res.emplace_back();
-    Res.back().Capacity = LC.Bandwidth;
-  }
+  auto [It, New] = LinkIds.try_emplace(K, 0);
+  if (New)
+    It->second = Sharing.addResource(LC.Bandwidth);
   return It->second;
 }
 
@@ -292,7 +191,7 @@ const RouteInfo &Evaluator::routeInfo(int64_t A, int64_t B, uint8_t TieDown) {
     // A FATPIPE is not shared (SimGrid: each flow alone is bounded by its
     // bandwidth), so it bounds the message's rate and fills no resource.
     if (!LC.FatPipe)
-      Templates.push_back({linkResource(C), 0, 1.0});
+      Templates.push_back({linkResource(C), 1.0});
   }
   // The acknowledgements load the reverse route (a link both routes cross,
   // half duplex, carries the sum).
@@ -303,18 +202,19 @@ const RouteInfo &Evaluator::routeInfo(int64_t A, int64_t B, uint8_t TieDown) {
       if (Net.Links[C.Class].FatPipe)
         continue;
       uint32_t R = linkResource(C);
-      auto Same = std::find_if(Templates.begin() + RI.Begin, Templates.end(),
-                               [&](const Element &E) { return E.Res == R; });
+      auto Same = std::find_if(
+          Templates.begin() + RI.Begin, Templates.end(),
+          [&](const MaxMinSharing::Use &U) { return U.Resource == R; });
       if (Same != Templates.end())
         Same->Weight += Net.CrossTraffic;
       else
-        Templates.push_back({R, 0, Net.CrossTraffic});
+        Templates.push_back({R, Net.CrossTraffic});
     }
   }
   if (Inject[A] != None)
-    Templates.push_back({Inject[A], 0, 1.0});
+    Templates.push_back({Inject[A], 1.0});
   if (Eject[B] != None)
-    Templates.push_back({Eject[B], 0, 1.0});
+    Templates.push_back({Eject[B], 1.0});
   RI.End = static_cast<uint32_t>(Templates.size());
   return RI;
 }
@@ -334,15 +234,10 @@ void Evaluator::buildMessages() {
   if (Limit < Inf)
     for (const Participant &Pt : S.Participants)
       for (std::vector<uint32_t> *V : {&Inject, &Eject})
-        if ((*V)[Pt.Node] == None) {
-          (*V)[Pt.Node] = static_cast<uint32_t>(Res.size());
-          Res.emplace_back();
-          Res.back().Capacity = Limit;
-        }
+        if ((*V)[Pt.Node] == None)
+          (*V)[Pt.Node] = Sharing.addResource(Limit);
 
   Msgs.resize(S.numTransfers());
-  MsgEpoch.assign(Msgs.size(), 0);
-  Frozen.assign(Msgs.size(), 0);
   uint32_t Id = 0;
   for (const Step &St : S.Steps)
     for (const Transfer &T : St.Transfers) {
@@ -361,22 +256,20 @@ void Evaluator::buildMessages() {
         Ms.Latency = Net.IntraNode.Latency * Band.LatencyFactor;
         if (Net.IntraNode.Bandwidth > 0)
           Ms.IntraRate = Net.IntraNode.Bandwidth * Band.BandwidthFactor;
+        Sharing.addFlow({}, 1); // a loopback shares nothing
         continue;
       }
       const RouteInfo &RI = routeInfo(A, B, T.TieDown);
       Ms.Latency = RI.Latency * Band.LatencyFactor;
-      Ms.Penalty = RI.Latency + RI.WeightTerm;
-      if (!(Ms.Penalty > 0))
-        Ms.Penalty = 1; // no latency, no weight-S: equal shares
-      Ms.Bound = RI.MinBandwidth;
+      double Penalty = RI.Latency + RI.WeightTerm;
+      if (!(Penalty > 0))
+        Penalty = 1; // no latency, no weight-S: equal shares
+      double Bound = RI.MinBandwidth;
       if (Net.TcpGamma > 0 && RI.Latency > 0)
-        Ms.Bound = std::min(Ms.Bound, Net.TcpGamma / (2 * RI.Latency));
-      Ms.ElemBegin = static_cast<uint32_t>(Elements.size());
-      Elements.insert(Elements.end(), Templates.begin() + RI.Begin,
-                      Templates.begin() + RI.End);
-      Ms.ElemEnd = static_cast<uint32_t>(Elements.size());
-      for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E)
-        Elements[E].Share = Elements[E].Weight / Ms.Penalty;
+        Bound = std::min(Bound, Net.TcpGamma / (2 * RI.Latency));
+      Sharing.addFlow(
+          llvm::makeArrayRef(Templates).slice(RI.Begin, RI.End - RI.Begin),
+          Penalty, Bound);
     }
 }
 
@@ -615,190 +508,40 @@ void Evaluator::startData(uint32_t Id, double Now) {
   Ms.LastUpdate = Now;
   // Alone on its route: within a node, without bytes, or over links none
   // of which is shared (FATPIPEs), where its bound alone sets its rate.
-  if (Ms.Intra || Ms.Bytes == 0 || Ms.ElemBegin == Ms.ElemEnd) {
+  if (Ms.Intra || Ms.Bytes == 0 || Sharing.usesNothing(Id)) {
     double Rate = Ms.Intra        ? Ms.IntraRate
                   : Ms.Bytes == 0 ? Inf
-                                  : Ms.Bound * Ms.Factor;
+                                  : Sharing.bound(Id) * Ms.Factor;
     double Dur = Rate < Inf ? Ms.Bytes / Rate : 0;
     Queue.push({Now + Dur, Id, Ms.Version, EventKind::Finish});
     return;
   }
   Ms.Active = true;
-  Ms.Value = 0;
-  for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
-    Element &El = Elements[E];
-    Resource &R = Res[El.Res];
-    El.Pos = static_cast<uint32_t>(R.Users.size());
-    R.Users.push_back({Id, E});
-    Dirty.push_back(El.Res);
-  }
+  Sharing.start(Id);
 }
 
 void Evaluator::finish(uint32_t Id, double Now) {
   Message &Ms = Msgs[Id];
   if (Ms.Active) {
     Ms.Active = false;
-    for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
-      const Element &El = Elements[E];
-      Resource &R = Res[El.Res];
-      // Swap-remove, keeping the moved user's position right.
-      auto Last = R.Users.back();
-      R.Users[El.Pos] = Last;
-      Elements[Last.second].Pos = El.Pos;
-      R.Users.pop_back();
-      Dirty.push_back(El.Res);
-    }
+    Sharing.stop(Id);
   }
   completed(Id, Now);
 }
 
-void Evaluator::freeze(uint32_t Id, double Value) {
-  Message &Ms = Msgs[Id];
-  Frozen[Id] = 1;
-  Ms.NewValue = Value;
-  for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
-    const Element &El = Elements[E];
-    Resource &R = Res[El.Res];
-    R.Rem -= El.Weight * Value;
-    R.Usage -= El.Share;
-    --R.Unfrozen;
-  }
-}
-
-/// Re-solves the weighted max-min sharing among the messages reachable from
-/// the dirty resources, and re-times those whose rate changed.
+/// Re-solves the sharing among the messages a start or an end can reach,
+/// and re-times those whose rate changed.
 void Evaluator::solve(double Now) {
   ++Stats.Solves;
-  ++Epoch;
-  CompMsgs.clear();
-  CompRes.clear();
-  for (uint32_t R : Dirty)
-    if (Res[R].Epoch != Epoch) {
-      Res[R].Epoch = Epoch;
-      CompRes.push_back(R);
-    }
-  Dirty.clear();
-  for (size_t I = 0; I < CompRes.size(); ++I)
-    for (auto [Id, E] : Res[CompRes[I]].Users) {
-      (void)E;
-      if (MsgEpoch[Id] == Epoch)
-        continue;
-      MsgEpoch[Id] = Epoch;
-      const Message &Ms = Msgs[Id];
-      CompMsgs.push_back(Id);
-      for (uint32_t X = Ms.ElemBegin; X < Ms.ElemEnd; ++X) {
-        uint32_t R = Elements[X].Res;
-        if (Res[R].Epoch != Epoch) {
-          Res[R].Epoch = Epoch;
-          CompRes.push_back(R);
-        }
-      }
-    }
-  if (CompMsgs.empty())
-    return;
-  Stats.Rerated += CompMsgs.size();
-  for (uint32_t R : CompRes) {
-    Resource &Rs = Res[R];
-    Rs.Rem = Rs.Capacity;
-    Rs.Usage = 0;
-    Rs.Unfrozen = 0;
-    Rs.Ceiling = 0;
-  }
-  for (uint32_t Id : CompMsgs) {
+  Stats.Rerated += Sharing.solve([&](uint32_t Id, double Old, double New) {
     Message &Ms = Msgs[Id];
-    Frozen[Id] = 0;
-    const double BoundLevel = Ms.Bound * Ms.Penalty;
-    for (uint32_t E = Ms.ElemBegin; E < Ms.ElemEnd; ++E) {
-      Resource &R = Res[Elements[E].Res];
-      R.Usage += Elements[E].Share;
-      ++R.Unfrozen;
-      R.Ceiling = std::max(R.Ceiling, BoundLevel);
-    }
-  }
-  // Messages by the level at which their bound stops them.
-  Bounded.clear();
-  double Ceiling = 0;
-  size_t NumBounded = 0;
-  for (uint32_t Id : CompMsgs)
-    if (Msgs[Id].Bound < Inf) {
-      const double L = Msgs[Id].Bound * Msgs[Id].Penalty;
-      Bounded.add({L, Id});
-      Ceiling = std::max(Ceiling, L);
-      ++NumBounded;
-    }
-  Bounded.heapify();
-  // A resource whose level reaches the highest bound level of its users
-  // never fills first: a user of it still rising has a bound at or below
-  // that level, and so has the lowest bound still pending, which wins a tie;
-  // levels only rise. Neither does one above every message's bound level,
-  // when all have one. Such a resource stays out of the heap.
-  if (NumBounded < CompMsgs.size())
-    Ceiling = Inf;
-  // Resources by the level at which they fill (lazy: an entry is current
-  // when its level is the resource's level now).
-  Heap.clear();
-  for (uint32_t R : CompRes)
-    if (Res[R].Unfrozen > 0) {
-      const double L = level(Res[R]);
-      if (L < std::min(Ceiling, Res[R].Ceiling))
-        Heap.add({L, R});
-    }
-  Heap.heapify();
-  size_t Left = CompMsgs.size();
-
-  while (Left > 0) {
-    // Levels only rise as messages freeze: an entry below its resource's
-    // level now goes back in at that level (a lazy increase-key), an entry
-    // of a resource without rising users, or above the ceiling, goes.
-    while (!Heap.empty()) {
-      const Resource &Top = Res[Heap.top().second];
-      double Level = Top.Unfrozen > 0 ? level(Top) : Inf;
-      if (Level <= Heap.top().first)
-        break;
-      if (Level < std::min(Ceiling, Top.Ceiling))
-        Heap.raiseTop(Level);
-      else
-        Heap.pop();
-    }
-    while (!Bounded.empty() && Frozen[Bounded.top().second])
-      Bounded.pop();
-    double LevelRes = Heap.empty() ? Inf : Heap.top().first;
-    double LevelBound = Bounded.empty() ? Inf : Bounded.top().first;
-    if (LevelBound <= LevelRes) {
-      if (LevelBound == Inf)
-        break; // nothing limits what is left (cannot happen: every message
-               // crosses a link)
-      uint32_t Id = Bounded.top().second;
-      Bounded.pop();
-      freeze(Id, Msgs[Id].Bound);
-      --Left;
-      continue;
-    }
-    const uint32_t R = Heap.top().second;
-    Heap.pop();
-    // Every message still rising on R stops at this level. Freezing one
-    // reorders R's users only when they finish, not here.
-    for (size_t U = 0; U < Res[R].Users.size(); ++U) {
-      uint32_t Id = Res[R].Users[U].first;
-      if (Frozen[Id])
-        continue;
-      freeze(Id, LevelRes / Msgs[Id].Penalty);
-      --Left;
-    }
-  }
-  // Re-time the messages whose rate changed.
-  for (uint32_t Id : CompMsgs) {
-    Message &Ms = Msgs[Id];
-    if (Ms.NewValue == Ms.Value)
-      continue;
-    settle(Ms, Now);
-    Ms.Value = Ms.NewValue;
+    settle(Ms, Old, Now);
     ++Ms.Version;
-    double Rate = Ms.Value * Ms.Factor;
+    double Rate = New * Ms.Factor;
     double Left = std::max(Ms.Remaining, 0.0);
     Queue.push({Rate > 0 ? Now + Left / Rate : Inf, Id, Ms.Version,
                 EventKind::Finish});
-  }
+  });
 }
 
 NetworkCostStats Evaluator::run() {
@@ -834,10 +577,10 @@ NetworkCostStats Evaluator::run() {
       if (E.Version != Ms.Version || !std::isnan(Ms.End))
         continue; // re-timed since
       if (Ms.Active)
-        settle(Ms, Now);
+        settle(Ms, Sharing.rate(E.Msg), Now);
       finish(E.Msg, Now);
     }
-    if (!Dirty.empty())
+    if (Sharing.pending())
       solve(Now);
   }
   double Makespan = 0;

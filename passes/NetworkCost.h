@@ -58,12 +58,13 @@
 ///
 /// Performance: events that fall together (within a relative 1e-9) are
 /// handled as one, and a change re-solves the sharing only among the
-/// messages it can reach through shared resources. The solve fills the
-/// resources in order of their level (a 4-ary heap, lazily raised) and leaves
-/// out those that cannot fill first (a level at or above the highest bound
-/// of their users); none of this changes a result: the order of the fill is
-/// total, so the times are bit for bit those of a plain heap
-/// (bench-network-corpus checks a corpus).
+/// messages it can reach through shared resources (passes/MaxMinSharing.h
+/// solves the sharing; this file keeps the events and the posting). The
+/// solve fills the resources in order of their level (a 4-ary heap, lazily
+/// raised) and leaves out those that cannot fill first (a level at or above
+/// the highest bound of their users); none of this changes a result: the
+/// order of the fill is total, so the times are bit for bit those of a plain
+/// heap (bench-network-corpus checks a corpus).
 #ifndef COLLC_PASSES_NETWORKCOST_H
 #define COLLC_PASSES_NETWORKCOST_H
 

@@ -106,6 +106,7 @@ SMLoc Document::nextDocument() {
 bool Document::error(SMLoc Loc, const Twine &Msg) {
   if (!Failed) {
     Failed = true;
+    Located = true;
     Message = render(Loc, Msg.str());
   }
   return false;
@@ -125,6 +126,7 @@ bool Document::error(const DocNode *N, const Twine &Msg) {
 }
 
 Error Document::takeError() {
+  Failed = false; // the document may be read again (a request per combination)
   if (Located)
     return make_error<LocatedError>(Message);
   return createStringError(inconvertibleErrorCode(), Message);

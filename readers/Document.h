@@ -70,7 +70,7 @@ public:
   /// missing key 'bytes' in request"). Returns false, for `return error(...)`.
   bool error(const DocNode *N, const llvm::Twine &Msg);
   bool failed() const { return Failed; }
-  /// The recorded error.
+  /// The recorded error; the document records the next one after it.
   llvm::Error takeError();
 
   /// Checks that \p N is a scalar, the value of field \p Key.

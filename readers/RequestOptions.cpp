@@ -73,8 +73,7 @@ RequestOverrides RequestOptions::overrides() const {
                   {&Root, &RequestOverrides::Root},
                   {&Destinations, &RequestOverrides::Destinations},
                   {&Ranks, &RequestOverrides::Ranks},
-                  {&Segments, &RequestOverrides::Segments},
-                  {&Bytes, &RequestOverrides::Bytes}};
+                  {&Segments, &RequestOverrides::Segments}};
   for (auto [Opt, Field] : Fields)
     O.*Field = given(*Opt);
   return O;

@@ -35,7 +35,7 @@ struct RequestOptions {
   llvm::cl::opt<uint64_t> MaxRequests;
 
   /// The options that override the request file's fields (the set's lists
-  /// among them: readers/RequestSet.h).
+  /// among them: readers/RequestSet.h), --bytes apart (RequestSetOptions).
   RequestOverrides overrides() const;
 };
 

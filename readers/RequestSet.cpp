@@ -98,13 +98,19 @@ public:
         return R.takeError();
       RootList.List = std::move(*R);
     }
-    if (O.Range && O.Fields.Bytes)
+    if (O.Range && O.Bytes)
       return error("--bytes and --bytes-range do not go together: give "
                    "sizes or a range");
-    auto B = listItems(O.Fields.Bytes, "--bytes");
+    auto B = listItems(O.Bytes, "--bytes");
     if (!B)
       return B.takeError();
     Sizes = std::move(*B);
+    // Each size is read once, here; a band's requests are read at size 0.
+    for (const auto &Size : Sizes)
+      if (Size)
+        CommandLine.commandLineBytes(*Size, SizeFields[*Size]);
+    if (O.Range)
+      CommandLine.commandLineBytes("0", RangeFields);
     Out.Range = O.Range;
 
     for (const auto &Coll : Colls)
@@ -176,7 +182,18 @@ private:
                : Sizes;
   }
 
-  /// The combination's request, read and checked.
+  /// The request file, read the first time a request needs it.
+  Expected<RequestDocument *> file() {
+    if (!File) {
+      auto D = RequestDocument::read(Path);
+      if (!D)
+        return D.takeError();
+      File = std::move(*D);
+    }
+    return File.get();
+  }
+
+  /// The combination's request, made and checked.
   Expected<Request> load(const std::optional<std::string> &Coll,
                          const std::optional<std::string> &K,
                          const std::optional<std::string> &Root,
@@ -185,8 +202,12 @@ private:
     F.Collective = Coll;
     F.Ranks = K;
     F.Root = Root;
-    F.Bytes = O.Range ? std::optional<std::string>("0") : Bytes;
-    auto R = loadRequest(Path, F, M);
+    const RequestFields &Typed = O.Range ? RangeFields
+                                 : Bytes ? SizeFields.at(*Bytes)
+                                         : NoFields;
+    auto Doc = file();
+    auto R = Doc ? makeRequest(Typed, M, *Doc, F)
+                 : Expected<Request>(Doc.takeError());
     if (R && O.Range)
       if (Error E = checkFiniteTimes(M, *R, O.Range->Hi))
         R = error("--bytes-range: " + toString(std::move(E)));
@@ -298,6 +319,13 @@ private:
   StringRef Path;
   const RequestSetOptions &O;
   const Machine &M;
+  std::unique_ptr<RequestDocument> File;
+  /// Holds the --bytes values as read.
+  RequestDocument CommandLine;
+  /// Each --bytes item's byte count (by its text), that of --bytes-range's
+  /// requests, and none.
+  std::map<std::string, RequestFields> SizeFields;
+  RequestFields RangeFields, NoFields;
   Items Colls, Ranks, Sizes;
   Roots RootList;
   RequestSet Out;

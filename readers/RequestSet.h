@@ -28,12 +28,13 @@
 /// - a multicast names its group by root and destinations: it takes no
 ///   --ranks and no `all`.
 ///
-/// Every combination's request is read and checked against the machine (the
-/// file's rules, readers/RequestSpec.h) before any schedule is built, so a
-/// combination the machine cannot serve (more ranks than it holds, a size
-/// its model cannot time, an algorithm that cannot run there) is a usage
-/// error before any work, and the error names the combination. The number of
-/// combinations is capped (MaxRequests) before any is read.
+/// Every combination's request is made and checked against the machine (the
+/// one request constructor, makeRequest() of readers/RequestSpec.h, over the
+/// request file read once and each size read once) before any schedule is
+/// built, so a combination the machine cannot serve (more ranks than it
+/// holds, a size its model cannot time, an algorithm that cannot run there)
+/// is a usage error before any work, and the error names the combination. The
+/// number of combinations is capped (MaxRequests) before any is read.
 #ifndef COLLC_READERS_REQUESTSET_H
 #define COLLC_READERS_REQUESTSET_H
 
@@ -61,11 +62,14 @@ constexpr uint64_t DefaultMaxRequests = 4096;
 llvm::Expected<ByteBand> parseBytesRange(llvm::StringRef Text);
 
 struct RequestSetOptions {
-  /// The command line's request fields as written. Collective, Ranks, Root
-  /// and Bytes may hold lists (the forms above); the others are single
-  /// values given to every request.
+  /// The command line's request fields as written. Collective, Ranks and
+  /// Root may hold lists (the forms above); the others are single values
+  /// given to every request.
   RequestOverrides Fields;
-  /// `--bytes-range`: every size in it (then Fields.Bytes must be empty).
+  /// `--bytes` as written: a size or a list of them, each read once into a
+  /// number before any request is made.
+  std::optional<std::string> Bytes;
+  /// `--bytes-range`: every size in it (then Bytes must be empty).
   std::optional<ByteBand> Range;
   /// At most this many combinations; more is a usage error that says how
   /// many were asked for and names --max-requests.

@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 using namespace llvm;
@@ -104,11 +105,13 @@ FieldReader collectiveField(Collective &Out) {
   };
 }
 
-/// Builds a Request from a request file's fields and the command line's.
+/// Builds a Request from a program's fields, the command line's and a
+/// request file's, in that order of precedence.
 class RequestReader {
 public:
-  RequestReader(Document &D, const RequestOverrides &O, const Machine &M)
-      : D(D), O(O), M(M), Fields(D, Schema) {}
+  RequestReader(Document &D, const RequestFields &T, const RequestOverrides &O,
+                const Machine &M)
+      : D(D), T(T), O(O), M(M), Fields(D, Schema) {}
   /// The schema's readers store into this object.
   RequestReader(const RequestReader &) = delete;
   RequestReader &operator=(const RequestReader &) = delete;
@@ -120,41 +123,145 @@ public:
     // Command-line values take the place of the file's; --ranks that of
     // `participants` too.
     const std::pair<const std::optional<std::string> &, StringRef>
-        CommandLine[] = {{O.Collective, "collective"},
-                         {O.Root, "root"},
-                         {O.Ranks, "ranks"},
-                         {O.Destinations, "destinations"},
-                         {O.Bytes, "bytes"},
-                         {O.Algorithm, "algorithm"},
-                         {O.Op, "op"},
-                         {O.Datatype, "datatype"},
-                         {O.Commutative, "commutative"},
-                         {O.Segments, "segments"}};
+        CommandLine[] = {
+            {O.Collective, "collective"}, {O.Root, "root"},
+            {O.Ranks, "ranks"},           {O.Destinations, "destinations"},
+            {O.Algorithm, "algorithm"},   {O.Op, "op"},
+            {O.Datatype, "datatype"},     {O.Commutative, "commutative"},
+            {O.Segments, "segments"}};
     for (auto &[Value, Key] : CommandLine)
       if (Value)
         Fields.set(Key, D.commandLine(("--" + Key).str(), *Value));
     if (O.Ranks)
       Fields.set("participants", nullptr);
+    // The program's values take the place of both; a group given as ranks
+    // that of the participants, and the reverse.
+    for (auto &[Key, Given] : typed())
+      if (Given)
+        Fields.set(Key, nullptr);
+    if (T.Ranks || T.Participants) {
+      Fields.set("ranks", nullptr);
+      Fields.set("participants", nullptr);
+    }
+    if (T.BytesAt)
+      Fields.set("bytes", T.BytesAt);
 
     if (!readCollective() || !readBytes() || !readParticipants() ||
-        !readReduction() || !Fields.readField("segments") || !checkTimes() ||
+        !readReduction() || !take("segments") || !checkTimes() ||
         !readAlgorithm())
       return D.takeError();
     return R;
   }
 
 private:
+  /// Whether field \p Key was given: by the program, on the command line or
+  /// in the file.
+  bool has(StringRef Key) const { return given(Key) || Fields.get(Key); }
+
+  /// Where field \p Key was written (null: by the program, or nowhere).
+  const DocNode *at(StringRef Key) const { return Fields.get(Key); }
+
+  /// Each field of the schema and whether the program gave it.
+  std::array<std::pair<StringRef, bool>, 11> typed() const {
+    return {{{"collective", T.Coll.has_value()},
+             {"ranks", T.Ranks.has_value()},
+             {"participants", T.Participants.has_value()},
+             {"destinations", T.Destinations.has_value()},
+             {"root", T.Root || T.RootRank},
+             {"bytes", T.Bytes.has_value()},
+             {"algorithm", T.Algorithm.has_value()},
+             {"op", T.Op.has_value()},
+             {"datatype", T.Datatype.has_value()},
+             {"commutative", T.Commutative.has_value()},
+             {"segments", T.Segments.has_value()}}};
+  }
+
+  /// Whether the program gave field \p Key.
+  bool given(StringRef Key) const {
+    for (auto &[Name, Given] : typed())
+      if (Name == Key)
+        return Given;
+    return false;
+  }
+
+  /// Reads field \p Key: the program's value, checked as the schema checks
+  /// a written one, or else the written one (none: nothing to read).
+  bool take(StringRef Key) {
+    if (!given(Key))
+      return Fields.readField(Key);
+    if (Key == "collective")
+      R.Coll = *T.Coll;
+    else if (Key == "ranks")
+      return integer(Key, *T.Ranks, 1, std::min(maxRanks(), MaxRanks), Ranks);
+    else if (Key == "bytes" && *T.Bytes > MaxBytes)
+      return D.error(at(Key), "expected an integer in [0, " + Twine(MaxBytes) +
+                                  "] for 'bytes', got '" + Twine(*T.Bytes) +
+                                  "'");
+    else if (Key == "bytes")
+      R.Bytes = *T.Bytes;
+    else if (Key == "segments")
+      return integer(Key, *T.Segments, 1, int64_t(1) << 20, R.Segments);
+    else if (Key == "root" && T.Root)
+      return node(Key, *T.Root) && (RootNode = *T.Root, true);
+    else if (Key == "participants" || Key == "destinations") {
+      for (int64_t V :
+           Key == "participants" ? *T.Participants : *T.Destinations) {
+        if (!node(Key, V))
+          return false;
+        Group.push_back({V, nullptr});
+      }
+    } else if (Key == "algorithm") {
+      if (T.Algorithm->empty())
+        return D.error(at(Key), "expected a non-empty string for 'algorithm'");
+      R.Algorithm = *T.Algorithm;
+    } else if (Key == "op" || Key == "datatype") {
+      const std::string &V = Key == "op" ? *T.Op : *T.Datatype;
+      ArrayRef<StringRef> Names =
+          Key == "op" ? makeArrayRef(Ops) : makeArrayRef(Types);
+      if (!is_contained(Names, StringRef(V)))
+        return D.error(
+            at(Key), "unknown " +
+                         Twine(Key == "op" ? StringRef("operator") : Key) +
+                         " '" + V + "'; expected one of: " + join(Names, ", "));
+      (Key == "op" ? R.Op : R.Datatype) = V;
+    } else if (Key == "commutative") {
+      R.Commutative = *T.Commutative;
+    }
+    return true;
+  }
+
+  /// A program's integer for \p Key in [Min, Max], into \p Out.
+  template <typename IntT>
+  bool integer(StringRef Key, int64_t V, int64_t Min, int64_t Max, IntT &Out) {
+    if (V < Min || V > Max)
+      return D.error(at(Key), "expected an integer in [" + Twine(Min) + ", " +
+                                  Twine(Max) + "] for '" + Key + "', got '" +
+                                  Twine(V) + "'");
+    Out = static_cast<IntT>(V);
+    return true;
+  }
+
+  /// A program's node for \p Key: one of the machine's.
+  bool node(StringRef Key, int64_t V) {
+    const int64_t Last = M.Topo.Nodes > 0 ? M.Topo.Nodes - 1 : MaxNodes;
+    if (V >= 0 && V <= Last)
+      return true;
+    return D.error(at(Key), "node " + Twine(V) + " in '" + Key +
+                                "' is outside the machine (nodes 0.." +
+                                Twine(Last) + ")");
+  }
+
   bool readCollective() {
-    if (!Fields.get("collective"))
+    if (!has("collective"))
       return D.error(Root, "missing key 'collective' in request");
-    return Fields.readField("collective");
+    return take("collective");
   }
 
   bool readBytes() {
-    const DocNode *BytesN = Fields.get("bytes");
-    if (!BytesN && R.Coll != Collective::Barrier)
+    const DocNode *BytesN = at("bytes");
+    if (!has("bytes") && R.Coll != Collective::Barrier)
       return D.error(Root, "missing key 'bytes' in request");
-    if (!Fields.readField("bytes"))
+    if (!take("bytes"))
       return false;
     if (R.Coll == Collective::Barrier && R.Bytes != 0)
       return D.error(
@@ -163,24 +270,28 @@ private:
   }
 
   bool readParticipants() {
-    const DocNode *RanksN = Fields.get("ranks");
-    const DocNode *PartsN = Fields.get("participants");
-    const DocNode *DestsN = Fields.get("destinations");
-    const DocNode *RootN = Fields.get("root");
-    if (!Fields.readField("root"))
+    const DocNode *RanksN = at("ranks");
+    const DocNode *PartsN = at("participants");
+    const DocNode *DestsN = at("destinations");
+    const DocNode *RootN = at("root");
+    const bool HasRanks = has("ranks"), HasParts = has("participants");
+    if (!take("root"))
       return false;
     if (R.Coll == Collective::Multicast) {
-      if (RanksN || PartsN)
+      if (T.RootRank)
+        return D.error(RootN, "a multicast's root is its source node, not a "
+                              "rank");
+      if (HasRanks || HasParts)
         return D.error(RanksN ? RanksN : PartsN,
                        "a multicast names its group by 'root' and "
                        "'destinations', not 'ranks' or 'participants'");
       if (!RootNode)
         return D.error(Root,
                        "missing key 'root' in request (the multicast source)");
-      if (!DestsN)
+      if (!has("destinations"))
         return D.error(Root, "missing key 'destinations' in request");
       Group.push_back({*RootNode, RootN});
-      if (!Fields.readField("destinations"))
+      if (!take("destinations"))
         return false;
       // With several processes per node a destination may share the
       // root's node (the count below bounds them).
@@ -190,19 +301,19 @@ private:
                          "the root (node " + Twine(*RootNode) +
                              ") must not be among the destinations");
     } else {
-      if (DestsN)
+      if (has("destinations"))
         return D.error(DestsN,
                        "'destinations' applies only to a multicast; use "
                        "'ranks' or 'participants'");
-      if (RanksN && PartsN)
+      if (HasRanks && HasParts)
         return D.error(PartsN,
                        "give either 'ranks' or 'participants', not both");
-      if (RanksN) {
-        if (!Fields.readField("ranks"))
+      if (HasRanks) {
+        if (!take("ranks"))
           return false;
         placeRanks(Ranks);
-      } else if (PartsN) {
-        if (!Fields.readField("participants"))
+      } else if (HasParts) {
+        if (!take("participants"))
           return false;
         if (Group.empty())
           return D.error(PartsN, "expected at least one participant");
@@ -237,7 +348,13 @@ private:
     for (auto &P : Group)
       R.Nodes.push_back(P.first);
     R.Root = 0;
-    if (RootNode && R.Coll != Collective::Multicast) {
+    if (T.RootRank && R.Coll != Collective::Multicast) {
+      if (*T.RootRank < 0 || *T.RootRank >= R.size())
+        return D.error(RootN, "root rank " + Twine(*T.RootRank) +
+                                  " is not a participant (the group has " +
+                                  Twine(R.Nodes.size()) + " ranks)");
+      R.Root = *T.RootRank;
+    } else if (RootNode && R.Coll != Collective::Multicast) {
       auto It = std::find(R.Nodes.begin(), R.Nodes.end(), *RootNode);
       if (It == R.Nodes.end())
         return D.error(RootN, "root node " + Twine(*RootNode) +
@@ -251,44 +368,44 @@ private:
   bool readReduction() {
     if (!isReduction(R.Coll)) {
       for (StringRef Key : {"op", "datatype", "commutative"})
-        if (const DocNode *N = Fields.get(Key))
-          return D.error(N, N->fromCommandLine()
-                                ? "applies only to reduce, allreduce, scan "
-                                  "and exscan"
-                                : "'op', 'datatype' and 'commutative' apply "
-                                  "only to reduce, allreduce, scan and "
-                                  "exscan");
+        if (has(Key))
+          return D.error(at(Key),
+                         at(Key) && at(Key)->fromCommandLine()
+                             ? "applies only to reduce, allreduce, scan "
+                               "and exscan"
+                             : "'op', 'datatype' and 'commutative' apply "
+                               "only to reduce, allreduce, scan and "
+                               "exscan");
       return true;
     }
     R.Op = "sum";
     R.Datatype = "int32";
-    if (!Fields.readField("op") || !Fields.readField("datatype"))
+    if (!take("op") || !take("datatype"))
       return false;
     uint64_t Size = elementBytes(R.Datatype);
     if (R.Bytes % Size)
-      return D.error(Fields.get("bytes"),
-                     "expected 'bytes' to be a multiple of " + Twine(Size) +
-                         " (the size of " + R.Datatype + "), got " +
-                         Twine(R.Bytes));
-    return Fields.readField("commutative");
+      return D.error(at("bytes"), "expected 'bytes' to be a multiple of " +
+                                      Twine(Size) + " (the size of " +
+                                      R.Datatype + "), got " + Twine(R.Bytes));
+    return take("commutative");
   }
 
   /// A size the model cannot time.
   bool checkTimes() {
     if (Error Err = checkFiniteTimes(M, R, R.Bytes)) {
-      const DocNode *BytesN = Fields.get("bytes");
+      const DocNode *BytesN = at("bytes");
       return D.error(BytesN ? BytesN : Root, toString(std::move(Err)));
     }
     return true;
   }
 
   bool readAlgorithm() {
-    if (!Fields.readField("algorithm"))
+    if (!take("algorithm"))
       return false;
     if (R.Algorithm == "auto")
       return true;
     if (auto A = lookupAlgorithm(R.Algorithm, M, R); !A)
-      return D.error(Fields.get("algorithm"), toString(A.takeError()));
+      return D.error(at("algorithm"), toString(A.takeError()));
     return true;
   }
 
@@ -310,6 +427,7 @@ private:
   static constexpr StringRef Types[] = {"int32", "int64", "float", "double"};
 
   Document &D;
+  const RequestFields &T;
   const RequestOverrides &O;
   const Machine &M;
   const DocNode *Root = nullptr;
@@ -388,26 +506,68 @@ Error checkFiniteTimes(const Machine &M, const Request &R, uint64_t Bytes) {
       M.Name.c_str(), formatBound(MaxTransferTime).c_str());
 }
 
-Expected<Request> parseRequest(const MemoryBufferRef *Buffer,
-                               const RequestOverrides &Overrides,
-                               const Machine &M) {
-  auto D = Buffer ? std::make_unique<Document>(*Buffer)
-                  : std::make_unique<Document>();
-  const DocNode *Root = nullptr;
-  if (Buffer && !(Root = D->root("request")))
-    return D->takeError();
-  return RequestReader(*D, Overrides, M).read(Root);
+RequestDocument::RequestDocument() : D(std::make_unique<Document>()) {}
+RequestDocument::~RequestDocument() = default;
+
+Expected<std::unique_ptr<RequestDocument>>
+RequestDocument::parse(MemoryBufferRef Buffer) {
+  auto Doc = std::make_unique<RequestDocument>();
+  Doc->D = std::make_unique<Document>(Buffer);
+  if (!(Doc->Root = Doc->D->root("request")))
+    return Doc->D->takeError();
+  return Doc;
 }
 
-Expected<Request> loadRequest(StringRef Path, const RequestOverrides &Overrides,
-                              const Machine &M) {
+Expected<std::unique_ptr<RequestDocument>>
+RequestDocument::read(StringRef Path) {
   if (Path.empty())
-    return parseRequest(nullptr, Overrides, M);
+    return std::make_unique<RequestDocument>();
   auto Buf = readInputFile(Path);
   if (!Buf)
     return Buf.takeError();
-  MemoryBufferRef Ref = (*Buf)->getMemBufferRef();
-  return parseRequest(&Ref, Overrides, M);
+  auto Doc = parse((*Buf)->getMemBufferRef());
+  if (Doc)
+    (*Doc)->Owned = std::move(*Buf);
+  return Doc;
+}
+
+void RequestDocument::commandLineBytes(StringRef Text, RequestFields &F) {
+  F.BytesAt = D->commandLine("--bytes", Text);
+  F.Bytes.reset();
+  int64_t V;
+  // A text that is no size is read again by makeRequest, which says why.
+  Document Quiet;
+  if (Quiet.integer(*F.BytesAt, "bytes", V, 0, static_cast<int64_t>(MaxBytes)))
+    F.Bytes = static_cast<uint64_t>(V);
+  else
+    consumeError(Quiet.takeError());
+}
+
+Expected<Request> makeRequest(const RequestFields &F, const Machine &M,
+                              RequestDocument *From,
+                              const RequestOverrides &Text) {
+  RequestDocument None;
+  RequestDocument &Doc = From ? *From : None;
+  return RequestReader(*Doc.D, F, Text, M).read(Doc.Root);
+}
+
+Expected<Request> parseRequest(const MemoryBufferRef *Buffer,
+                               const RequestOverrides &Overrides,
+                               const Machine &M, const RequestFields &F) {
+  if (!Buffer)
+    return makeRequest(F, M, nullptr, Overrides);
+  auto Doc = RequestDocument::parse(*Buffer);
+  if (!Doc)
+    return Doc.takeError();
+  return makeRequest(F, M, Doc->get(), Overrides);
+}
+
+Expected<Request> loadRequest(StringRef Path, const RequestOverrides &Overrides,
+                              const Machine &M, const RequestFields &F) {
+  auto Doc = RequestDocument::read(Path);
+  if (!Doc)
+    return Doc.takeError();
+  return makeRequest(F, M, Doc->get(), Overrides);
 }
 
 } // namespace collc

@@ -90,11 +90,12 @@ Expected<RequestSet> requests(const Backend &B, const Machine &M,
                               ByteBand Range) {
   RequestSetOptions O;
   O.Fields = Req.overrides();
+  O.Bytes = given(Req.Bytes);
   O.MaxRequests = Req.MaxRequests;
   if (Req.BytesRange.getNumOccurrences() || B.Takes == BackendTakes::Selection)
     O.Range = Range;
   if (B.Takes == BackendTakes::Selection)
-    O.Fields.Bytes.reset();
+    O.Bytes.reset();
   if (B.CheckCollective)
     O.Check = [&B](const Request &R) -> Error {
       if (Error E = B.CheckCollective(R.Coll))

@@ -188,14 +188,10 @@ TEST_CASE("bound: never above the evaluator's makespan on drawn platforms") {
          {Collective::Bcast, Collective::Reduce, Collective::Allreduce,
           Collective::Allgather, Collective::Alltoall})
       for (uint64_t Bytes : {4, 1024, 65536, 1048576}) {
-        RequestOverrides Ro;
-        Ro.Collective = collectiveName(C);
-        Ro.Bytes = std::to_string(Bytes);
-        if (C == Collective::Reduce || C == Collective::Allreduce) {
-          Ro.Op = "sum";
-          Ro.Datatype = "int32";
-        }
-        auto R = parseRequest(nullptr, Ro, *M);
+        RequestFields F;
+        F.Coll = C;
+        F.Bytes = Bytes;
+        auto R = makeRequest(F, *M);
         REQUIRE(R);
         auto S = compile(*M, *R);
         if (!S) {

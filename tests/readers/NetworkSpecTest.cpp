@@ -200,15 +200,16 @@ TEST_CASE("platform: a host runs 'core' ranks, block by block") {
   CHECK(Four->Net->IntraNode.Bandwidth == doctest::Approx(5000));
   RequestOverrides O;
   O.Collective = "bcast";
-  O.Bytes = "8";
-  auto All = parseRequest(nullptr, O, *Four);
+  RequestFields Eight;
+  Eight.Bytes = 8;
+  auto All = parseRequest(nullptr, O, *Four, Eight);
   REQUIRE(All);
   CHECK(All->size() == 32);
   CHECK(All->Nodes[3] == 0);
   CHECK(All->Nodes[4] == 1);
   CHECK(All->Nodes[31] == 7);
   O.Ranks = "33";
-  CHECK(!parseRequest(nullptr, O, *Four));
+  CHECK(!parseRequest(nullptr, O, *Four, Eight));
   CHECK(errorOf("<platform version='4.1'><cluster id='c' prefix='n' "
                 "suffix='' radical='0-7' speed='1Gf' bw='1GBps' lat='1us' "
                 "core='0'/></platform>",
@@ -413,9 +414,10 @@ TEST_CASE("network: ranks share nodes by the placement") {
   REQUIRE(M);
   RequestOverrides O;
   O.Collective = "bcast";
-  O.Bytes = "8";
   O.Ranks = "20";
-  auto R = parseRequest(nullptr, O, *M);
+  RequestFields Eight;
+  Eight.Bytes = 8;
+  auto R = parseRequest(nullptr, O, *M, Eight);
   REQUIRE(R);
   // Cyclic over the 10 nodes 20 ranks need.
   CHECK(R->Nodes[0] == 0);
@@ -423,11 +425,11 @@ TEST_CASE("network: ranks share nodes by the placement") {
   CHECK(R->Nodes[10] == 0);
   CHECK(R->Nodes[19] == 9);
   O.Ranks.reset();
-  auto All = parseRequest(nullptr, O, *M);
+  auto All = parseRequest(nullptr, O, *M, Eight);
   REQUIRE(All);
   CHECK(All->size() == 32);
   O.Ranks = "33";
-  CHECK(!parseRequest(nullptr, O, *M));
+  CHECK(!parseRequest(nullptr, O, *M, Eight));
   // Two ranks on a node, not three.
   llvm::MemoryBufferRef Two(
       "collective: bcast\nparticipants: [3, 3, 4]\nbytes: 8\n", "r.yaml");

@@ -22,27 +22,25 @@ Machine pcCluster() {
 
 std::string message(llvm::Error E) { return llvm::toString(std::move(E)); }
 
-/// The request set of the command-line fields \p F on pc-cluster.
-llvm::Expected<RequestSet> expand(RequestOverrides F,
+/// The request set of the command-line fields \p O on pc-cluster.
+llvm::Expected<RequestSet> expand(RequestSetOptions O,
                                   std::optional<ByteBand> Range = {},
                                   uint64_t Max = DefaultMaxRequests) {
   static const Machine M = pcCluster();
-  RequestSetOptions O;
-  O.Fields = std::move(F);
   O.Range = Range;
   O.MaxRequests = Max;
   return expandRequests("", O, M);
 }
 
-RequestOverrides fields(const char *Coll, const char *Ranks,
-                        std::optional<std::string> Root,
-                        std::optional<std::string> Bytes) {
-  RequestOverrides F;
-  F.Collective = Coll;
-  F.Ranks = Ranks;
-  F.Root = std::move(Root);
-  F.Bytes = std::move(Bytes);
-  return F;
+RequestSetOptions fields(const char *Coll, const char *Ranks,
+                         std::optional<std::string> Root,
+                         std::optional<std::string> Bytes) {
+  RequestSetOptions O;
+  O.Fields.Collective = Coll;
+  O.Fields.Ranks = Ranks;
+  O.Fields.Root = std::move(Root);
+  O.Bytes = std::move(Bytes);
+  return O;
 }
 
 } // namespace
@@ -156,9 +154,9 @@ TEST_CASE("request set: errors name the combination and are said first") {
   CHECK(message(expand(fields("bcast", "2", "all", "8"), ByteBand{0, 9})
                     .takeError()) ==
         "--bytes and --bytes-range do not go together: give sizes or a range");
-  RequestOverrides Multi = fields("multicast", "1", "all", "8");
-  Multi.Ranks.reset();
-  Multi.Destinations = "1,2";
+  RequestSetOptions Multi = fields("multicast", "1", "all", "8");
+  Multi.Fields.Ranks.reset();
+  Multi.Fields.Destinations = "1,2";
   CHECK(message(expand(Multi).takeError()) ==
         "--root all: a multicast's group is its source and destinations; "
         "give the source with --root");
@@ -166,8 +164,7 @@ TEST_CASE("request set: errors name the combination and are said first") {
 
 TEST_CASE("request set: the output's check runs on every combination") {
   static const Machine M = pcCluster();
-  RequestSetOptions O;
-  O.Fields = fields("bcast,scan,gather", "3", std::nullopt, "8");
+  RequestSetOptions O = fields("bcast,scan,gather", "3", std::nullopt, "8");
   O.Check = [](const Request &R) -> llvm::Error {
     if (R.Coll == Collective::Scan)
       return error("no scan here");

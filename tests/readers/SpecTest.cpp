@@ -77,8 +77,9 @@ TEST_CASE("spec: command-line fields override the request file") {
   RequestOverrides O;
   O.Ranks = "5";
   O.Algorithm = "binomial";
-  O.Bytes = "77";
-  auto R = loadRequest(path("examples/requests/bcast-9.yaml"), O, *M);
+  RequestFields F;
+  F.Bytes = 77;
+  auto R = loadRequest(path("examples/requests/bcast-9.yaml"), O, *M, F);
   REQUIRE(R);
   CHECK(R->size() == 5);
   CHECK(R->Algorithm == "binomial");
@@ -133,13 +134,15 @@ TEST_CASE("spec: command-line values are read like the file's fields") {
   Multicast.Collective = "multicast";
   Multicast.Root = "(0,0)";
   Multicast.Destinations = "(1,5),(2,1)";
-  Multicast.Bytes = " 8";
-  auto R = parseRequest(nullptr, Multicast, *M);
+  RequestDocument CommandLine;
+  RequestFields F;
+  CommandLine.commandLineBytes(" 8", F);
+  auto R = makeRequest(F, *M, &CommandLine, Multicast);
   REQUIRE(R);
   CHECK(R->Nodes == std::vector<int64_t>{0, 11, 13});
   CHECK(R->Bytes == 8);
   Multicast.Destinations = "(1,5),(0,0)";
-  auto Root = parseRequest(nullptr, Multicast, *M);
+  auto Root = makeRequest(F, *M, &CommandLine, Multicast);
   REQUIRE(!Root);
   CHECK(error(Root.takeError()) ==
         "--destinations: the root (node 0) must not be among "
@@ -160,4 +163,100 @@ TEST_CASE("spec: command-line values are read like the file's fields") {
   REQUIRE(!Bad);
   CHECK(error(Bad.takeError()) == "--commutative: expected "
                                   "true or false for 'commutative', got 'no'");
+}
+
+TEST_CASE("spec: makeRequest gives typed fields the file's checks") {
+  auto M = machineFrom("name: m\nmodel: {kind: unit-call}\ntopology: {kind: "
+                       "mesh, dims: [4, 4]}\n");
+  REQUIRE(M);
+  auto fields = [](Collective C, std::vector<int64_t> Nodes, uint64_t Bytes) {
+    RequestFields F;
+    F.Coll = C;
+    F.Participants = std::move(Nodes);
+    F.Bytes = Bytes;
+    return F;
+  };
+  RequestFields F = fields(Collective::Bcast, {3, 5, 7, 9}, 64);
+  F.Root = 7;
+  auto R = makeRequest(F, *M);
+  REQUIRE(R);
+  CHECK(R->Nodes == std::vector<int64_t>{3, 5, 7, 9});
+  CHECK(R->Root == 2);
+  CHECK(R->Bytes == 64);
+  CHECK(R->Algorithm == "auto");
+
+  // What a file or the command line would be told, without a position.
+  F.Root = 4;
+  CHECK(error(makeRequest(F, *M).takeError()) ==
+        "root node 4 is not a participant (the group has 4 ranks)");
+  F.Root.reset();
+  F.Participants = {1, 2, 1};
+  CHECK(error(makeRequest(F, *M).takeError()) ==
+        "node 1 appears twice in the group");
+  F.Participants = {1, 16};
+  CHECK(error(makeRequest(F, *M).takeError()) ==
+        "node 16 in 'participants' is outside the machine (nodes 0..15)");
+  F = fields(Collective::Allreduce, {0, 1}, 6);
+  CHECK(error(makeRequest(F, *M).takeError()) ==
+        "expected 'bytes' to be a multiple of 4 (the size of int32), got 6");
+  F.Bytes = 8;
+  F.Op = "xor";
+  CHECK(error(makeRequest(F, *M).takeError()) ==
+        "unknown operator 'xor'; expected one of: sum, prod, min, max");
+  F = fields(Collective::Barrier, {0, 1}, 8);
+  CHECK(error(makeRequest(F, *M).takeError()) ==
+        "expected 'bytes' to be 0 for a barrier (it moves no data)");
+  F = fields(Collective::Bcast, {0, 1}, 8);
+  F.Bytes.reset();
+  CHECK(error(makeRequest(F, *M).takeError()) ==
+        "missing key 'bytes' in request");
+  F.Bytes = uint64_t(1) << 51;
+  CHECK(error(makeRequest(F, *M).takeError()) ==
+        "expected an integer in [0, 1125899906842624] for 'bytes', got "
+        "'2251799813685248'");
+  F.Bytes = 8;
+  F.Algorithm = "star-search";
+  CHECK(error(makeRequest(F, *M).takeError()).find("star-search") !=
+        std::string::npos);
+  F.Algorithm.reset();
+  F.Participants.reset();
+  F.Ranks = 17;
+  CHECK(error(makeRequest(F, *M).takeError()) ==
+        "expected an integer in [1, 16] for 'ranks', got '17'");
+  F.Ranks = 16;
+  F.RootRank = 5;
+  R = makeRequest(F, *M);
+  REQUIRE(R);
+  CHECK(R->size() == 16);
+  CHECK(R->Root == 5);
+}
+
+TEST_CASE("spec: one request document serves many requests") {
+  auto M = loadMachine(path("examples/machines/ibm-sp.yaml"));
+  REQUIRE(M);
+  auto Doc = RequestDocument::read(path("examples/requests/bcast-9.yaml"));
+  REQUIRE(Doc);
+  for (uint64_t Bytes : {0, 8, 1024}) {
+    RequestFields F;
+    F.Bytes = Bytes;
+    auto R = makeRequest(F, *M, Doc->get());
+    REQUIRE(R);
+    CHECK(R->size() == 9);
+    CHECK(R->Bytes == Bytes);
+  }
+  // An error does not stick to the document: the next request reads anew,
+  // and a located error stays located.
+  RequestOverrides Bad;
+  Bad.Ranks = "0";
+  CHECK(error(makeRequest({}, *M, Doc->get(), Bad).takeError()) ==
+        "--ranks: expected an integer in [1, 1048576] for 'ranks', got '0'");
+  RequestFields Sum;
+  Sum.Coll = Collective::Allreduce;
+  Sum.Bytes = 8;
+  auto E = error(makeRequest(Sum, *M, Doc->get()).takeError());
+  CHECK(E.find("bcast-9.yaml:6:12: error: unknown algorithm 'opt-tree' for "
+               "allreduce") != std::string::npos);
+  auto R = makeRequest({}, *M, Doc->get());
+  REQUIRE(R);
+  CHECK(R->Bytes == 0);
 }

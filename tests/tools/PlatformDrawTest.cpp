@@ -112,10 +112,10 @@ TEST_CASE("platforms: every draw is read by collc as the machine it says") {
       Limiter += M.Net->InjectionBandwidth > 0;
       Factors += D.Xml.find("<config>") != std::string::npos;
       // Every rank has a node and every route is known.
-      RequestOverrides Ro;
-      Ro.Collective = "bcast";
-      Ro.Bytes = "8";
-      auto R = parseRequest(nullptr, Ro, M);
+      RequestFields F;
+      F.Coll = Collective::Bcast;
+      F.Bytes = 8;
+      auto R = makeRequest(F, M);
       REQUIRE(R);
       CHECK(static_cast<int64_t>(R->size()) == D.ranks());
       CHECK(R->Nodes.back() == D.Nodes - 1);
