@@ -7,7 +7,11 @@
  * and not, on MPI_COMM_WORLD and on a split communicator. Every result is
  * checked, and so are the gaps between the blocks a call must not touch.
  *
- *   vector [rounds]
+ *   vector [rounds [seed]]
+ *
+ * A seed draws each round's count (0 to 2999 ints), gaps, root and whether
+ * the rooted and all-to-all calls' counts differ (the same on every rank);
+ * without one they follow a fixed cycle.
  *
  * Prints, for every call it made as rank 0 of its communicator (the calls
  * COLLC_VERBOSE=1 reports), what the drop-in library must say of it:
@@ -22,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "draw.h"
 
 #if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
 #define INIT(Coll) MPIX_##Coll##_init
@@ -116,9 +122,10 @@ static void allgatherv(MPI_Comm C, int Count, int Unequal, int Stride,
       Recv[Displs[R] + I] = Send[I];
   }
   const void *From = InPlace ? MPI_IN_PLACE : Send;
-  /* Served as an allgather when every count is equal; collc's non-blocking
-   * calls need MPI_Comm_idup (not under SMPI). */
-  const int Served = !Unequal && (F == Blocking || SERVES_NONBLOCKING);
+  /* Served as an allgather when every count is equal (one rank's always
+   * are); collc's non-blocking calls need MPI_Comm_idup (not under SMPI). */
+  const int Served =
+      (!Unequal || P == 1) && (F == Blocking || SERVES_NONBLOCKING);
   MPI_Request Req;
   switch (F) {
   case Blocking:
@@ -385,23 +392,29 @@ static void neighbors(MPI_Comm C, int Count, int Round) {
 #endif
 
 static void round_(MPI_Comm C, int Round) {
-  const int Count = 1 + Round * 37 % 300;
+  int P;
+  MPI_Comm_size(C, &P);
+  const int Count = Seed ? (int)draw(Round, 0, 3000) : 1 + Round * 37 % 300;
+  /* The gaps between the blocks of the staged calls. */
+  int Gap[4] = {3, 5, 1, 2};
+  for (int K = 0; Seed && K < 4; ++K)
+    Gap[K] = 1 + (int)draw(Round, 1 + K, 9);
+  const int Root = Seed ? (int)draw(Round, 5, P) : Round % P;
+  const int Unequal = Seed ? (int)draw(Round, 6, 2) : Round % 2;
   /* Equal counts: served, straight and staged, in place and not. */
   allgatherv(C, Count, 0, Count, 0, 0, Blocking, Round);
-  allgatherv(C, Count, 0, Count + 3, 1, 0, Blocking, Round);
+  allgatherv(C, Count, 0, Count + Gap[0], 1, 0, Blocking, Round);
   allgatherv(C, Count, 0, Count, 0, 1, Blocking, Round);
-  allgatherv(C, Count, 0, Count + 5, 1, 1, Blocking, Round);
+  allgatherv(C, Count, 0, Count + Gap[1], 1, 1, Blocking, Round);
   allgatherv(C, 0, 0, 4, 1, 0, Blocking, Round);
-  allgatherv(C, Count, 0, Count + 1, 1, 0, NonBlocking, Round);
+  allgatherv(C, Count, 0, Count + Gap[2], 1, 0, NonBlocking, Round);
   allgatherv(C, Count, 0, Count, 0, 1, NonBlocking, Round);
-  allgatherv(C, Count, 0, Count + 2, 1, 1, Persistent, Round);
+  allgatherv(C, Count, 0, Count + Gap[3], 1, 1, Persistent, Round);
   /* Unequal counts: passed on. */
   allgatherv(C, Count, 1, Count, 0, 0, Blocking, Round);
   allgatherv(C, Count, 1, Count, 1, 1, NonBlocking, Round);
-  int P;
-  MPI_Comm_size(C, &P);
-  rooted(C, Count, Round % 2, Round % P, Round);
-  alltoallv(C, Count, Round % 2, Round);
+  rooted(C, Count, Unequal, Root, Round);
+  alltoallv(C, Count, Unequal, Round);
   reduceScatter(C, Count, Round);
 #if HAVE_NEIGHBORS
   /* With fewer than 3 ranks a rank's two neighbours are one rank, and which
@@ -415,6 +428,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &WorldRank);
   const int Rounds = argc > 1 ? atoi(argv[1]) : 2;
+  Seed = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 0;
   MPI_Comm Half;
   MPI_Comm_split(MPI_COMM_WORLD, WorldRank % 2, -WorldRank, &Half);
   for (int Round = 0; Round < Rounds; ++Round) {

@@ -12,9 +12,14 @@
 # other call handed to the MPI library with the reason ir/MpiEntries.h gives
 # for it.
 #
-#   vector.sh openmpi|mpich|smpi <libdir> <srcdir> <workdir> <ranks> <rounds>
+# With a seed (a number, or `random`: one drawn and printed), the program
+# draws each round's counts, gaps and root from it.
+#
+#   vector.sh openmpi|mpich|smpi <libdir> <srcdir> <workdir> <ranks> <rounds> [seed]
 set -euo pipefail
-flavor=$1 lib=$2 src=$3 work=$4 p=$5 rounds=$6
+flavor=$1 lib=$2 src=$3 work=$4 p=$5 rounds=$6 seed=${7:-0}
+[ "$seed" != random ] || seed=$((RANDOM * 32768 + RANDOM + 1))
+[ "$seed" = 0 ] || echo "vector.sh: seed $seed"
 source "$src/tests/mpi/ranks.sh"
 rm -rf "$work"
 mkdir -p "$work"
@@ -22,10 +27,10 @@ cd "$work"
 dropin_program "$flavor" "$lib" "$src" "$src/tests/mpi/vector.c" vector "$p"
 fail() { echo "vector.sh ($flavor, $p ranks): $*"; tail -n 30 out err 2>/dev/null || true; exit 1; }
 correct() { [ "$(grep -c '^vector: results correct$' "$1" || true)" = "$p" ]; }
-launch 120 plain "$rounds" > plain.out 2> plain.err || fail "the program failed without the library"
+launch 120 plain "$rounds" "$seed" > plain.out 2> plain.err || fail "the program failed without the library"
 correct plain.out || fail "wrong results without the library"
 ! grep -q "^collc:" plain.err || fail "collc spoke without the library"
-launch 120 preload "$rounds" > out 2> err || fail "the program failed under the library"
+launch 120 preload "$rounds" "$seed" > out 2> err || fail "the program failed under the library"
 correct out || fail "wrong results under the library"
 ! grep -q "^collc: error" err || fail "collc reported errors"
 # What the program expects, and what collc said, call by call (sorted).
@@ -55,4 +60,4 @@ while read -r fn; do
   m=$(grep -F "$fn of the MPI library runs" err | grep -cE "^collc: $why" || true)
   [ "$n" = "$m" ] || fail "$fn: $n calls passed on, $m with the reason '$why'"
 done < <(uniq want.passed)
-echo "vector ($flavor, $p ranks, $rounds rounds): $(wc -l < want.served) calls served as an allgather, $(wc -l < want.passed) passed on with their reasons, results correct"
+echo "vector ($flavor, $p ranks, $rounds rounds, seed $seed): $(wc -l < want.served) calls served as an allgather, $(wc -l < want.passed) passed on with their reasons, results correct"
