@@ -34,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <numeric>
 #include <set>
 #include <string>
@@ -1217,7 +1218,19 @@ int serve(other::Allgatherv, const char *Called, Form F, const char *Why,
                                static_cast<int64_t>(I) * Count;
   if (!Straight) {
     auto St = std::make_shared<Staging>();
+#if defined(__cpp_exceptions)
+    try {
+      St->Packed.resize(static_cast<size_t>(P) * Block);
+    } catch (const std::bad_alloc &) {
+      return rt::reportError(
+          comm, rt::fail(MPI_ERR_NO_MEM,
+                         "collc: MPI_Allgatherv's staging copy of %llu bytes "
+                         "cannot be allocated",
+                         (unsigned long long)(uint64_t(P) * Block)));
+    }
+#else
     St->Packed.resize(static_cast<size_t>(P) * Block);
+#endif
     St->Displs.assign(displs, displs + P);
     St->User = static_cast<char *>(recvbuf);
     St->Count = Count;
