@@ -30,12 +30,15 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <numeric>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -329,34 +332,53 @@ constexpr const char *PersistentPrefix = "MPI_";
 constexpr const char *PersistentPrefix = "MPIX_";
 #endif
 
-/// The MPI library's function for \p Coll in form \p F: MPI_Bcast,
-/// MPI_Ibcast, MPI_Bcast_init (MPIX_Bcast_init under Open MPI 4).
-std::string mpiFunction(int Coll, Form F) {
-  const std::string Blocking = rt::mpiName(Coll);
+/// The MPI library's function for the collective whose blocking call is
+/// MPI_\p Called ("Bcast") in form \p F: MPI_Bcast, MPI_Ibcast,
+/// MPI_Bcast_init (MPIX_Bcast_init under Open MPI 4).
+std::string mpiFunction(llvm::StringRef Called, Form F) {
   if (F == NonBlocking)
-    return "MPI_I" + std::string(rt::collName(Coll));
+    return "MPI_I" + Called.lower();
 #ifdef COLLC_PERSISTENT
   if (F == Persistent)
-    return PersistentPrefix + Blocking.substr(4) + "_init";
+    return PersistentPrefix + Called.str() + "_init";
 #endif
-  return Blocking;
+  return "MPI_" + Called.str();
+}
+std::string mpiFunction(int Coll, Form F) {
+  return mpiFunction(llvm::StringRef(rt::mpiName(Coll)).drop_front(4), F);
 }
 
-/// How COLLC_VERBOSE names \p Coll in form \p F: bcast, ibcast, bcast_init.
-std::string formName(int Coll, Form F) {
-  const std::string Name = rt::collName(Coll);
+/// How COLLC_VERBOSE names the call MPI_\p Called in form \p F: bcast,
+/// ibcast, bcast_init.
+std::string formName(llvm::StringRef Called, Form F) {
+  const std::string Name = Called.lower();
   return F == NonBlocking  ? "i" + Name
          : F == Persistent ? Name + "_init"
                            : Name;
 }
+std::string formName(int Coll, Form F) {
+  return formName(llvm::StringRef(rt::mpiName(Coll)).drop_front(4), F);
+}
+
+/// A program's call that collc serves as one of its collectives
+/// (MPI_Allgatherv as an allgather), and what runs before each start and
+/// after each run of the schedule: a staging copy's packing and unpacking.
+/// Empty for the collectives' own calls.
+struct Via {
+  /// The program's function after "MPI_" ("Allgatherv"); null: the
+  /// collective's own.
+  const char *Called = nullptr;
+  std::function<int()> Before, After;
+};
 
 /// Runs the call in the MPI library, saying why under COLLC_VERBOSE.
 template <typename Fn>
 int pass(const State &S, const rt::Call &C, Form F, int Rank, const char *Why,
-         Fn &&Library) {
+         Fn &&Library, const char *Called = nullptr) {
   if (reports(S, Rank))
     say("%s; %s of the MPI library runs", printableText(Why).c_str(),
-        mpiFunction(C.Collective, F).c_str());
+        (Called ? mpiFunction(Called, F) : mpiFunction(C.Collective, F))
+            .c_str());
   return Library();
 }
 
@@ -437,14 +459,16 @@ Decision decide(State &S, const rt::Call &C) {
 /// Says, under COLLC_VERBOSE, which schedule serves a call of form \p F
 /// (\p Prefix before it: "" for the call itself).
 void sayServed(const State &S, const rt::Call &C, Form F, const Decision &D,
-               const char *Prefix = "") {
+               const char *Prefix = "", const char *Called = nullptr) {
   const rt::Shape &Sh = D.Sh;
   if (!reports(S, Sh.Rank))
     return;
   const dropin::Entry &E = *D.Served;
   std::string Rank =
       S.Config.Verbose == 2 ? " (rank " + std::to_string(Sh.Rank) + ")" : "";
-  const std::string Name = formName(C.Collective, F);
+  const std::string Name =
+      Called ? formName(Called, F) + " as " + formName(C.Collective, F)
+             : formName(C.Collective, F);
   if (C.Collective == rt::Barrier)
     say("collc: %s%s '%s' on %d ranks%s", Prefix, Name.c_str(),
         printableText(E.Algorithm).c_str(), Sh.Size, Rank.c_str());
@@ -519,6 +543,10 @@ struct Flight {
   bool Queued = false;
   /// A persistent one the program freed while it ran.
   bool FreeWhenDone = false;
+  /// The program's call, when it is not the collective's own (Via).
+  const char *Called = nullptr;
+  /// Before each run and after each run that succeeded (Via).
+  std::function<int()> Before, After;
 
   ~Flight() {
     for (MPI_Datatype &T : Types)
@@ -641,6 +669,8 @@ std::shared_ptr<Channel> channelOf(CommInfo &Info, MPI_Comm Comm,
 /// The last run of \p F is over: hands the program its completion.
 void land(Flight &F) {
   F.Started = false;
+  if (F.After && F.Error == MPI_SUCCESS)
+    F.Error = F.After();
   if (F.F == NonBlocking) {
     // The free function may run in here (the program freed the request):
     // F is not touched after.
@@ -718,7 +748,7 @@ void launch(Flight &F) {
   C.InFlight.insert(F.Start);
   F.Started = true;
   F.Queued = true;
-  F.Error = MPI_SUCCESS;
+  F.Error = F.Before ? F.Before() : MPI_SUCCESS;
   Q.Flying.push_back(&F);
   progress();
 }
@@ -749,7 +779,8 @@ MPI_Datatype keepType(MPI_Datatype T) {
 /// The common path of the non-blocking and persistent interposers: decide,
 /// and make the call's Flight (\p F says which form), or run \p Library.
 template <typename Fn>
-int dispatchFlight(rt::Call C, Form F, MPI_Request *Req, Fn &&Library) {
+int dispatchFlight(rt::Call C, Form F, MPI_Request *Req, Fn &&Library,
+                   Via V = {}) {
   State &S = state();
   bury();
   Decision D = decide(S, C);
@@ -774,11 +805,14 @@ int dispatchFlight(rt::Call C, Form F, MPI_Request *Req, Fn &&Library) {
     D.Served = nullptr;
   if (!D.Served) {
     quietChannel(D.Info);
-    return pass(S, C, F, D.Sh.Rank, D.Why.c_str(), Library);
+    return pass(S, C, F, D.Sh.Rank, D.Why.c_str(), Library, V.Called);
   }
-  sayServed(S, C, F, D);
+  sayServed(S, C, F, D, "", V.Called);
   auto Fl = std::make_unique<Flight>();
   Fl->F = F;
+  Fl->Called = V.Called;
+  Fl->Before = std::move(V.Before);
+  Fl->After = std::move(V.After);
   const bool OneType = C.RecvType == C.SendType;
   Fl->Types[0] = keepType(C.SendType);
   if (!OneType)
@@ -1013,11 +1047,12 @@ void watched(State &S, const rt::Call &C, const Decision &D, dropin::Watch &W,
 }
 
 /// The common path of every blocking interposer.
-template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
+template <typename Fn>
+int dispatch(const rt::Call &C, Fn &&Library, const Via &V = {}) {
   State &S = state();
   Decision D = decide(S, C);
   if (!D.Served)
-    return pass(S, C, Blocking, D.Sh.Rank, D.Why.c_str(), Library);
+    return pass(S, C, Blocking, D.Sh.Rank, D.Why.c_str(), Library, V.Called);
   // A sampled call starts on every rank at once (a barrier first), so
   // that its time is the call's, not the wait for the last rank to come.
   dropin::Watch *W = watchOf(S, D);
@@ -1033,12 +1068,12 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
                                     "for this kind (COLLC_ADAPT)"
                                   : "collc: timing the MPI library's call "
                                     "for this kind (COLLC_ADAPT)";
-    const int Code = pass(S, C, Blocking, D.Sh.Rank, Why, Library);
+    const int Code = pass(S, C, Blocking, D.Sh.Rank, Why, Library, V.Called);
     if (Timed)
       watched(S, C, D, *W, (PMPI_Wtime() - Start) * 1e6);
     return Code;
   }
-  sayServed(S, C, Blocking, D);
+  sayServed(S, C, Blocking, D, "", V.Called);
   const rt::Shape &Sh = D.Sh;
   // While runs are in flight, the run's own MPI calls go straight to the
   // MPI library, and those runs move on through collc_rt_progress_others.
@@ -1050,7 +1085,11 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
     bury();
     ++Q.Busy;
   }
-  int Code = rt::execute(D.Served->Variant, C, Sh.Bytes, Sh.Unit, Sh.Rank);
+  int Code = V.Before ? V.Before() : MPI_SUCCESS;
+  if (Code == MPI_SUCCESS)
+    Code = rt::execute(D.Served->Variant, C, Sh.Bytes, Sh.Unit, Sh.Rank);
+  if (Code == MPI_SUCCESS && V.After)
+    Code = V.After();
   if (Flying)
     --Q.Busy;
   if (Code != MPI_SUCCESS && S.Config.Verbose)
@@ -1058,6 +1097,173 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
   if (Timed)
     watched(S, C, D, *W, (PMPI_Wtime() - Start) * 1e6);
   return rt::reportError(C.Comm, Code);
+}
+
+// ---- the MPI collectives that are no collective of collc's
+// (ir/MpiEntries.h: COLLC_MPI_OTHERS)
+
+/// One tag type per call of COLLC_MPI_OTHERS, to pick its server.
+namespace other {
+#define COLLC_OTHER_TAG(Coll, ICall, Shape, Why, Unused)                       \
+  struct Coll {};
+COLLC_MPI_OTHERS(COLLC_OTHER_TAG, )
+#undef COLLC_OTHER_TAG
+} // namespace other
+
+/// What collc keeps on \p Comm, if it made anything (null otherwise).
+const CommInfo *knownInfo(State &S, MPI_Comm Comm) {
+  int Key = MPI_KEYVAL_INVALID;
+  {
+    std::lock_guard<std::mutex> G(S.KeyvalLock);
+    Key = S.Keyval;
+  }
+  void *Attr = nullptr;
+  int Found = 0;
+  if (Key == MPI_KEYVAL_INVALID || Comm == MPI_COMM_NULL ||
+      MPI_Comm_get_attr(Comm, Key, &Attr, &Found) != MPI_SUCCESS || !Found)
+    return nullptr;
+  return static_cast<const CommInfo *>(Attr);
+}
+
+/// Hands the program's call MPI_\p Called (form \p F) on \p Comm to the MPI
+/// library, saying \p Why under COLLC_VERBOSE.
+template <typename Fn>
+int passOn(const char *Called, Form F, const char *Why, MPI_Comm Comm,
+           Fn &&Library) {
+  State &S = state();
+  if (F != Blocking)
+    quietChannel(knownInfo(S, Comm)); // see quietChannel
+  int Rank = 0;
+  if (S.Config.Verbose && Comm != MPI_COMM_NULL)
+    MPI_Comm_rank(Comm, &Rank);
+  if (reports(S, Rank))
+    say("%s; %s of the MPI library runs", printableText(Why).c_str(),
+        mpiFunction(Called, F).c_str());
+  return Library();
+}
+
+/// A call of COLLC_MPI_OTHERS that collc does not serve: to the MPI library.
+template <typename Tag, typename Fn, typename... Args>
+int serve(Tag, const char *Called, Form F, const char *Why, MPI_Request *,
+          Fn &&Library, Args... A) {
+  return passOn(Called, F, Why, std::get<sizeof...(Args) - 1>(std::tie(A...)),
+                Library);
+}
+
+/// The staging copy of an MPI_Allgatherv whose displacements on this rank
+/// are not the ones of an allgather: the schedule gathers the blocks packed,
+/// one after the other, and they are unpacked to the displacements after.
+struct Staging {
+  std::vector<char> Packed;
+  std::vector<int> Displs;
+  char *User = nullptr;
+  int Count = 0;
+  MPI_Datatype Type = MPI_DATATYPE_NULL;
+  /// A duplicate of a derived Type (the program may free its own meanwhile).
+  MPI_Datatype Kept = MPI_DATATYPE_NULL;
+  MPI_Aint Extent = 0;
+  uint64_t Block = 0;
+  MPI_Comm Comm = MPI_COMM_NULL;
+  ~Staging() {
+    if (Kept != MPI_DATATYPE_NULL)
+      PMPI_Type_free(&Kept);
+  }
+  /// Packs (or unpacks) block \p I between the program's buffer and Packed.
+  int copy(int I, bool Pack) {
+    char *At = User + static_cast<MPI_Aint>(Displs[I]) * Extent;
+    char *Bytes = Packed.data() + static_cast<uint64_t>(I) * Block;
+    int Pos = 0;
+    const int Len = static_cast<int>(Block);
+    int Err = Pack ? PMPI_Pack(At, Count, Type, Bytes, Len, &Pos, Comm)
+                   : PMPI_Unpack(Bytes, Len, &Pos, At, Count, Type, Comm);
+    return Err == MPI_SUCCESS
+               ? Err
+               : rt::fail(Err, "collc: %s MPI_Allgatherv's block %d failed",
+                          Pack ? "packing" : "unpacking", I);
+  }
+};
+
+/// MPI_Allgatherv (\p F: any form): served as collc's allgather when every
+/// rank's count is the same. Every rank has every count, so every rank takes
+/// the same decision; the displacements are this rank's own layout (they
+/// may differ by rank), so they decide only whether the blocks go straight
+/// to the receive buffer (an allgather's layout: block i at i * count) or
+/// through a staging copy.
+template <typename Fn>
+int serve(other::Allgatherv, const char *Called, Form F, const char *Why,
+          MPI_Request *Req, Fn &&Library, const void *sendbuf, int sendcount,
+          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+          const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  int Inter = 0, P = 0, Rank = 0, Size = 0;
+  if (comm == MPI_COMM_NULL || !recvcounts || !displs ||
+      MPI_Comm_test_inter(comm, &Inter) != MPI_SUCCESS ||
+      MPI_Comm_size(comm, &P) != MPI_SUCCESS ||
+      MPI_Comm_rank(comm, &Rank) != MPI_SUCCESS ||
+      PMPI_Type_size(recvtype, &Size) != MPI_SUCCESS)
+    return passOn(Called, F, "collc: invalid arguments", comm, Library);
+  if (Inter)
+    return passOn(Called, F,
+                  "collc: an intercommunicator (collc schedules run on "
+                  "intracommunicators)",
+                  comm, Library);
+  const int Count = recvcounts[0];
+  for (int I = 0; I < P; ++I)
+    if (recvcounts[I] != Count)
+      return passOn(Called, F, Why, comm, Library);
+  // The staging copy's blocks are MPI_BYTE counts: the same limit on every
+  // rank, whether it stages or not.
+  const uint64_t Block = static_cast<uint64_t>(std::max(Count, 0)) * Size;
+  if (Count < 0 || Block > static_cast<uint64_t>(INT_MAX))
+    return passOn(Called, F,
+                  "collc: a block of a negative count or of more than "
+                  "INT_MAX bytes",
+                  comm, Library);
+  rt::Call C{rt::Allgather, sendbuf,  sendcount,   sendtype, recvbuf,
+             Count,         recvtype, MPI_OP_NULL, 0,        comm};
+  Via V;
+  V.Called = Called;
+  bool Straight = true;
+  for (int I = 0; I < P && Count > 0; ++I)
+    Straight = Straight && static_cast<int64_t>(displs[I]) ==
+                               static_cast<int64_t>(I) * Count;
+  if (!Straight) {
+    auto St = std::make_shared<Staging>();
+#if defined(__cpp_exceptions)
+    try {
+      St->Packed.resize(static_cast<size_t>(P) * Block);
+    } catch (const std::bad_alloc &) {
+      return rt::reportError(
+          comm, rt::fail(MPI_ERR_NO_MEM,
+                         "collc: MPI_Allgatherv's staging copy of %llu bytes "
+                         "cannot be allocated",
+                         (unsigned long long)(uint64_t(P) * Block)));
+    }
+#else
+    St->Packed.resize(static_cast<size_t>(P) * Block);
+#endif
+    St->Displs.assign(displs, displs + P);
+    St->User = static_cast<char *>(recvbuf);
+    St->Count = Count;
+    St->Kept = F == Blocking ? MPI_DATATYPE_NULL : keepType(recvtype);
+    St->Type = St->Kept != MPI_DATATYPE_NULL ? St->Kept : recvtype;
+    St->Block = Block;
+    St->Comm = comm;
+    MPI_Aint Lb = 0;
+    PMPI_Type_get_extent(recvtype, &Lb, &St->Extent);
+    C.Recv = St->Packed.data();
+    C.RecvCount = static_cast<int>(Block);
+    C.RecvType = MPI_BYTE;
+    if (sendbuf == MPI_IN_PLACE) // this rank's block is in the buffer
+      V.Before = [St, Rank]() -> int { return St->copy(Rank, true); };
+    V.After = [St, P]() -> int {
+      for (int I = 0; I < P; ++I)
+        if (int Err = St->copy(I, false))
+          return Err;
+      return MPI_SUCCESS;
+    };
+  }
+  return F == Blocking ? dispatch(C, Library, V)
+                       : dispatchFlight(C, F, Req, Library, std::move(V));
 }
 
 } // namespace
@@ -1090,6 +1296,8 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
 #define COLLC_NAMED(X, Name) X(Name)
 #define COLLC_BLOCKING_OF(Coll, ICall, Shape, X) X(MPI_##Coll)
 #define COLLC_NONBLOCKING_OF(Coll, ICall, Shape, X) X(MPI_##ICall)
+#define COLLC_OTHER_BLOCKING_OF(Coll, ICall, Shape, Why, X) X(MPI_##Coll)
+#define COLLC_OTHER_NONBLOCKING_OF(Coll, ICall, Shape, Why, X) X(MPI_##ICall)
 
 // The persistent collectives' names: MPI-4's (MPICH 4), or Open MPI 4's
 // MPIX_ extension.
@@ -1104,7 +1312,11 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
 // X(Name) for every persistent collective.
 #define COLLC_PERSISTENT_OF(Coll, ICall, Shape, X)                             \
   COLLC_NAMED(X, COLLC_INIT(Coll))
-#define COLLC_PERSISTENT_LIST(X) COLLC_MPI_COLLECTIVES(COLLC_PERSISTENT_OF, X)
+#define COLLC_OTHER_PERSISTENT_OF(Coll, ICall, Shape, Why, X)                  \
+  COLLC_NAMED(X, COLLC_INIT(Coll))
+#define COLLC_PERSISTENT_LIST(X)                                               \
+  COLLC_MPI_COLLECTIVES(COLLC_PERSISTENT_OF, X)                                \
+  COLLC_MPI_OTHERS(COLLC_OTHER_PERSISTENT_OF, X)
 #else
 #define COLLC_PERSISTENT_LIST(X)
 #endif
@@ -1124,6 +1336,8 @@ template <typename Fn> int dispatch(const rt::Call &C, Fn &&Library) {
 #define COLLC_INTERPOSED_LIST(X)                                               \
   COLLC_MPI_COLLECTIVES(COLLC_BLOCKING_OF, X)                                  \
   COLLC_MPI_COLLECTIVES(COLLC_NONBLOCKING_OF, X)                               \
+  COLLC_MPI_OTHERS(COLLC_OTHER_BLOCKING_OF, X)                                 \
+  COLLC_MPI_OTHERS(COLLC_OTHER_NONBLOCKING_OF, X)                              \
   X(MPI_Wait)                                                                  \
   X(MPI_Test)                                                                  \
   X(MPI_Waitany)                                                               \
@@ -1273,9 +1487,43 @@ __attribute__((constructor)) void checkProgramLibrary() {
 #define COLLC_FORMS_OF(Coll, ICall, Shape, Unused)                             \
   COLLC_MPI_APPLY(COLLC_FORMS, Coll, ICall, Shape)
 
+// The calls of COLLC_MPI_OTHERS in their three forms, each to its server.
+#ifdef COLLC_PERSISTENT
+#define COLLC_OTHER_PERSISTENT_FORM(Coll, Params, Args, Why)                   \
+  int COLLC_INTERPOSED(COLLC_INIT(Coll))(COLLC_UNPAREN Params, MPI_Info info,  \
+                                         MPI_Request * request) {              \
+    return serve(                                                              \
+        other::Coll{}, #Coll, Persistent, Why, request,                        \
+        [&] { return COLLC_PINIT(Coll)(COLLC_UNPAREN Args, info, request); },  \
+        COLLC_UNPAREN Args);                                                   \
+  }
+#else
+#define COLLC_OTHER_PERSISTENT_FORM(Coll, Params, Args, Why)
+#endif
+#define COLLC_OTHER_FORMS(Coll, ICall, Params, Args, Why)                      \
+  int COLLC_INTERPOSED(MPI_##Coll)(COLLC_UNPAREN Params) {                     \
+    return serve(                                                              \
+        other::Coll{}, #Coll, Blocking, Why, nullptr,                          \
+        [&] { return PMPI_##Coll(COLLC_UNPAREN Args); }, COLLC_UNPAREN Args);  \
+  }                                                                            \
+  int COLLC_INTERPOSED(MPI_##ICall)(COLLC_UNPAREN Params,                      \
+                                    MPI_Request * request) {                   \
+    return serve(                                                              \
+        other::Coll{}, #Coll, NonBlocking, Why, request,                       \
+        [&] { return PMPI_##ICall(COLLC_UNPAREN Args, request); },             \
+        COLLC_UNPAREN Args);                                                   \
+  }                                                                            \
+  COLLC_OTHER_PERSISTENT_FORM(Coll, Params, Args, Why)
+#define COLLC_OTHER_APPLY(F, Coll, ICall, Params, Args, Why)                   \
+  F(Coll, ICall, Params, Args, Why)
+#define COLLC_OTHER_APPLY_(...) COLLC_OTHER_APPLY(__VA_ARGS__)
+#define COLLC_OTHER_FORMS_OF(Coll, ICall, Shape, Why, Unused)                  \
+  COLLC_OTHER_APPLY_(COLLC_OTHER_FORMS, Coll, ICall, Shape, Why)
+
 extern "C" {
 
 COLLC_MPI_COLLECTIVES(COLLC_FORMS_OF, )
+COLLC_MPI_OTHERS(COLLC_OTHER_FORMS_OF, )
 
 // ---- requests: every call that tests or completes one moves collc's runs
 // on (see "non-blocking and persistent calls" above).
@@ -1397,7 +1645,7 @@ int startFlight(Flight &F) {
         rt::fail(MPI_ERR_REQUEST,
                  "collc: MPI_Start of a persistent %s that is still active",
                  rt::collName(F.Run->call().Collective)));
-  sayServed(state(), F.Run->call(), Persistent, F.D, "MPI_Start of ");
+  sayServed(state(), F.Run->call(), Persistent, F.D, "MPI_Start of ", F.Called);
   launch(F);
   return MPI_SUCCESS;
 }

@@ -76,6 +76,108 @@
       (nullptr, 0, MPI_BYTE, nullptr, 0, MPI_BYTE, MPI_OP_NULL, 0, comm),      \
       (comm)
 
+/// COLLC_MPI_OTHERS(X, Extra) expands X(Coll, ICall, Shape, Why, Extra) for
+/// every MPI collective that is no collective of collc's own: the drop-in
+/// interposes each in its three forms, so that a program's every call is
+/// accounted for, serves what one of collc's collectives can serve exactly
+/// (MPI_Allgatherv whose counts are all equal: an allgather) and hands the
+/// rest to the MPI library, saying Why under COLLC_VERBOSE. Shape is one of
+/// the COLLC_MPI_VSHAPE_* macros below, two parenthesized lists: (Params)
+/// and (Args), as above. README.md's table of what is served lists them
+/// with their Why (tests/ir/MpiEntriesTest.cpp checks it).
+#define COLLC_MPI_OTHERS(X, Extra)                                             \
+  X(Allgatherv, Iallgatherv, COLLC_MPI_VSHAPE_ALLGATHERV,                      \
+    "collc: the counts differ by rank, and collc's allgather moves blocks "    \
+    "of one size",                                                             \
+    Extra)                                                                     \
+  X(Gatherv, Igatherv, COLLC_MPI_VSHAPE_GATHERV,                               \
+    "collc: only the root knows the counts, so no rank can tell alone "        \
+    "whether a gather of blocks of one size would serve them",                 \
+    Extra)                                                                     \
+  X(Scatterv, Iscatterv, COLLC_MPI_VSHAPE_SCATTERV,                            \
+    "collc: only the root knows the counts, so no rank can tell alone "        \
+    "whether a scatter of blocks of one size would serve them",                \
+    Extra)                                                                     \
+  X(Alltoallv, Ialltoallv, COLLC_MPI_VSHAPE_ALLTOALLV,                         \
+    "collc: each rank knows only its own counts, so no rank can tell alone "   \
+    "whether an all-to-all of blocks of one size would serve them",            \
+    Extra)                                                                     \
+  X(Alltoallw, Ialltoallw, COLLC_MPI_VSHAPE_ALLTOALLW,                         \
+    "collc: each rank knows only its own counts and datatypes, so no rank "    \
+    "can tell alone whether an all-to-all of blocks of one size would serve "  \
+    "them",                                                                    \
+    Extra)                                                                     \
+  X(Reduce_scatter, Ireduce_scatter, COLLC_MPI_VSHAPE_REDUCE_SCATTER,          \
+    "collc: reduce-scatter is not yet a collective of collc's", Extra)         \
+  X(Reduce_scatter_block, Ireduce_scatter_block,                               \
+    COLLC_MPI_VSHAPE_REDUCE_SCATTER_BLOCK,                                     \
+    "collc: reduce-scatter is not yet a collective of collc's", Extra)         \
+  X(Neighbor_allgather, Ineighbor_allgather, COLLC_MPI_VSHAPE_ALLGATHER,       \
+    COLLC_MPI_NEIGHBORHOOD, Extra)                                             \
+  X(Neighbor_allgatherv, Ineighbor_allgatherv, COLLC_MPI_VSHAPE_ALLGATHERV,    \
+    COLLC_MPI_NEIGHBORHOOD, Extra)                                             \
+  X(Neighbor_alltoall, Ineighbor_alltoall, COLLC_MPI_VSHAPE_ALLGATHER,         \
+    COLLC_MPI_NEIGHBORHOOD, Extra)                                             \
+  X(Neighbor_alltoallv, Ineighbor_alltoallv, COLLC_MPI_VSHAPE_ALLTOALLV,       \
+    COLLC_MPI_NEIGHBORHOOD, Extra)                                             \
+  X(Neighbor_alltoallw, Ineighbor_alltoallw,                                   \
+    COLLC_MPI_VSHAPE_NEIGHBOR_ALLTOALLW, COLLC_MPI_NEIGHBORHOOD, Extra)
+
+/// Why the neighborhood collectives go to the MPI library.
+#define COLLC_MPI_NEIGHBORHOOD                                                 \
+  "collc: the neighbours of a Cartesian or graph topology are no rank set "    \
+  "collc schedules (each rank's differ)"
+
+/// The shapes of COLLC_MPI_OTHERS: (Params), (Args).
+#define COLLC_MPI_VSHAPE_ALLGATHER                                             \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
+   int recvcount, MPI_Datatype recvtype, MPI_Comm comm),                       \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
+#define COLLC_MPI_VSHAPE_ALLGATHERV                                            \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
+   const int recvcounts[], const int displs[], MPI_Datatype recvtype,          \
+   MPI_Comm comm),                                                             \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,    \
+       comm)
+#define COLLC_MPI_VSHAPE_GATHERV                                               \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
+   const int recvcounts[], const int displs[], MPI_Datatype recvtype,          \
+   int root, MPI_Comm comm),                                                   \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,    \
+       root, comm)
+#define COLLC_MPI_VSHAPE_SCATTERV                                              \
+  (const void *sendbuf, const int sendcounts[], const int displs[],            \
+   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, \
+   int root, MPI_Comm comm),                                                   \
+      (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,    \
+       root, comm)
+#define COLLC_MPI_VSHAPE_ALLTOALLV                                             \
+  (const void *sendbuf, const int sendcounts[], const int sdispls[],           \
+   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],               \
+   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm),                 \
+      (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,   \
+       recvtype, comm)
+#define COLLC_MPI_VSHAPE_ALLTOALLW                                             \
+  (const void *sendbuf, const int sendcounts[], const int sdispls[],           \
+   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],      \
+   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),        \
+      (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,  \
+       recvtypes, comm)
+#define COLLC_MPI_VSHAPE_NEIGHBOR_ALLTOALLW                                    \
+  (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],      \
+   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],      \
+   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),   \
+      (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,  \
+       recvtypes, comm)
+#define COLLC_MPI_VSHAPE_REDUCE_SCATTER                                        \
+  (const void *sendbuf, void *recvbuf, const int recvcounts[],                 \
+   MPI_Datatype type, MPI_Op op, MPI_Comm comm),                               \
+      (sendbuf, recvbuf, recvcounts, type, op, comm)
+#define COLLC_MPI_VSHAPE_REDUCE_SCATTER_BLOCK                                  \
+  (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,       \
+   MPI_Op op, MPI_Comm comm),                                                  \
+      (sendbuf, recvbuf, recvcount, type, op, comm)
+
 /// F(Coll, (Params), (Fields), (Args)) for shape \p Shape.
 #define COLLC_MPI_APPLY(F, Coll, ...) COLLC_MPI_APPLY_(F, Coll, __VA_ARGS__)
 #define COLLC_MPI_APPLY_(F, ...) F(__VA_ARGS__)

@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "draw.h"
+
 #if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
 #define INIT(Coll) MPIX_##Coll##_init
 #define HAVE_PERSISTENT 1
@@ -38,19 +40,6 @@
 
 static int WorldRank;
 static long Blocking, NonBlocking, Inits, Starts, UserOp;
-/* With a seed, each round's count and roots are drawn (the same on every
- * rank); without, they cycle through fixed values. */
-static unsigned Seed;
-
-/* Draw number \p K of round \p Round, below \p Bound. */
-static long draw(int Round, int K, long Bound) {
-  unsigned long X = Seed * 2654435761ul + (unsigned long)Round * 40503ul +
-                    (unsigned long)K * 9973ul;
-  X ^= X >> 13;
-  X *= 0x5bd1e995ul;
-  X ^= X >> 15;
-  return (long)(X % (unsigned long)Bound);
-}
 
 static void check(int Ok, const char *What, int Round, long At, long Got,
                   long Want) {

@@ -42,3 +42,48 @@ smpi_programs() {
   smpicc -O2 -Wall -Wextra "$source" -o "$name" \
     -Wl,--no-as-needed -L"$lib" -Wl,-rpath,"$lib" -lcollc-mpi-smpi
 }
+
+# dropin_program <flavor> <libdir> <srcdir> <source.c> <name> <ranks>: builds
+# ./<name> for the flavor's MPI library (openmpi, mpich or smpi) and defines
+# launch <seconds> plain|preload <program arguments...>: a run on <ranks>
+# ranks, joined as above, with COLLC_MACHINE set (pc-cluster.yaml; under SMPI
+# the platform cluster-256.xml), alone or under the drop-in library with
+# COLLC_VERBOSE=1.
+dropin_program() {
+  local flavor=$1 lib=$2 src=$3 source=$4 name=$5 ranks=$6
+  DROPIN_FLAVOR=$flavor DROPIN_LIB=$lib DROPIN_NAME=$name DROPIN_RANKS=$ranks
+  case $flavor in
+    openmpi)
+      DROPIN_MACHINE=$src/examples/machines/pc-cluster.yaml
+      mpicc.openmpi -O2 -Wall -Wextra -Werror "$source" -o "$name" ;;
+    mpich)
+      DROPIN_MACHINE=$src/examples/machines/pc-cluster.yaml
+      mpicc.mpich -O2 -Wall -Wextra -Werror "$source" -o "$name" ;;
+    smpi)
+      DROPIN_MACHINE=$src/examples/platforms/cluster-256.xml
+      smpi_programs "$source" "$name" "$lib" "$ranks" ;;
+    *) echo "dropin_program: unknown flavor $flavor" >&2; return 2 ;;
+  esac
+}
+launch() {
+  local seconds=$1 how=$2 m=$DROPIN_MACHINE p=$DROPIN_RANKS prog=./$DROPIN_NAME
+  shift 2
+  case $DROPIN_FLAVOR in
+    openmpi)
+      local pre=()
+      [ "$how" = preload ] && pre=(-x COLLC_VERBOSE=1 -x LD_PRELOAD="$DROPIN_LIB/libcollc-mpi.so")
+      COLLC_MACHINE=$m joined_openmpi "$seconds" mpirun.openmpi --allow-run-as-root --oversubscribe :: \
+        -np "$p" -x COLLC_MACHINE "${pre[@]}" "$prog" "$@" ;;
+    mpich)
+      local pre=()
+      [ "$how" = preload ] && pre=(-genv COLLC_VERBOSE 1 -genv LD_PRELOAD "$DROPIN_LIB/libcollc-mpi-mpich.so")
+      joined_mpich "$seconds" -np "$p" -genv COLLC_MACHINE "$m" "${pre[@]}" "$prog" "$@" ;;
+    smpi)
+      local verbose=0
+      [ "$how" = preload ] && verbose=1 || prog=$prog-plain
+      timeout "$seconds" env COLLC_MACHINE="$m" LD_LIBRARY_PATH="$DROPIN_LIB" COLLC_VERBOSE=$verbose \
+        smpirun -np "$p" -platform "$m" -hostfile hosts --log=root.thres:critical \
+        --cfg=smpi/display-timing:no --cfg=smpi/privatize-libs:libcollc-mpi-smpi.so \
+        "$prog" "$@" ;;
+  esac
+}

@@ -1,5 +1,7 @@
-/* Every collective the drop-in library interposes (blocking, and two
- * non-blocking ones with MPI_Wait and MPI_Waitall; MPI_Sendrecv), once each on
+/* Every collective the drop-in library serves (blocking, and two
+ * non-blocking ones with MPI_Wait and MPI_Waitall; MPI_Sendrecv; and of the
+ * calls that are no collective of collc's, MPI_Allgatherv with equal counts,
+ * which it would serve, and MPI_Reduce_scatter_block), once each on
  * MPI_COMM_WORLD and on a split communicator, results checked: the program
  * of tests/mpi/dropin_wrong_build.sh, run with the build of the drop-in for
  * the other MPI library preloaded. Prints "results correct" per rank. */
@@ -54,6 +56,21 @@ static void run(MPI_Comm Comm) {
   for (int I = 0; I < P; ++I)
     expect(B[I] == 100 * I + R, "MPI_Alltoall", R);
   MPI_Barrier(Comm);
+  int *Counts = malloc(sizeof(int) * (size_t)P),
+      *Displs = malloc(sizeof(int) * (size_t)P);
+  for (int I = 0; I < P; ++I) {
+    Counts[I] = 1;
+    Displs[I] = P - 1 - I;
+  }
+  MPI_Allgatherv(&V, 1, MPI_INT, B, Counts, Displs, MPI_INT, Comm);
+  for (int I = 0; I < P; ++I)
+    expect(B[P - 1 - I] == I + 1, "MPI_Allgatherv", R);
+  for (int I = 0; I < P; ++I)
+    A[I] = I * (R + 1);
+  MPI_Reduce_scatter_block(A, &S, 1, MPI_INT, MPI_SUM, Comm);
+  expect(S == R * P * (P + 1) / 2, "MPI_Reduce_scatter_block", R);
+  free(Counts);
+  free(Displs);
   /* Non-blocking calls and their completion, and point-to-point messages:
    * interposed too. */
   MPI_Request Q[2];
