@@ -26,6 +26,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace collc {
 
@@ -40,6 +41,31 @@ RankPartFn rankPartBuilder(llvm::StringRef Algorithm, Collective C);
 /// Every algorithm with a rank-part builder: "collective algorithm" names,
 /// for documentation and tests.
 std::vector<std::pair<Collective, const char *>> rankPartAlgorithms();
+
+/// The closed-form price of algorithm \p Algorithm of \p R's collective on
+/// \p M: the time of its steps one after the other, each a message of the
+/// step's size under the machine's model (Model::tEnd, doubled by the
+/// linear model's send/receive factor where every rank sends and receives
+/// in the step, plus the reduction work of a combine), O(log P) or O(P)
+/// arithmetic and no schedule. It depends on the machine and the request
+/// alone, never on a rank, so every process prices alike. Links shared by
+/// the messages of a step are not seen: the price ranks the families by
+/// their step counts and volumes; tests/algorithms/RankPartsTest.cpp
+/// measures how far its choice lies from the cost pass's on random
+/// machines. Empty for an algorithm without a rank-part builder.
+std::optional<double> rankPartPrice(llvm::StringRef Algorithm, const Machine &M,
+                                    const Request &R);
+
+/// `auto`'s choice by price for a request too large to build every
+/// candidate whole: of the algorithms autoCandidates() offers that have a
+/// rank-part builder and apply, the one of least rankPartPrice (the first
+/// in registry order on a tie); null when none has. The same in every
+/// process.
+struct PricedChoice {
+  const char *Algorithm = nullptr;
+  double Price = 0;
+};
+PricedChoice choosePricedPart(const Machine &M, const Request &R);
 
 /// Rank \p Rank's part of the whole schedule \p S: every step, with only the
 /// transfers \p Rank sends or receives, in order. The reference a rank-part

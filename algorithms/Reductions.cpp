@@ -5,8 +5,11 @@
 #include "algorithms/Reducer.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
+
+#include "llvm/Support/MathExtras.h"
 
 namespace collc {
 
@@ -50,40 +53,126 @@ int64_t segmentsFor(uint64_t Count, uint64_t Unit, double Want, int64_t Max,
   return Best;
 }
 
-/// The binomial reduce of ranks Rank(0..N-1) to Rank(0): at level m, the
-/// relative rank i with i mod 2m = m combines its subtree into i - m.
-template <typename RankFn>
-void binomialReduceTree(Reducer &Rd, int64_t N, RankFn Rank) {
-  for (int64_t Mask = 1; Mask < N; Mask <<= 1)
-    for (int64_t I = Mask; I < N; I += 2 * Mask)
-      Rd.send(Rank(I), Rank(I - Mask), 0, 1);
+} // namespace
+
+namespace {
+
+/// Transfers tagged with the step they run in, for a whole schedule or one
+/// rank's part (algorithms/RankParts.h): with Only >= 0, those Only sends or
+/// receives alone. Listed in the whole schedule's order within each step.
+struct StepList {
+  int32_t Only = -1;
+  std::vector<std::pair<int64_t, Transfer>> Tagged;
+
+  bool wants(int32_t Src, int32_t Dst) const {
+    return Only < 0 || Src == Only || Dst == Only;
+  }
+  void add(int64_t Step, Transfer T) { Tagged.push_back({Step, std::move(T)}); }
+  /// Fills \p S's \p NumSteps steps (a part's steps the rank has no
+  /// transfer in stay empty).
+  void place(Schedule &S, int64_t NumSteps) {
+    std::stable_sort(
+        Tagged.begin(), Tagged.end(),
+        [](const auto &A, const auto &B) { return A.first < B.first; });
+    S.Steps.assign(NumSteps, Step());
+    for (auto &[At, T] : Tagged) {
+      assert(At >= 0 && At < NumSteps && "a transfer beyond the last step");
+      S.Steps[At].Transfers.push_back(std::move(T));
+    }
+  }
+};
+
+/// A reduction transfer of chunks \p Chunks of value 0 of \p Src into
+/// \p Dst's value 0, carrying the contributors \p From (rank intervals, in
+/// any order and not adjoining: one piece each, in increasing order, as the
+/// reduction flow lists a value's contributors).
+Transfer carry(const Schedule &S, int32_t Src, int32_t Dst, Interval Chunks,
+               std::vector<Interval> From, TransferKind Kind) {
+  std::sort(From.begin(), From.end(),
+            [](const Interval &A, const Interval &B) { return A.Lo < B.Lo; });
+  Transfer T;
+  T.Src = Src;
+  T.Dst = Dst;
+  T.Kind = Kind;
+  T.Bytes = S.chunkBytes(Chunks);
+  for (const Interval &I : From)
+    T.Pieces.push_back({I, {0, S.size()}, Chunks});
+  return T;
+}
+
+/// The fully reduced value's chunks \p Chunks, copied from \p Src to \p Dst.
+Transfer copyResult(const Schedule &S, int32_t Src, int32_t Dst,
+                    Interval Chunks) {
+  return carry(S, Src, Dst, Chunks, {{0, S.size()}}, TransferKind::Copy);
+}
+
+/// The step of relative rank \p I's send at mask \p Mask in the binomial
+/// broadcast from relative rank 0 that follows a binomial reduce of
+/// \p Levels steps over \p P ranks (masks from the largest power of two
+/// below P down): rank 0 holds the result after step Levels - 1, and every
+/// holder makes its sends one step after the other, from the step after it
+/// received. O(log P): the path from 0 down to I.
+int64_t binomialBcastStep(int64_t I, int64_t Mask, int64_t P, int64_t Levels) {
+  int64_t T = Levels - 1, Node = 0;
+  for (int64_t B = (int64_t(1) << Levels) / 2; B >= Mask; B >>= 1) {
+    if (Node + B < P)
+      ++T; // the current holder's send at mask B
+    if (I & B)
+      Node += B; // ... went to the next holder on the path
+  }
+  return T;
+}
+
+/// The binomial reduce (and the allreduce's broadcast back) of \p S, whole
+/// or rank \p Only's part.
+Schedule binomialReduce(const Machine &M, const Request &R, int32_t Only) {
+  Schedule S = scheduleSkeleton(M, R, "binomial");
+  const int32_t P = S.size();
+  StepList L{Only, {}};
+  // Commutative operators reduce along a tree rooted at the root; otherwise
+  // along the tree of ranks in order rooted at rank 0, whose subtrees are
+  // adjacent rank ranges.
+  const int32_t TreeRoot = R.Commutative ? S.Root : 0;
+  auto Rel = [&](int64_t I) { return relRank(I, TreeRoot, P); };
+  const int64_t Levels = int64_t(llvm::Log2_64_Ceil(P));
+  // Level m (step log2 m): relative rank i, i mod 2m = m, folds its subtree
+  // [i, i + m) into i - m, which has folded its own lower levels by then.
+  for (int64_t Mask = 1, Lv = 0; Mask < P; Mask <<= 1, ++Lv)
+    for (int64_t I = Mask; I < P; I += 2 * Mask)
+      if (L.wants(Rel(I), Rel(I - Mask)))
+        L.add(Lv, carry(S, Rel(I), Rel(I - Mask), {0, 1},
+                        relIntervals(I, std::min<int64_t>(I + Mask, P),
+                                     TreeRoot, P),
+                        TransferKind::Combine));
+  int64_t NumSteps = Levels;
+  if (R.Coll == Collective::Reduce && TreeRoot != S.Root) {
+    if (L.wants(TreeRoot, S.Root))
+      L.add(Levels, copyResult(S, TreeRoot, S.Root, {0, 1}));
+    ++NumSteps;
+  }
+  if (R.Coll == Collective::Allreduce && P > 1) {
+    // Rank 0 sends at every mask: Levels more steps.
+    NumSteps += Levels;
+    for (int64_t Mask = (int64_t(1) << Levels) / 2; Mask >= 1; Mask >>= 1)
+      for (int64_t I = 0; I + Mask < P; I += 2 * Mask)
+        if (L.wants(Rel(I), Rel(I + Mask)))
+          L.add(binomialBcastStep(I, Mask, P, Levels),
+                copyResult(S, Rel(I), Rel(I + Mask), {0, 1}));
+  }
+  L.place(S, NumSteps);
+  return S;
 }
 
 } // namespace
 
 llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
                                              const Request &R) {
-  Schedule S = scheduleSkeleton(M, R, "binomial");
-  const int32_t P = S.size();
-  Reducer Rd(S);
-  // Commutative operators reduce along a tree rooted at the root; otherwise
-  // along the tree of ranks in order rooted at rank 0, whose subtrees are
-  // adjacent rank ranges.
-  int32_t TreeRoot = R.Commutative ? S.Root : 0;
-  binomialReduceTree(Rd, P, [&](int64_t I) { return relRank(I, TreeRoot, P); });
-  if (R.Coll == Collective::Reduce && TreeRoot != S.Root)
-    Rd.send(TreeRoot, S.Root, 0, 1, TransferKind::Copy);
-  if (R.Coll == Collective::Allreduce) {
-    int64_t Top = 1;
-    while (Top < P)
-      Top <<= 1;
-    for (int64_t Mask = Top / 2; Mask >= 1; Mask >>= 1)
-      for (int64_t I = 0; I + Mask < P; I += 2 * Mask)
-        Rd.send(relRank(I, TreeRoot, P), relRank(I + Mask, TreeRoot, P), 0, 1,
-                TransferKind::Copy);
-  }
-  S.Steps = orderedRounds(Rd.Ts, P);
-  return S;
+  return binomialReduce(M, R, -1);
+}
+
+llvm::Expected<Schedule>
+buildBinomialReducePart(const Machine &M, const Request &R, int32_t Rank) {
+  return binomialReduce(M, R, Rank);
 }
 
 bool reduceScatterApplies(const Machine &, const Request &R, std::string &Why) {
@@ -103,16 +192,17 @@ bool reduceScatterApplies(const Machine &, const Request &R, std::string &Why) {
                       Why);
 }
 
-llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
-                                                     const Request &R) {
-  std::string Why;
-  if (!reduceScatterApplies(M, R, Why))
-    return notApplicable("reduce-scatter-allgather", Why);
+namespace {
+
+/// Reduce-scatter + allgather, whole or rank \p Only's part (the reduce's
+/// binomial gather whole only: \p Only < 0).
+Schedule reduceScatterAllgather(const Machine &M, const Request &R,
+                                int32_t Only) {
   Schedule S = scheduleSkeleton(M, R, "reduce-scatter-allgather");
   const int32_t P = S.size();
   const int64_t Core = floorPow2(P), Extra = P - Core;
   S.NumChunks = Core;
-  Reducer Rd(S);
+  StepList L{Only, {}};
   // Halving from the nearest partner (core c ends with segment rev(c), its
   // bits reversed): every combine joins adjacent ranges of core ranks, so
   // that every value's contributors stay one range of relative ranks (two
@@ -126,71 +216,139 @@ llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
   const int32_t Base = InOrder ? 0 : S.Root;
   auto Rel = [&](int64_t I) { return relRank(I, Base, P); };
   // Core index c: relative rank 2c for c < Extra (its odd neighbour folds
-  // into it), c + Extra after.
-  auto CoreRank = [&](int64_t C) { return Rel(C < Extra ? 2 * C : C + Extra); };
-  for (int64_t I = 0; I < Extra; ++I)
-    Rd.send(Rel(2 * I + 1), Rel(2 * I), 0, Core);
-  std::vector<int64_t> Masks; // the reduce-scatter's partners, in order
-  for (int64_t Mask = 1; Mask < Core; Mask <<= 1)
-    Masks.push_back(Mask);
-  // Recursive halving: core c keeps the half of its range on its side of
-  // bit m and sends the other half to c ^ m, which combines it.
-  std::vector<int64_t> Lo(Core, 0), Hi(Core, Core);
-  for (int64_t Mask : Masks) {
-    Rd.begin();
-    for (int64_t C = 0; C < Core; ++C) {
-      int64_t Mid = (Lo[C] + Hi[C]) / 2;
-      if (C & Mask)
-        Rd.send(CoreRank(C), CoreRank(C ^ Mask), Lo[C], Mid);
-      else
-        Rd.send(CoreRank(C), CoreRank(C ^ Mask), Mid, Hi[C]);
+  // into it), c + Extra after. Cores [a, b) hold the contributions of the
+  // relative ranks [First(a), First(b)).
+  auto First = [&](int64_t C) { return C < Extra ? 2 * C : C + Extra; };
+  auto CoreRank = [&](int64_t C) { return Rel(First(C)); };
+  auto Cores = [&](int64_t A, int64_t B) {
+    return relIntervals(First(A), First(B), Base, P);
+  };
+  // The extra ranks' steps: one before the core's and one after.
+  const int64_t Pre = Extra > 0 ? 1 : 0;
+  int64_t D = 0; // log2(Core)
+  while ((int64_t(1) << D) < Core)
+    ++D;
+  // The cores whose transfers a round lists: all, or Only's and its
+  // partner's (Only's own core index, -1 for an extra rank or none).
+  const int64_t MeRel = Only < 0 ? -1 : (int64_t(Only) - Base + P) % P;
+  const int64_t MyCore = MeRel < 0           ? -1
+                         : MeRel < 2 * Extra ? (MeRel % 2 == 0 ? MeRel / 2 : -1)
+                                             : MeRel - Extra;
+  auto RoundCores = [&](int64_t Mask) {
+    std::vector<int64_t> V;
+    if (Only < 0) {
+      for (int64_t C = 0; C < Core; ++C)
+        V.push_back(C);
+    } else if (MyCore >= 0) {
+      V = {std::min(MyCore, MyCore ^ Mask), std::max(MyCore, MyCore ^ Mask)};
     }
-    Rd.end();
-    for (int64_t C = 0; C < Core; ++C) {
-      int64_t Mid = (Lo[C] + Hi[C]) / 2;
-      (C & Mask ? Lo[C] : Hi[C]) = Mid;
+    return V;
+  };
+  // Core c's chunks after the first K halving rounds (partners 1, 2, ...,
+  // 2^(K-1)): it keeps the half on its side of each partner's bit.
+  auto Window = [&](int64_t C, int64_t K) {
+    Interval W{0, Core};
+    for (int64_t J = 0; J < K; ++J) {
+      const int64_t Mid = (W.Lo + W.Hi) / 2;
+      (C >> J & 1 ? W.Lo : W.Hi) = Mid;
+    }
+    return W;
+  };
+  for (int64_t I = 0; I < Extra; ++I)
+    if (L.wants(Rel(2 * I + 1), Rel(2 * I)))
+      L.add(0, carry(S, Rel(2 * I + 1), Rel(2 * I), {0, Core},
+                     {{Rel(2 * I + 1), Rel(2 * I + 1) + 1}},
+                     TransferKind::Combine));
+  // Recursive halving, round K (partner bit m = 2^K): core c sends the half
+  // of its window on the other side of bit m to c ^ m, which folds it; by
+  // then c holds the contributions of the m cores that share its bits above
+  // m's.
+  for (int64_t K = 0; K < D; ++K) {
+    const int64_t Mask = int64_t(1) << K;
+    for (int64_t C : RoundCores(Mask)) {
+      const Interval W = Window(C, K);
+      const int64_t Mid = (W.Lo + W.Hi) / 2;
+      const int64_t Block = C & ~(Mask - 1);
+      L.add(Pre + K, carry(S, CoreRank(C), CoreRank(C ^ Mask),
+                           C & Mask ? Interval{W.Lo, Mid} : Interval{Mid, W.Hi},
+                           Cores(Block, Block + Mask), TransferKind::Combine));
     }
   }
-  // Core c now holds its segments reduced over every rank. The way back
-  // takes the partners in reverse: c and c ^ m hold adjacent ranges.
-  std::reverse(Masks.begin(), Masks.end());
-  auto Join = [&](int64_t C, int64_t D) {
-    Lo[C] = std::min(Lo[C], Lo[D]);
-    Hi[C] = std::max(Hi[C], Hi[D]);
-  };
   if (R.Coll == Collective::Allreduce) {
-    for (int64_t Mask : Masks) {
-      Rd.begin();
-      for (int64_t C = 0; C < Core; ++C)
-        Rd.send(CoreRank(C), CoreRank(C ^ Mask), Lo[C], Hi[C],
-                TransferKind::Copy);
-      Rd.end();
-      std::vector<int64_t> Lo0 = Lo, Hi0 = Hi;
-      for (int64_t C = 0; C < Core; ++C) {
-        Lo[C] = std::min(Lo0[C], Lo0[C ^ Mask]);
-        Hi[C] = std::max(Hi0[C], Hi0[C ^ Mask]);
-      }
+    // Recursive doubling, partners in reverse: before the round of bit
+    // 2^K, core c holds the reduced window of K + 1 halving rounds, and
+    // c ^ 2^K the adjacent one.
+    for (int64_t K = D - 1; K >= 0; --K) {
+      const int64_t Mask = int64_t(1) << K;
+      for (int64_t C : RoundCores(Mask))
+        L.add(Pre + D + (D - 1 - K),
+              copyResult(S, CoreRank(C), CoreRank(C ^ Mask), Window(C, K + 1)));
     }
     for (int64_t I = 0; I < Extra; ++I)
-      Rd.send(Rel(2 * I), Rel(2 * I + 1), 0, Core, TransferKind::Copy);
-  } else {
-    // Binomial gather to core 0: at partner m, every core with bit m set
-    // that has not sent yet sends all it holds to c - m.
-    int64_t Sent = 0; // the partners already taken
-    for (int64_t Mask : Masks) {
-      for (int64_t C = Mask; C < Core; ++C)
-        if ((C & Mask) && !(C & Sent)) {
-          Rd.send(CoreRank(C), CoreRank(C - Mask), Lo[C], Hi[C],
-                  TransferKind::Copy);
-          Join(C - Mask, C);
-        }
-      Sent |= Mask;
-    }
-    if (Base != S.Root)
-      Rd.send(Base, S.Root, 0, Core, TransferKind::Copy);
+      if (L.wants(Rel(2 * I), Rel(2 * I + 1)))
+        L.add(Pre + 2 * D,
+              copyResult(S, Rel(2 * I), Rel(2 * I + 1), {0, Core}));
+    L.place(S, 2 * Pre + 2 * D);
+    return S;
   }
-  S.Steps = orderedRounds(Rd.Ts, P, &Rd.Groups);
+  assert(Only < 0 && "the reduce's gather has no rank parts");
+  // Binomial gather to core 0: at partner m (the last halving partner
+  // first), every core with bit m set that has not sent yet sends all it
+  // holds to c - m, in the first step after its own and c - m's last
+  // transfers (orderedRounds' rule: a receive may share a step with the
+  // receiver's send).
+  std::vector<Interval> Held(Core);
+  for (int64_t C = 0; C < Core; ++C)
+    Held[C] = Window(C, D);
+  std::vector<int64_t> LastSend(P, -1), LastRecv(P, -1);
+  for (int64_t I = 0; I < Extra; ++I)
+    LastSend[Rel(2 * I + 1)] = LastRecv[Rel(2 * I)] = 0;
+  if (D > 0)
+    for (int64_t C = 0; C < Core; ++C)
+      LastSend[CoreRank(C)] = LastRecv[CoreRank(C)] = Pre + D - 1;
+  int64_t Last = Pre + D - 1;
+  auto Gather = [&](int32_t Src, int32_t Dst, Interval Chunks) {
+    const int64_t At = std::max({LastRecv[Src] + 1, LastSend[Src] + 1,
+                                 LastRecv[Dst] + 1, LastSend[Dst]});
+    L.add(At, copyResult(S, Src, Dst, Chunks));
+    LastSend[Src] = LastRecv[Dst] = At;
+    Last = std::max(Last, At);
+  };
+  int64_t Sent = 0;
+  for (int64_t Mask = Core / 2; Mask >= 1; Mask >>= 1) {
+    for (int64_t C = Mask; C < Core; ++C)
+      if ((C & Mask) && !(C & Sent)) {
+        Gather(CoreRank(C), CoreRank(C - Mask), Held[C]);
+        Held[C - Mask] = {std::min(Held[C - Mask].Lo, Held[C].Lo),
+                          std::max(Held[C - Mask].Hi, Held[C].Hi)};
+      }
+    Sent |= Mask;
+  }
+  if (Base != S.Root)
+    Gather(Base, S.Root, {0, Core});
+  L.place(S, Last + 1);
   return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
+                                                     const Request &R) {
+  std::string Why;
+  if (!reduceScatterApplies(M, R, Why))
+    return notApplicable("reduce-scatter-allgather", Why);
+  return reduceScatterAllgather(M, R, -1);
+}
+
+llvm::Expected<Schedule> buildReduceScatterAllgatherPart(const Machine &M,
+                                                         const Request &R,
+                                                         int32_t Rank) {
+  std::string Why;
+  if (R.Coll != Collective::Allreduce || !reduceScatterApplies(M, R, Why))
+    return notApplicable("reduce-scatter-allgather",
+                         Why.empty() ? "rank parts are for the allreduce"
+                                     : Why);
+  return reduceScatterAllgather(M, R, Rank);
 }
 
 namespace {

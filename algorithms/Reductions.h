@@ -17,6 +17,13 @@ namespace collc {
 /// result, reduced at rank 0, is copied to the root.
 llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
                                              const Request &R);
+/// Rank \p Rank's part of `binomial`'s reduce or allreduce
+/// (algorithms/RankParts.h), from the same step code as the whole: the
+/// rank's own transfers, each carrying the contributors its subtree holds,
+/// in the steps the whole schedule gives them (a level's step; the
+/// broadcast's from the path down from rank 0).
+llvm::Expected<Schedule>
+buildBinomialReducePart(const Machine &M, const Request &R, int32_t Rank);
 
 /// Recursive-halving reduce-scatter, then recursive-doubling allgather
 /// (Allreduce) or a binomial gather to the root (Reduce); segments = the
@@ -29,6 +36,13 @@ llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
 llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
                                                      const Request &R);
 bool reduceScatterApplies(const Machine &M, const Request &R, std::string &Why);
+/// Rank \p Rank's part of `reduce-scatter-allgather`'s allreduce
+/// (algorithms/RankParts.h), from the same step code as the whole: its
+/// 2 log2(2^d) exchanges with its partners (and an extra rank's fold and
+/// copy), each window and contributor range in closed form.
+llvm::Expected<Schedule> buildReduceScatterAllgatherPart(const Machine &M,
+                                                         const Request &R,
+                                                         int32_t Rank);
 
 /// Direct (flat) reduce: every rank sends its vector to the root at once,
 /// and the root folds them in rank order (the ranks after it appended, then

@@ -4,6 +4,9 @@
 #include "algorithms/Placement.h"
 
 #include <deque>
+#include <optional>
+
+#include "llvm/Support/MathExtras.h"
 
 namespace collc {
 
@@ -30,41 +33,52 @@ std::vector<int32_t> rotatedChain(int32_t Ranks, int32_t Root) {
   return C;
 }
 
+namespace {
+
+/// A rank of the chain that holds the message and the range [L, R] of chain
+/// indices it still serves.
+struct ChainHolder {
+  int64_t Self, L, R;
+};
+
+/// Holder \p H's sends, in the order it makes them: \p Send(To) for each,
+/// To being the holder the receiver becomes. One code for the whole tree
+/// (chainSplitTransfers) and for one rank's part (binomialBcastPart).
+template <typename SendFn>
+void holderSends(ChainHolder H, const ChainSplit &Split, SendFn Send) {
+  while (H.L < H.R) {
+    int64_t I = H.R - H.L + 1;
+    int64_t A = Split(I, H.Self - H.L);
+    ChainHolder To;
+    if (H.Self < H.L + A) {
+      To = {H.L + A, H.L + A, H.R};
+      H.R = H.L + A - 1;
+    } else {
+      To = {H.L + A - 1, H.L, H.L + A - 1};
+      H.L = H.L + A;
+    }
+    Send(To);
+  }
+}
+
+} // namespace
+
 std::vector<Transfer> chainSplitTransfers(const Schedule &S,
                                           const std::vector<int32_t> &Chain,
                                           int64_t SourceIndex,
                                           const ChainSplit &Split) {
-  struct Holder {
-    int64_t Self, L, R;
-  };
   std::vector<Transfer> Out;
   Out.reserve(Chain.size() ? Chain.size() - 1 : 0);
-  Piece Whole = S.wholeMessage();
-  std::deque<Holder> Work;
+  std::deque<ChainHolder> Work;
   if (!Chain.empty())
     Work.push_back({SourceIndex, 0, static_cast<int64_t>(Chain.size()) - 1});
   while (!Work.empty()) {
-    Holder H = Work.front();
+    ChainHolder H = Work.front();
     Work.pop_front();
-    while (H.L < H.R) {
-      int64_t I = H.R - H.L + 1;
-      int64_t A = Split(I, H.Self - H.L);
-      Holder To;
-      if (H.Self < H.L + A) {
-        To = {H.L + A, H.L + A, H.R};
-        H.R = H.L + A - 1;
-      } else {
-        To = {H.L + A - 1, H.L, H.L + A - 1};
-        H.L = H.L + A;
-      }
-      Transfer T;
-      T.Src = Chain[H.Self];
-      T.Dst = Chain[To.Self];
-      T.Bytes = S.Bytes;
-      T.Pieces.push_back(Whole);
-      Out.push_back(std::move(T));
+    holderSends(H, Split, [&](const ChainHolder &To) {
+      Out.push_back(wholeMessageCall(S, Chain[H.Self], Chain[To.Self]));
       Work.push_back(To);
-    }
+    });
   }
   return Out;
 }
@@ -89,6 +103,41 @@ llvm::Expected<Schedule> buildOptTree(const Machine &M, const Request &R) {
 
 llvm::Expected<Schedule> buildBinomial(const Machine &M, const Request &R) {
   return treeSchedule(M, R, "binomial", binomialSplit());
+}
+
+llvm::Expected<Schedule>
+buildBinomialBcastPart(const Machine &M, const Request &R, int32_t Rank) {
+  Schedule S = scheduleSkeleton(M, R, "binomial");
+  const int32_t P = S.size();
+  // A range of n nodes takes ceil(log2 n) steps: its holder sends to the
+  // upper ceil(n/2) first.
+  S.Steps.resize(int64_t(llvm::Log2_64_Ceil(P)));
+  const ChainSplit Split = binomialSplit();
+  auto RankOf = [&](int64_t I) { return relRank(I, S.Root, P); };
+  const int64_t Me = (static_cast<int64_t>(Rank) - S.Root + P) % P;
+  // Down the tree from the root to the holder whose receiver is Me, then
+  // Me's own sends; each holder's k-th send in step Got + k.
+  ChainHolder H{0, 0, P - 1};
+  int64_t Got = -1;
+  while (true) {
+    std::optional<ChainHolder> Next;
+    int64_t K = 0, NextGot = -1;
+    holderSends(H, Split, [&](const ChainHolder &To) {
+      const int64_t At = Got + ++K;
+      if (H.Self == Me || To.Self == Me)
+        S.Steps[At].Transfers.push_back(
+            wholeMessageCall(S, RankOf(H.Self), RankOf(To.Self)));
+      if (!Next && To.L <= Me && Me <= To.R) {
+        Next = To;
+        NextGot = At;
+      }
+    });
+    if (H.Self == Me || !Next)
+      break;
+    H = *Next;
+    Got = NextGot;
+  }
+  return S;
 }
 
 namespace {

@@ -42,6 +42,11 @@ llvm::Expected<Schedule> buildDirectBcast(const Machine &M, const Request &R);
 
 llvm::Expected<Schedule> buildOptTree(const Machine &M, const Request &R);
 llvm::Expected<Schedule> buildBinomial(const Machine &M, const Request &R);
+/// Rank \p Rank's part of `binomial`'s broadcast (algorithms/RankParts.h):
+/// the path from the root down to the rank, O(log P) holders, and the
+/// rank's own sends, in the steps the whole tree gives them.
+llvm::Expected<Schedule> buildBinomialBcastPart(const Machine &M,
+                                                const Request &R, int32_t Rank);
 llvm::Expected<Schedule> buildSequential(const Machine &M, const Request &R);
 llvm::Expected<Schedule> buildChain(const Machine &M, const Request &R);
 

@@ -9,7 +9,10 @@
 //   build/bin/bench-rank-part [RANKS...]     (default 1024 4096 65536)
 //
 // The machine is a 2-D torus of the rank count's size (linear model); the
-// rank is the middle one.
+// rank is the middle one. "part" says what was built: "rank" (the rank's
+// part of a named algorithm, or of auto's choice among whole candidates),
+// "priced" (the rank's part of auto's choice by price, no whole build), or
+// "whole" (the whole schedule). "rsag" is reduce-scatter-allgather.
 #include "bench/Timing.h"
 #include "dropin/Engine.h"
 #include "tests/TestUtil.h"
@@ -48,6 +51,7 @@ struct Result {
   double PeakMiB = 0, KeptMiB = 0;
   int32_t Rank = -1;
   char Algorithm[32] = {};
+  bool Priced = false;
   char Error[96] = {};
 };
 
@@ -71,6 +75,7 @@ Result play(const Case &C, int32_t P) {
   Out.PeakMiB = double(peakKiB() - Before) / 1024;
   Out.KeptMiB = double(E.memoryBytes()) / (1 << 20);
   Out.Rank = En.Rank;
+  Out.Priced = En.Priced;
   std::snprintf(Out.Algorithm, sizeof Out.Algorithm, "%s",
                 En.Algorithm.c_str());
   std::snprintf(Out.Error, sizeof Out.Error, "%s", En.Error.c_str());
@@ -112,14 +117,24 @@ int main(int Argc, char **Argv) {
       {rt::Allgather, "bruck", 1, INT32_MAX},
       {rt::Alltoall, "pairwise", 1, INT32_MAX},
       {rt::Alltoall, "bruck", 1, INT32_MAX},
-      // Whole builds, for comparison (auto chooses from whole candidates).
-      {rt::Allreduce, "auto", 4, 4096},
-      {rt::Bcast, "binomial", 1, 4096},
+      {rt::Bcast, "binomial", 1, INT32_MAX},
+      {rt::Bcast, "binomial", 1 << 20, INT32_MAX},
+      {rt::Reduce, "binomial", 4, INT32_MAX},
+      {rt::Allreduce, "binomial", 4, INT32_MAX},
+      {rt::Allreduce, "reduce-scatter-allgather", 1 << 20, INT32_MAX},
+      // auto: from PricedChoiceRanks ranks on, chosen by price and built
+      // as a part; below, chosen from whole candidates (the first call pays
+      // every candidate's whole build).
+      {rt::Bcast, "auto", 1 << 16, INT32_MAX},
+      {rt::Allreduce, "auto", 4, INT32_MAX},
+      {rt::Allreduce, "auto", 1 << 20, INT32_MAX},
+      {rt::Allgather, "auto", 1 << 10, INT32_MAX},
+      {rt::Alltoall, "auto", 1 << 10, INT32_MAX},
   };
   const char *Head[] = {"collective", "algorithm", "bytes",
                         "ranks",      "built",     "part",
                         "first ms",   "peak MiB",  "kept MiB"};
-  llvm::outs() << llvm::format("%-10s %-9s %8s %7s  %-16s %-6s %10s %10s %9s\n",
+  llvm::outs() << llvm::format("%-10s %-9s %8s %7s  %-24s %-6s %10s %10s %9s\n",
                                Head[0], Head[1], Head[2], Head[3], Head[4],
                                Head[5], Head[6], Head[7], Head[8]);
   for (int32_t P : Ranks)
@@ -133,11 +148,17 @@ int main(int Argc, char **Argv) {
         continue;
       }
       llvm::outs() << llvm::format(
-          "%-10s %-9s %8llu %7d  %-16s %-6s %10.2f %10.1f %9.2f%s%s\n",
-          rt::collName(C.Coll), C.Algorithm, (unsigned long long)C.Bytes, P,
+          "%-10s %-9s %8llu %7d  %-24s %-6s %10.2f %10.1f %9.2f%s%s\n",
+          rt::collName(C.Coll),
+          std::string(C.Algorithm) == "reduce-scatter-allgather" ? "rsag"
+                                                                 : C.Algorithm,
+          (unsigned long long)C.Bytes, P,
           static_cast<const char *>(R.Algorithm),
-          R.Rank >= 0 ? "rank" : "whole", R.Ms, R.PeakMiB, R.KeptMiB,
-          R.Error[0] ? "  error: " : "", static_cast<const char *>(R.Error));
+          R.Rank < 0 ? "whole"
+          : R.Priced ? "priced"
+                     : "rank",
+          R.Ms, R.PeakMiB, R.KeptMiB, R.Error[0] ? "  error: " : "",
+          static_cast<const char *>(R.Error));
       llvm::outs().flush();
     }
   return 0;

@@ -211,6 +211,14 @@ const Entry &Engine::get(const Key &K, int32_t Rank) {
   std::string Algo = R.Algorithm;
   if (Algo == "auto") {
     auto CIt = Choices.find(K);
+    if (CIt == Choices.end() && PartsServe && R.size() >= PricedChoiceRanks) {
+      // Too many ranks to build every candidate whole: the choice by the
+      // closed-form prices of the families with rank parts, the same in
+      // every process.
+      PricedChoice PC = choosePricedPart(M, R);
+      if (PC.Algorithm)
+        CIt = Choices.emplace(K, Choice{PC.Algorithm, PC.Price, true}).first;
+    }
     if (CIt == Choices.end()) {
       if (!PartsServe || !C.CacheDir.empty())
         return getWhole(K);
@@ -230,8 +238,10 @@ const Entry &Engine::get(const Key &K, int32_t Rank) {
     return getWhole(K);
   std::unique_ptr<Entry> Part = buildPart(K, R, Algo, Build, Rank);
   // A part has no time of its own; `auto`'s choice priced the whole.
-  if (auto CIt = Choices.find(K); CIt != Choices.end())
+  if (auto CIt = Choices.find(K); CIt != Choices.end()) {
     Part->Makespan = CIt->second.Makespan;
+    Part->Priced = CIt->second.Priced;
+  }
   return *Parts.emplace(std::make_pair(K, Rank), std::move(Part)).first->second;
 }
 

@@ -34,16 +34,24 @@
 ///
 /// A rank's part (algorithms/RankParts.h): get(Key, Rank) builds only the
 /// calling rank's tables when the kind's algorithm has a rank-part builder
-/// (ring and Bruck allgathers, pairwise and Bruck all-to-alls), derived
+/// (rankPartAlgorithms()), derived
 /// without building the other ranks' operations, and equal to what lowering
 /// the whole schedule gives that rank (tests/algorithms/RankPartsTest.cpp).
 /// Which algorithm is the kind's does not depend on the rank: the one
-/// COLLC_ALGORITHM names, or `auto`'s choice, which compile() makes from the
-/// cost model of the whole candidates (so `auto` still builds them, once per
-/// kind and process). A kind whose algorithm has no rank-part builder, one
+/// COLLC_ALGORITHM names, or `auto`'s choice. Below PricedChoiceRanks ranks
+/// compile() makes it from the cost model of the whole candidates (so
+/// `auto` builds them, once per kind and process, and chooses as `collc`
+/// does); from PricedChoiceRanks on, choosePricedPart() makes it from the
+/// closed-form prices of the families with rank parts (binomial broadcast,
+/// reduce and allreduce, reduce-scatter-allgather, ring and Bruck
+/// allgathers, pairwise and Bruck all-to-alls; algorithms/RankParts.h),
+/// computed from the machine and the request alone, so that no process
+/// builds a whole schedule; when none of them applies, compile() chooses as
+/// below the threshold. A kind whose algorithm has no rank-part builder, one
 /// with a non-commutative operator (whose fold order only the whole schedule
-/// shows) and, with COLLC_CACHE, one chosen by `auto` (the cache holds whole
-/// schedules) are built whole, as before, and Entry::Rank says so.
+/// shows) and, with COLLC_CACHE, one chosen by `auto` below
+/// PricedChoiceRanks (the cache holds whole schedules) are built whole, as
+/// before, and Entry::Rank says so.
 ///
 /// Size bands: the power-of-two bands of ir/SizeBand.h (band 0 is the empty
 /// message; band b >= 1 holds the sizes [2^(b-1), 2^b - 1] bytes per block).
@@ -114,12 +122,22 @@ struct Entry {
   /// The rank whose operations alone the tables hold (its part, built for
   /// it); -1 when they hold every rank's (the schedule was built whole).
   /// A part is not costed: its Makespan is that of `auto`'s whole
-  /// schedule it was chosen by, NaN for an algorithm COLLC_ALGORITHM names.
+  /// schedule it was chosen by, or the closed-form price it was chosen by
+  /// (Priced), NaN for an algorithm COLLC_ALGORITHM names.
   int32_t Rank = -1;
+  /// `auto` chose the part's algorithm by the closed-form prices
+  /// (choosePricedPart), without building any schedule whole.
+  bool Priced = false;
   /// Why the kind's cache file was not used although there was one (it
   /// failed a check and was replaced); empty otherwise.
   std::string CacheNote;
 };
+
+/// From this many ranks on, `auto`'s choice for a kind that rank parts can
+/// serve is made by closed-form prices (see the file comment): building
+/// every candidate whole takes tens of seconds and gigabytes per process
+/// there, and the cost pass itself prices by steps from StepPricingRanks.
+constexpr int32_t PricedChoiceRanks = 2048;
 
 /// The machine and the cache. Thread-safe: SimGrid's SMPI runs the ranks of
 /// a program in one process and shares the library between them.
@@ -226,6 +244,8 @@ private:
   struct Choice {
     std::string Algorithm;
     double Makespan = 0;
+    /// Chosen by price (Entry::Priced).
+    bool Priced = false;
   };
   std::map<Key, Choice> Choices;
 };
