@@ -322,14 +322,14 @@ TEST_CASE("rank parts: auto's choice by price is near the cost pass's on "
       for (uint64_t Bytes : {8, 4096, 65536, 524288}) {
         CAPTURE(collectiveName(C));
         CAPTURE(Bytes);
-        RequestOverrides Ro;
-        Ro.Collective = collectiveName(C);
-        Ro.Bytes = std::to_string(Bytes);
+        RequestFields F;
+        F.Coll = C;
+        F.Bytes = Bytes;
         if (isReduction(C)) {
-          Ro.Op = "sum";
-          Ro.Datatype = "int32";
+          F.Op = "sum";
+          F.Datatype = "int32";
         }
-        auto R = parseRequest(nullptr, Ro, *M);
+        auto R = makeRequest(F, *M);
         REQUIRE(static_cast<bool>(R));
         Net.check(*M, *R);
       }

@@ -393,10 +393,13 @@ TEST_CASE("dropin: from PricedChoiceRanks ranks auto chooses by price and "
   for (int32_t I = 0; I < P; ++I)
     Nodes[I] = I;
   const int32_t L = E.layout(Nodes);
-  for (auto [Coll, Bytes] : {std::pair<int, uint64_t>{rt::Allreduce, 1 << 20},
-                             {rt::Allreduce, 4},
-                             {rt::Bcast, 1 << 16},
-                             {rt::Allgather, 64}}) {
+  for (const std::pair<int, uint64_t> &Case :
+       {std::pair<int, uint64_t>{rt::Allreduce, 1 << 20},
+        {rt::Allreduce, 4},
+        {rt::Bcast, 1 << 16},
+        {rt::Allgather, 64}}) {
+    const int Coll = Case.first;
+    const uint64_t Bytes = Case.second;
     const Key K = keyOf(Coll, L, Coll == rt::Bcast ? 7 : 0, Bytes);
     const Request R = E.requestOf(K);
     CAPTURE(collectiveName(R.Coll));
