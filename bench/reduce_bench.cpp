@@ -21,10 +21,10 @@
 #include "tests/network/Platforms.h"
 
 #include "llvm/Support/Format.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdio>
 #include <numeric>
 
 using namespace collc;
@@ -48,7 +48,7 @@ std::string times(const Machine &M, llvm::Expected<Request> R,
                 .count();
   if (!S) {
     llvm::consumeError(S.takeError());
-    return llvm::formatv("{0,9} {1,9}", "-", "-").str();
+    return "        -         -";
   }
   if (Name)
     *Name = S->Algorithm;
@@ -56,7 +56,9 @@ std::string times(const Machine &M, llvm::Expected<Request> R,
   NetworkCostOptions O;
   O.Posting = PostingRule::AsDataArrives;
   estimateNetworkCost(*S, M, O);
-  return llvm::formatv("{0,9:f1} {1,9:f1}", Step, S->Makespan).str();
+  char Text[64];
+  std::snprintf(Text, sizeof Text, "%9.1f %9.1f", Step, S->Makespan);
+  return Text;
 }
 
 } // namespace
@@ -93,15 +95,16 @@ int main(int Argc, char **Argv) {
     }
     // dimension-rings per cut: lanes = directions x orders.
     for (auto [D, O] : {std::pair<int, int>{1, 1}, {2, 1}, {2, 2}}) {
-      llvm::outs() << llvm::formatv("  {0} dir x {1} order{2}      ", D, O,
-                                    O > 1 ? "s" : " ");
+      llvm::outs() << llvm::format(
+          "  %d dir x %d order%s      ", D, O,
+          static_cast<const char *>(O > 1 ? "s" : " "));
       for (uint64_t B : Sizes) {
         auto R = allreduce(*M, B, "dimension-rings");
         auto S = R ? buildDimensionRingsCut(*M, *R, D, O)
                    : llvm::Expected<Schedule>(R.takeError());
         if (!S) {
           llvm::consumeError(S.takeError());
-          llvm::outs() << llvm::formatv(" {0,9} {1,9}", "-", "-");
+          llvm::outs() << "         -         -";
           continue;
         }
         estimateNetworkCost(*S, *M);
@@ -109,7 +112,7 @@ int main(int Argc, char **Argv) {
         NetworkCostOptions Opt;
         Opt.Posting = PostingRule::AsDataArrives;
         estimateNetworkCost(*S, *M, Opt);
-        llvm::outs() << llvm::formatv(" {0,9:f1} {1,9:f1}", Step, S->Makespan);
+        llvm::outs() << llvm::format(" %9.1f %9.1f", Step, S->Makespan);
       }
       llvm::outs() << "\n";
     }
