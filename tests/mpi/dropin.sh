@@ -121,6 +121,18 @@ if [ "$flavor" = openmpi ]; then
   c=$(grep -cE "^collc: [a-z]+ '[^']+' on [0-9]+ ranks" pieces.err || true)
   [ "$c" = "$calls" ] || fail "with COLLC_MAX_PIECE: $c calls served of $calls"
   echo "dropin (openmpi): messages in pieces of 4099 bytes, results correct"
+  # The same pieces from the machine's protocol: {max_piece} (what
+  # collc-probe writes where whole messages that cross share a connection).
+  sed 's/^    send_overhead: 0$/    send_overhead: 0\n    max_piece: 4099/' \
+    "$src/examples/machines/cluster-256-net.yaml" > max-piece.yaml
+  grep -q "max_piece: 4099" max-piece.yaml || fail "no max_piece in the test's machine"
+  COLLC_MACHINE=$PWD/max-piece.yaml run "${preload[@]}" ./dropin > mp.out 2> mp.err ||
+    fail "the program failed with the machine's max_piece"
+  n=$(grep -c "results correct$" mp.out || true)
+  [ "$n" = "$p" ] || fail "with the machine's max_piece: $n of $p ranks report correct results"
+  grep -q "^collc: messages go in pieces of up to 4099 bytes (the machine's max_piece" mp.err ||
+    fail "the machine's max_piece was not said"
+  echo "dropin (openmpi): the machine's max_piece (4099 bytes), results correct"
 fi
 kinds=$(grep -oE "^collc: [a-z]+ '[^']+'" err | sed 's/^collc: //' | sort -u | paste -sd, -)
 echo "dropin ($flavor, $p ranks): $calls calls, all served by collc: $kinds"

@@ -90,9 +90,6 @@ double flow(Buffers &B, int From, int To, int64_t Bytes) {
   return T;
 }
 
-/// \p Bytes to rank \p Peer and as many from it at once: one MPI_Sendrecv,
-/// or with \p Piece (0 < Piece < Bytes) messages of at most Piece bytes
-/// each way, all posted at once.
 /// A 0-byte exchange with \p Peer: both sides start an exchange together
 /// after it, as two ranks of a collective's step do (crossing rendezvous
 /// requests are what may share a connection), and after it both are done.
@@ -101,6 +98,9 @@ void pairSync(int Peer) {
                TagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+/// \p Bytes to rank \p Peer and as many from it at once: one MPI_Sendrecv,
+/// or with \p Piece (0 < Piece < Bytes) messages of at most Piece bytes
+/// each way, all posted at once.
 void exchangeOnce(Buffers &B, int Peer, int64_t Bytes, int64_t Piece) {
   if (Piece <= 0 || Piece >= Bytes) {
     MPI_Sendrecv(B.Out.data(), mpiCount(Bytes), MPI_BYTE, Peer, TagData,
@@ -467,12 +467,11 @@ void discoverTopology(Driver &D, ProbeReport &R, const ProbeOptions &O) {
   switch (Found.Result) {
   case Discovery::OneSwitch:
     R.Topology = Flat;
-    R.Discovered =
-        (Found.Noise
-             ? "no flow of " + Rounds + " was slowed by another, but for " +
-                   std::to_string(Found.Noise) + " taken as noise"
-             : "no flow of " + Rounds + " was slowed by another") +
-        std::string(": the nodes are as on one switch");
+    R.Discovered = "no flow of " + Rounds + " was slowed by another" +
+                   (Found.Noise ? ", but for " + std::to_string(Found.Noise) +
+                                      " taken as noise"
+                                : std::string()) +
+                   ": the nodes are as on one switch";
     break;
   case Discovery::Leaves: {
     const int64_t K = static_cast<int64_t>(Found.Groups.front().size());

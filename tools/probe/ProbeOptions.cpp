@@ -20,7 +20,9 @@ It measures by ping-pong between rank 0 and a near, a middle and the farthest
 rank (and one on rank 0's node, if any), at message sizes from 0 B to
 --max-bytes (four per doubling, median of up to 31 repetitions, fewer for
 large sizes), times k = 1..min(4, P-1) concurrent flows out of rank 0 and an
-exchange both ways at once, then fits the model
+exchange both ways at once (whole, and in pieces below the 64 KiB eager limit:
+where whole messages are much slower, as Open MPI's over TCP, the spec gets
+protocol: {max_piece} and the drop-in sends such pieces), then fits the model
 
   time(m, h) = send_overhead + h * latency * latency_factor(m)
                + m / (bandwidth_factor(m) * bandwidth)
