@@ -85,6 +85,7 @@ Files mpi(const Backend &, const BackendInput &In, const BackendOptions &O) {
   MO.Fallback = O.MpiFallback;
   MO.Preload = Preload;
   MO.Command = O.Command;
+  MO.MaxPiece = In.M.Net ? In.M.Net->MaxPiece : 0;
   return oneFile(O, [&](llvm::raw_ostream &OS) -> llvm::Error {
     if (Header) {
       emitMpiHeader(OS, *Variants, MO);

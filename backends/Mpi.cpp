@@ -370,6 +370,11 @@ Error emitMpi(raw_ostream &OS, ArrayRef<MpiVariant> Variants,
        << "  const int N = static_cast<int>(sizeof " << Table << " / sizeof "
        << Table << "[0]);\n"
        << "  int Code = MPI_SUCCESS;\n";
+    if (Options.MaxPiece)
+      OS << "  // The machine's protocol: {max_piece}: longer messages go in "
+            "pieces of\n"
+            "  // at most this many bytes (COLLC_MAX_PIECE overrides it).\n"
+         << "  collc::rt::machinePiece() = " << Options.MaxPiece << ";\n";
     if (Fallback)
       OS << "  if (collc::rt::serve(" << Table << ", N, Call, true, Code))\n"
          << "    return collc::rt::reportError(comm, Code);\n"

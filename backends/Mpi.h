@@ -29,6 +29,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,10 @@ struct MpiOptions {
   bool Preload = false;
   /// Command line to record in the file's header comment.
   std::string Command;
+  /// The machine's largest message (its network's `protocol: {max_piece}`),
+  /// 0 for none: the entry points send longer messages in pieces of at most
+  /// this many bytes, as the drop-in does (COLLC_MAX_PIECE overrides it).
+  uint64_t MaxPiece = 0;
 };
 
 /// A C identifier derived from the machine and algorithm of \p S

@@ -12,11 +12,21 @@
 #   bench/testbed/run.sh [--out DIR] [--nodes "8 16"] [--topologies "switch tree"]
 #       [--collectives "bcast allreduce allgather alltoall"] [--sizes "1024 ... 16777216"]
 #       [--runs 5] [--rate 100mbit] [--per-leaf 4] [--uplinks 1] [--segments 0,16384,131072]
-#       [--piece BYTES] [--no-generated]
+#       [--piece BYTES] [--probe] [--no-generated] [--build DIR]
 #
 # --piece: collc's runtime (the drop-in and the generated code) cuts every
 # message in pieces of at most BYTES, all posted at once (COLLC_MAX_PIECE;
 # 65000 keeps each below Open MPI's TCP eager limit).
+#
+# --probe: collc runs (drop-in, generated code, predictions) with the machine
+# `collc-probe --topology discover --quick` measures across the testbed's
+# nodes (machine-probed-*.yaml, its log probe-*.txt), not the one the
+# testbed wrote from its own settings: what a user without a machine file
+# does. The probed machine's `protocol: {max_piece}` then applies to the
+# drop-in and the generated code alike.
+#
+# --build: the build directory whose bin/collc, bin/collc-probe and
+# lib/libcollc-mpi.so run (default build).
 #
 # Results go to DIR (default bench/testbed/results): cells-<topology>-<N>.txt
 # (coll_bench's lines), algorithms-*.txt (collc's choices), predicted-*.txt
@@ -31,6 +41,7 @@ topologies="switch tree"
 collectives="bcast allreduce allgather alltoall"
 sizes="1024 4096 16384 65536 262144 1048576 4194304 16777216"
 runs=5 rate=100mbit per_leaf=4 uplinks=1 segments=0,16384,131072 generated=1 piece=
+probe=0 build=$root/build
 inner=
 while [ $# -gt 0 ]; do
   case $1 in
@@ -46,14 +57,17 @@ while [ $# -gt 0 ]; do
     --segments) segments=$2; shift ;;
     --piece) piece=$2; shift ;;
     --no-generated) generated=0 ;;
+    --probe) probe=1 ;;
+    --build) build=$2; shift ;;
     --inner) inner=$2; shift ;; # (the part that runs inside one testbed)
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
-collc=$root/build/bin/collc
-lib=$root/build/lib/libcollc-mpi.so
-for f in "$collc" "$lib"; do
+build=$(cd "$build" && pwd)
+collc=$build/bin/collc
+lib=$build/lib/libcollc-mpi.so
+for f in "$collc" "$lib" "$build/bin/collc-probe"; do
   [ -e "$f" ] || { echo "run.sh: $f is missing: build collc first (scripts/setup)" >&2; exit 1; }
 done
 mkdir -p "$out"
@@ -69,6 +83,8 @@ if [ -z "$inner" ]; then
            --rate "$rate" --per-leaf "$per_leaf")
   [ "$generated" = 1 ] || pass_on+=(--no-generated)
   [ -z "$piece" ] || pass_on+=(--piece "$piece")
+  [ "$probe" = 0 ] || pass_on+=(--probe)
+  pass_on+=(--build "$build")
   for topo in $topologies; do
     for n in $nodes; do
       shape=()
@@ -100,6 +116,13 @@ cd "$out"
   case $tag in tree-*) "$testbed" run -- -x MASK="$per_leaf" "$bin/exchange" 4194304 ;; esac
 } > "measure-$tag.txt" 2>> "$log"
 cat "measure-$tag.txt" >&2
+
+if [ "$probe" = 1 ]; then
+  machine=$out/machine-probed-$tag.yaml
+  "$testbed" run -- "$build/bin/collc-probe" --topology discover --quick -o "$machine" \
+    > "probe-$tag.txt" 2>&1 || { cat "probe-$tag.txt" >&2; exit 1; }
+  echo "# collc-probe: $(grep -m1 -E '^ *topology:' "$machine" | sed 's/^ *//')$(grep -q max_piece "$machine" && echo ", $(grep -m1 max_piece "$machine" | sed 's/^ *//')")" >&2
+fi
 
 common=(-x COLLC_MACHINE="$machine" --mca coll_tuned_use_dynamic_rules 1)
 [ -z "$piece" ] || common+=(-x COLLC_MAX_PIECE="$piece")
@@ -136,7 +159,7 @@ for c in $collectives; do
 done
 prog=$bin/coll_bench variants=collc,default,forced
 if [ "$generated" = 1 ]; then
-  "$collc" "${schedules[@]}" --emit mpi --mpi-name tb -o "gen-$tag.cpp"
+  "$collc" --machine "$machine" "${schedules[@]}" --emit mpi --mpi-name tb -o "gen-$tag.cpp"
   prog=$bin/coll_bench-$tag variants=collc,generated,default,forced
   mpicxx -std=c++17 -O2 -Wall -Wextra -DCOLLC_GENERATED -I"$root/runtime" \
     "$root/bench/testbed/coll_bench.cpp" "gen-$tag.cpp" -o "$prog"

@@ -1,6 +1,7 @@
 // The MPI backend's tables and entry points (the generated code runs under
 // real MPI in tests/mpi/).
 #include "backends/Mpi.h"
+#include "backends/Backend.h"
 #include "compiler/Driver.h"
 #include "passes/Verify.h"
 #include "tests/TestUtil.h"
@@ -323,4 +324,37 @@ TEST_CASE("mpi: every collective has an entry point with MPI's signature") {
           std::string::npos);
     CHECK(Text.find("return PMPI_") != std::string::npos);
   }
+}
+
+TEST_CASE("mpi: the machine's max_piece is set by every entry point") {
+  // A machine whose network says messages go in pieces (collc-probe writes
+  // `protocol: {max_piece}` where whole messages that cross share a
+  // connection): the generated code sends such pieces, as the drop-in does.
+  Machine M = test::parameterized(2, 3);
+  Schedule B = skeleton(Collective::Bcast, 2);
+  Schedule A = skeleton(Collective::Allreduce, 2);
+  const std::vector<Schedule> Ss = {B, A};
+  const Backend *Mpi = findBackend("mpi");
+  REQUIRE(Mpi != nullptr);
+  auto emitFor = [&](const Machine &On) {
+    BackendOptions O;
+    O.OutputPath = "t.cpp";
+    O.MpiName = "t";
+    auto Files = Mpi->Emit(*Mpi, BackendInput{On, Ss, nullptr, {}}, O);
+    REQUIRE(static_cast<bool>(Files));
+    REQUIRE(Files->size() == 1);
+    return (*Files)[0].Text;
+  };
+  // No network, or one without max_piece: the runtime's default.
+  CHECK(count(emitFor(M), "machinePiece") == 0);
+  M.Net.emplace();
+  CHECK(count(emitFor(M), "machinePiece") == 0);
+  M.Net->MaxPiece = 4099;
+  const std::string Text = emitFor(M);
+  // Once in each of the two entry points, before the schedule runs.
+  CHECK(count(Text, "  collc::rt::machinePiece() = 4099;\n") == 2);
+  const size_t Set = Text.find("machinePiece() = 4099");
+  const size_t Serve = Text.find("collc::rt::serve(collc_t_bcast_variants");
+  REQUIRE(Serve != std::string::npos);
+  CHECK(Set < Serve);
 }
