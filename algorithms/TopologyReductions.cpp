@@ -206,11 +206,11 @@ public:
   std::vector<int64_t> Stride;
 };
 
-/// Allreduce along the dimension rings, cut as \p Cut.
-Schedule ringAllreduce(const Machine &M, const Request &R, RingCut Cut) {
-  Schedule S = scheduleSkeleton(M, R, "dimension-rings");
+/// Allreduce along the rings of \p G, cut as \p Cut, named \p Name.
+Schedule ringAllreduce(const Machine &M, const Request &R, RingCut Cut,
+                       RingGrid G, const char *Name) {
+  Schedule S = scheduleSkeleton(M, R, Name);
   const int32_t P = S.size();
-  RingGrid G = ringGrid(M, R, /*Fold=*/R.Commutative);
   if (!R.Commutative) {
     // Two-sided chains keep rank order only on ranks in order, one lane.
     std::iota(G.Order.begin(), G.Order.end(), 0);
@@ -424,6 +424,47 @@ RingGrid ringGrid(const Machine &M, const Request &R, bool Fold) {
   return G;
 }
 
+RingGrid flatRingGrid(const Request &R) {
+  RingGrid G;
+  const int32_t P = R.size();
+  G.Order.resize(P);
+  std::iota(G.Order.begin(), G.Order.end(), 0);
+  std::stable_sort(G.Order.begin(), G.Order.end(), [&](int32_t A, int32_t B) {
+    return R.Nodes[A] < R.Nodes[B];
+  });
+  if (P > 1)
+    G.Extents.push_back(P);
+  return G;
+}
+
+bool ringAllreduceApplies(const Machine &, const Request &R,
+                          std::string &Why) {
+  return cutFits(R, flatRingGrid(R),
+                 RingCut{1, 1, std::max<int64_t>(1, R.Segments)}, Why);
+}
+
+llvm::Expected<Schedule> buildRingAllreduce(const Machine &M,
+                                            const Request &R) {
+  std::string Why;
+  if (!ringAllreduceApplies(M, R, Why))
+    return notApplicable("ring", Why);
+  return ringAllreduce(M, R, RingCut{1, 1, std::max<int64_t>(1, R.Segments)},
+                       flatRingGrid(R), "ring");
+}
+
+bool onNetworkFlatRing(const Machine &M, const Request &R, std::string &Why) {
+  if (!onNetwork(M, R, Why))
+    return false;
+  const double Transfers = ringTransfers(R, flatRingGrid(R), RingCut{});
+  if (Transfers > double(AutoRingTransfers)) {
+    Why = "auto considers it only up to " + std::to_string(AutoRingTransfers) +
+          " transfers (" + std::to_string(static_cast<long long>(Transfers)) +
+          ")";
+    return false;
+  }
+  return true;
+}
+
 bool onNetworkRings(const Machine &M, const Request &R, std::string &Why) {
   if (!onNetwork(M, R, Why))
     return false;
@@ -533,8 +574,10 @@ llvm::Expected<Schedule> buildDimensionRingsCut(const Machine &M,
     return notApplicable("dimension-rings", "directions and orders are 1 or 2");
   if (!cutFits(R, ringGrid(M, R, /*Fold=*/false), Cut, Why))
     return notApplicable("dimension-rings", Why);
-  return R.Coll == Collective::Allgather ? ringAllgather(M, R, Cut)
-                                         : ringAllreduce(M, R, Cut);
+  return R.Coll == Collective::Allgather
+             ? ringAllgather(M, R, Cut)
+             : ringAllreduce(M, R, Cut, ringGrid(M, R, /*Fold=*/R.Commutative),
+                             "dimension-rings");
 }
 
 llvm::Expected<Schedule> buildDimensionRings(const Machine &M, const Request &R,

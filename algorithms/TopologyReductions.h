@@ -96,6 +96,27 @@ llvm::Expected<Schedule> buildDimensionRingsCut(const Machine &M,
 bool dimensionRingsApplies(const Machine &M, const Request &R,
                            std::string &Why);
 
+/// One ring of all ranks in node order (rank order on a node): the grid of
+/// the flat `ring` allreduce.
+RingGrid flatRingGrid(const Request &R);
+
+/// Allreduce on one ring of all ranks in node order, one direction (Open
+/// MPI's ring): a ring reduce-scatter in P - 1 steps, each rank passing one
+/// block to the next, then a ring allgather back; with a non-commutative
+/// operator, two chains in rank order (as dimension-rings). Every step sends
+/// one block out of each node and across each link between groups of
+/// consecutive nodes once each way, so on a tree of oversubscribed switches
+/// an uplink carries one flow at a time, where recursive halving sends
+/// several across it at once and dimension-rings groups the ranks by leaf.
+/// Needs 0 or at least P x segments elements.
+llvm::Expected<Schedule> buildRingAllreduce(const Machine &M,
+                                            const Request &R);
+bool ringAllreduceApplies(const Machine &M, const Request &R,
+                          std::string &Why);
+/// For `--algorithm auto` and ring: a machine with a network, up to 2^18
+/// transfers (2 P (P - 1): up to 362 ranks), as for dimension-rings.
+bool onNetworkFlatRing(const Machine &M, const Request &R, std::string &Why);
+
 /// For `--algorithm auto` and dimension-rings: a machine with a network whose
 /// topology has rings of its own (a mesh, torus or hypercube). Elsewhere its
 /// rings are logical: both lanes of every ring leave through a node's one

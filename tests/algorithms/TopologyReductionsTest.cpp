@@ -23,7 +23,7 @@ using namespace collc;
 namespace {
 
 const char *const Builders[] = {"nearest-halving", "nearest-doubling",
-                                "dimension-rings"};
+                                "dimension-rings", "ring"};
 
 Machine grid(TopologyKind Kind, std::vector<int64_t> Dims, unsigned Ports) {
   Machine M;
@@ -250,4 +250,64 @@ TEST_CASE("dimension-rings on the 16x16 wormhole torus: no two transfers "
     CAPTURE(collectiveName(C));
     CHECK(checkContention(*S, *M).clean());
   }
+}
+
+TEST_CASE("ring allreduce: on two leaves of four under one uplink, one flow "
+          "crosses it each way per step, and auto takes it at 4 MiB") {
+  // What collc-probe found on an emulated two-level tree (8 nodes, 2 leaves
+  // of 4, one uplink each, every link the same rate): recursive halving
+  // sends four flows across an uplink at once, dimension-rings groups the
+  // ranks by leaf and exchanges across it, the flat ring one flow each way.
+  const std::string Text =
+      "name: two-leaves\n"
+      "topology: {kind: fat-tree, levels: 2, down: [4, 2], up: [1, 1], "
+      "parallel: [1, 1]}\n"
+      "network:\n"
+      "  links:\n"
+      "    - {class: level-1, latency: 23.4, bandwidth: 12.3, duplex: full}\n"
+      "    - {class: level-2, latency: 23.4, bandwidth: 12.3, duplex: full}\n"
+      "  injection: {links: 0, bandwidth: 0}\n"
+      "  protocol:\n"
+      "    send_overhead: 21.3\n"
+      "    bands:\n"
+      "      - {from: 0, latency_factor: 1.4, bandwidth_factor: 0.94}\n"
+      "  nodes: {processes: 1, placement: block}\n";
+  auto M = parseMachine(llvm::MemoryBufferRef(Text, "two-leaves.yaml"));
+  REQUIRE(static_cast<bool>(M));
+  const uint64_t Count = uint64_t(1) << 20; // 4 MiB of int32
+  auto Ring =
+      compile(*M, request(Collective::Allreduce, 8, Count, true, "ring"));
+  REQUIRE(static_cast<bool>(Ring));
+  CHECK(Ring->Algorithm == "ring");
+  // 7 reduce-scatter and 7 allgather steps, each rank sending one block of
+  // 1/8 of the vector to the next in node order.
+  size_t Steps = 0;
+  for (const Step &St : Ring->Steps) {
+    if (St.Transfers.empty())
+      continue;
+    ++Steps;
+    int Up = 0, Down = 0;
+    for (const Transfer &T : St.Transfers) {
+      CHECK(T.Dst == (T.Src + 1) % 8);
+      const bool SrcLeft = T.Src < 4, DstLeft = T.Dst < 4;
+      Up += SrcLeft && !DstLeft;
+      Down += !SrcLeft && DstLeft;
+    }
+    CHECK(Up <= 1);
+    CHECK(Down <= 1);
+  }
+  CHECK(Steps == 14);
+  auto Halving = compile(*M, request(Collective::Allreduce, 8, Count, true,
+                                     "reduce-scatter-allgather"));
+  REQUIRE(static_cast<bool>(Halving));
+  CHECK(Ring->Makespan < 0.8 * Halving->Makespan);
+  auto Auto =
+      compile(*M, request(Collective::Allreduce, 8, Count, true, "auto"));
+  REQUIRE(static_cast<bool>(Auto));
+  CHECK(Auto->Algorithm == "ring");
+  // A non-commutative operator: two chains in rank order, still verified.
+  auto Chains =
+      compile(*M, request(Collective::Allreduce, 8, Count, false, "ring"));
+  REQUIRE(static_cast<bool>(Chains));
+  CHECK(Chains->Algorithm == "ring");
 }
