@@ -17,11 +17,16 @@ namespace {
 /// The closed-form price of a family (rankPartPrice).
 using PriceFn = double (*)(const Machine &M, const Request &R);
 
+/// Where a family's part is derived (null: wherever the algorithm applies).
+using PartAppliesFn = bool (*)(const Machine &M, const Request &R);
+
 struct RankPartEntry {
   Collective Coll;
   const char *Name;
   RankPartFn Build;
+  /// Null: no closed-form price (not among choosePricedPart's candidates).
   PriceFn Price;
+  PartAppliesFn Applies = nullptr;
 };
 
 /// A step in which one message of \p Bytes moves along a tree: its t_end.
@@ -132,6 +137,13 @@ const RankPartEntry RankParts[] = {
     {Collective::Allgather, "ring", buildRingAllgatherPart, ringPrice},
     {Collective::Allgather, "bruck", buildBruckAllgatherPart,
      bruckAllgatherPrice},
+    // The direct exchanges: parts where the whole is one step; not priced
+    // (a rank's P - 1 messages at once share its links, which a step-by-step
+    // price does not see), so auto's choice by price leaves them out.
+    {Collective::Alltoall, "direct", buildDirectAlltoallPart, nullptr,
+     directPartApplies},
+    {Collective::Allgather, "direct", buildDirectAllgatherPart, nullptr,
+     directPartApplies},
 };
 
 /// The entry of \p Algorithm for \p C, or null.
@@ -149,10 +161,16 @@ RankPartFn rankPartBuilder(llvm::StringRef Algorithm, Collective C) {
   return E ? E->Build : nullptr;
 }
 
+RankPartFn rankPartBuilder(llvm::StringRef Algorithm, const Machine &M,
+                           const Request &R) {
+  const RankPartEntry *E = findEntry(Algorithm, R.Coll);
+  return E && (!E->Applies || E->Applies(M, R)) ? E->Build : nullptr;
+}
+
 std::optional<double> rankPartPrice(llvm::StringRef Algorithm, const Machine &M,
                                     const Request &R) {
   const RankPartEntry *E = findEntry(Algorithm, R.Coll);
-  if (!E)
+  if (!E || !E->Price || (E->Applies && !E->Applies(M, R)))
     return std::nullopt;
   return E->Price(M, R);
 }

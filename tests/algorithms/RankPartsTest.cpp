@@ -164,7 +164,7 @@ TEST_CASE("rank parts: every algorithm's ranks lowered alone are its whole "
 TEST_CASE("rank parts: each rank-part builder gives the whole schedule's "
           "part, for every rank, at random rank counts") {
   Rng G(0x9a77);
-  REQUIRE(rankPartAlgorithms().size() == 8);
+  REQUIRE(rankPartAlgorithms().size() == 10);
   for (const auto &Entry : rankPartAlgorithms()) {
     const auto C = Entry.first;
     const std::string Name = Entry.second;
@@ -175,8 +175,10 @@ TEST_CASE("rank parts: each rank-part builder gives the whole schedule's "
     // 2P log2 P messages: every rank's part is checked up to where the
     // whole schedule stays small enough to verify quickly. The trees move
     // P - 1 (2P - 2) messages.
+    // The direct exchanges: P (P - 1) messages in one step.
     const bool Quadratic = (Name == "bruck" && C == Collective::Alltoall) ||
-                           Name == "ring" || Name == "pairwise";
+                           Name == "ring" || Name == "pairwise" ||
+                           Name == "direct";
     const int64_t MaxP = Quadratic ? 300 : Name == "binomial" ? 5000 : 3000;
     for (int Draw = 0; Draw < 4; ++Draw) {
       const int32_t P =
@@ -194,6 +196,13 @@ TEST_CASE("rank parts: each rank-part builder gives the whole schedule's "
       Request R = test::request(C, P, Root, Bytes, Name.c_str());
       R.Commutative = !isReduction(C) || G.uniform(0, 3) != 0;
       CAPTURE(R.Commutative);
+      if (Name == "direct") {
+        // Its part is derived where the whole is one step: ports for P - 1
+        // transfers (a network's are unlimited); with one it is not.
+        CHECK((P <= 2) == static_cast<bool>(rankPartBuilder(Name, M, R)));
+        M.Ports = unsigned(std::max(1, P - 1));
+      }
+      REQUIRE(static_cast<bool>(rankPartBuilder(Name, M, R)));
       auto A = lookupAlgorithm(Name, M, R);
       REQUIRE(static_cast<bool>(A));
       llvm::Expected<Schedule> S = (*A)->Build(M, R);
