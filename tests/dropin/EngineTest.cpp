@@ -335,40 +335,56 @@ TEST_CASE("dropin: the cache file gives a later process the same tables") {
 
 TEST_CASE("dropin: a rank builds only its part where the algorithm has a "
           "rank-part form, the whole schedule elsewhere") {
-  Config C;
-  C.Algorithm[rt::Allgather] = "bruck";
-  Engine E(pcCluster(), C);
-  Engine Whole(pcCluster(), C);
-  const int32_t L = E.layout({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
-  REQUIRE(Whole.layout({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) == L);
-  const Key K = keyOf(rt::Allgather, L, 0, 100);
-  const Entry &W = Whole.get(K);
-  REQUIRE(W.Error.empty());
-  CHECK(W.Rank == -1);
-  for (int32_t R = 0; R < 11; ++R) {
-    CAPTURE(R);
-    const Entry &P = E.get(K, R);
-    REQUIRE(P.Error.empty());
-    CHECK(P.Rank == R);
-    CHECK(P.Algorithm == "bruck");
-    CHECK_FALSE(P.Auto);       // named by the configuration
-    CHECK(&E.get(K, R) == &P); // built once
-    // Its operations are the whole schedule's for that rank, and only those.
-    const int64_t N = P.Tables.RankOps[R + 1] - P.Tables.RankOps[R];
-    CHECK(N == W.Tables.RankOps[R + 1] - W.Tables.RankOps[R]);
-    CHECK(int64_t(P.Tables.Ops.size()) == N);
-    for (int64_t I = 0; I < N; ++I) {
-      const rt::Op &A = P.Tables.Ops[P.Tables.RankOps[R] + I],
-                   &B = W.Tables.Ops[W.Tables.RankOps[R] + I];
-      CHECK(A.Step == B.Step);
-      CHECK(A.Peer == B.Peer);
-      CHECK(A.Flags == B.Flags);
-      CHECK(A.NumSegs == B.NumSegs);
+  for (const char *Named : {"bruck", "direct"}) {
+    // direct: with ports for every rank's 10 messages its whole schedule
+    // is one step, and a rank's part is derived.
+    CAPTURE(Named);
+    Config C;
+    C.Algorithm[rt::Allgather] = Named;
+    Machine M = pcCluster();
+    M.Ports = 16;
+    Engine E(M, C);
+    Engine Whole(M, C);
+    const int32_t L = E.layout({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    REQUIRE(Whole.layout({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) == L);
+    const Key K = keyOf(rt::Allgather, L, 0, 100);
+    const Entry &W = Whole.get(K);
+    REQUIRE(W.Error.empty());
+    CHECK(W.Rank == -1);
+    for (int32_t R = 0; R < 11; ++R) {
+      CAPTURE(R);
+      const Entry &P = E.get(K, R);
+      REQUIRE(P.Error.empty());
+      CHECK(P.Rank == R);
+      CHECK(P.Algorithm == Named);
+      CHECK_FALSE(P.Auto);       // named by the configuration
+      CHECK(&E.get(K, R) == &P); // built once
+      // Its operations are the whole schedule's for that rank, and only those.
+      const int64_t N = P.Tables.RankOps[R + 1] - P.Tables.RankOps[R];
+      CHECK(N == W.Tables.RankOps[R + 1] - W.Tables.RankOps[R]);
+      CHECK(int64_t(P.Tables.Ops.size()) == N);
+      for (int64_t I = 0; I < N; ++I) {
+        const rt::Op &A = P.Tables.Ops[P.Tables.RankOps[R] + I],
+                     &B = W.Tables.Ops[W.Tables.RankOps[R] + I];
+        CHECK(A.Step == B.Step);
+        CHECK(A.Peer == B.Peer);
+        CHECK(A.Flags == B.Flags);
+        CHECK(A.NumSegs == B.NumSegs);
+      }
+      CHECK(P.Variant.MinBytes == W.Variant.MinBytes);
+      CHECK(P.Variant.MaxBytes == W.Variant.MaxBytes);
+      CHECK(P.Variant.NumChunks == W.Variant.NumChunks);
     }
-    CHECK(P.Variant.MinBytes == W.Variant.MinBytes);
-    CHECK(P.Variant.MaxBytes == W.Variant.MaxBytes);
-    CHECK(P.Variant.NumChunks == W.Variant.NumChunks);
   }
+  Config C;
+  C.Algorithm[rt::Allgather] = "direct";
+  Engine E(pcCluster(), C);
+  const int32_t L = E.layout({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  // One port: the direct allgather's steps follow it, built whole.
+  const Entry &D = E.get(keyOf(rt::Allgather, L, 0, 100), 4);
+  REQUIRE(D.Error.empty());
+  CHECK(D.Algorithm == "direct");
+  CHECK(D.Rank == -1);
   // A broadcast's algorithm (auto's choice) has no rank-part form: built
   // whole, once, for every rank.
   const Key B = keyOf(rt::Bcast, L, 3, 1000);
