@@ -2,6 +2,7 @@
 
 #include "algorithms/Cheapest.h"
 #include "algorithms/Placement.h"
+#include "passes/Verify.h"
 
 #include <algorithm>
 #include <cassert>
@@ -281,11 +282,28 @@ std::vector<Step> allAtOnce(const Machine &M, const std::vector<Transfer> &Ts,
 
 /// A direct exchange: every rank r sends \p Make(S, r, t) to each
 /// t = r + 1, r + 2, ... (mod P), all at once; listed offset by offset, so
-/// that the one-port placement pairs ranks as `pairwise` does.
+/// that the one-port placement pairs ranks as `pairwise` does. With
+/// \p Only >= 0 (a machine with a network: directPartApplies), rank Only's
+/// part: of each offset's transfers, its send and the one it receives, in
+/// the order of their senders, all in the one step the whole schedule has.
 template <typename MakeFn>
-Schedule directExchange(const Machine &M, const Request &R, MakeFn Make) {
+Schedule directExchange(const Machine &M, const Request &R, int32_t Only,
+                        MakeFn Make) {
   Schedule S = scheduleSkeleton(M, R, "direct");
   const int32_t P = S.size();
+  if (Only >= 0) {
+    assert(directPartApplies(M, R) && "a direct part needs one step");
+    Step Stp;
+    for (int64_t D = 1; D < P; ++D) {
+      const int32_t Q = minusMod(Only, D, P);
+      for (int32_t Rk : {std::min(Q, Only), std::max(Q, Only)})
+        Stp.Transfers.push_back(
+            Make(S, Rk, static_cast<int32_t>((Rk + D) % P)));
+    }
+    if (!Stp.Transfers.empty())
+      S.Steps.push_back(std::move(Stp));
+    return S;
+  }
   std::vector<Transfer> Ts;
   for (int64_t D = 1; D < P; ++D)
     for (int32_t Rk = 0; Rk < P; ++Rk)
@@ -308,18 +326,41 @@ bool allPairsFit(const Machine &, const Request &R, std::string &Why) {
   return transfersFit(P * (P - 1), Why);
 }
 
+namespace {
+
+Transfer directAlltoallBlock(const Schedule &S, int32_t From, int32_t To) {
+  return blocks(S, From, To, one(From), one(To));
+}
+
+Transfer directAllgatherBlock(const Schedule &S, int32_t From, int32_t To) {
+  return allgatherBlocks(S, From, To, From, 1);
+}
+
+} // namespace
+
 llvm::Expected<Schedule> buildDirectAlltoall(const Machine &M,
                                              const Request &R) {
-  return directExchange(M, R, [](const Schedule &S, int32_t From, int32_t To) {
-    return blocks(S, From, To, one(From), one(To));
-  });
+  return directExchange(M, R, -1, directAlltoallBlock);
 }
 
 llvm::Expected<Schedule> buildDirectAllgather(const Machine &M,
                                               const Request &R) {
-  return directExchange(M, R, [](const Schedule &S, int32_t From, int32_t To) {
-    return allgatherBlocks(S, From, To, From, 1);
-  });
+  return directExchange(M, R, -1, directAllgatherBlock);
+}
+
+bool directPartApplies(const Machine &M, const Request &R) {
+  // Every rank's P - 1 sends and receives fit one step (groupedRounds).
+  return uint64_t(portsPerStep(M)) + 1 >= uint64_t(R.size());
+}
+
+llvm::Expected<Schedule>
+buildDirectAlltoallPart(const Machine &M, const Request &R, int32_t Rank) {
+  return directExchange(M, R, Rank, directAlltoallBlock);
+}
+
+llvm::Expected<Schedule>
+buildDirectAllgatherPart(const Machine &M, const Request &R, int32_t Rank) {
+  return directExchange(M, R, Rank, directAllgatherBlock);
 }
 
 namespace {

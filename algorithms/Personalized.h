@@ -65,6 +65,19 @@ llvm::Expected<Schedule> buildDirectAlltoall(const Machine &M,
 llvm::Expected<Schedule> buildDirectAllgather(const Machine &M,
                                               const Request &R);
 
+/// Rank \p Rank's part of the direct all-to-all and allgather where the
+/// whole schedule is one step (directPartApplies: a machine with a network,
+/// or one whose ports take P - 1 transfers a step):
+/// the 2 (P - 1) transfers \p Rank sends and receives, in the whole step's
+/// order (offset by offset, senders in rank order), computed for that rank
+/// alone. With fewer ports the whole schedule's steps follow them one
+/// transfer after another (orderedRounds): no part is derived there.
+bool directPartApplies(const Machine &M, const Request &R);
+llvm::Expected<Schedule>
+buildDirectAlltoallPart(const Machine &M, const Request &R, int32_t Rank);
+llvm::Expected<Schedule>
+buildDirectAllgatherPart(const Machine &M, const Request &R, int32_t Rank);
+
 /// Node-aware direct allgather, for ranks that share nodes (SMPI's
 /// smp_simple, all at once): every rank sends its block to the other ranks
 /// of its node; then each node's blocks cross once to every other node, in

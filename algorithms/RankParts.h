@@ -37,6 +37,11 @@ using RankPartFn = llvm::Expected<Schedule> (*)(const Machine &M,
 /// The rank-part builder of algorithm \p Algorithm of collective \p C, or
 /// null when it has none (its schedule is built whole).
 RankPartFn rankPartBuilder(llvm::StringRef Algorithm, Collective C);
+/// The same for request \p R on machine \p M: null also where the family
+/// derives no part (the direct exchanges with fewer ports than P - 1:
+/// directPartApplies).
+RankPartFn rankPartBuilder(llvm::StringRef Algorithm, const Machine &M,
+                           const Request &R);
 
 /// Every algorithm with a rank-part builder: "collective algorithm" names,
 /// for documentation and tests.
@@ -52,7 +57,9 @@ std::vector<std::pair<Collective, const char *>> rankPartAlgorithms();
 /// the messages of a step are not seen: the price ranks the families by
 /// their step counts and volumes; tests/algorithms/RankPartsTest.cpp
 /// measures how far its choice lies from the cost pass's on random
-/// machines. Empty for an algorithm without a rank-part builder.
+/// machines. Empty for an algorithm without a rank-part builder on \p M,
+/// and for the direct exchanges (their P - 1 messages at once share the
+/// rank's links, which this price does not see).
 std::optional<double> rankPartPrice(llvm::StringRef Algorithm, const Machine &M,
                                     const Request &R);
 

@@ -558,6 +558,74 @@ llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
   return S;
 }
 
+llvm::Expected<Schedule>
+buildNearestDoublingPart(const Machine &M, const Request &R, int32_t Rank) {
+  Schedule S = scheduleSkeleton(M, R, "nearest-doubling");
+  const PowerCore PC(M, R);
+  const std::vector<int32_t> &Order = PC.Order;
+  const int64_t Extra = PC.Extra;
+  // The ranks of cores [Lo, Hi): what a core of that block holds after the
+  // exchanges below its block's size (with the extra ranks folded in).
+  auto RanksOf = [&](int64_t Lo, int64_t Hi) {
+    std::vector<int32_t> V;
+    for (int64_t Y = Lo; Y < Hi; ++Y) {
+      V.push_back(PC.rank(Y));
+      if (Y < Extra)
+        V.push_back(Order[2 * Y + 1]);
+    }
+    return V;
+  };
+  // The sender's value, its contributors as rank intervals in order (as
+  // the reduction flow lists them), into the receiver's.
+  auto Make = [&](int32_t Src, int32_t Dst, std::vector<int32_t> From,
+                  TransferKind Kind) {
+    std::sort(From.begin(), From.end());
+    Transfer T;
+    T.Src = Src;
+    T.Dst = Dst;
+    T.Kind = Kind;
+    T.Bytes = S.chunkBytes({0, 1});
+    for (size_t I = 0; I < From.size();) {
+      size_t E = I + 1;
+      while (E < From.size() && From[E] == From[E - 1] + 1)
+        ++E;
+      T.Pieces.push_back({{From[I], From[E - 1] + 1}, {0, S.size()}, {0, 1}});
+      I = E;
+    }
+    return T;
+  };
+  const int64_t G = std::find(Order.begin(), Order.end(), Rank) - Order.begin();
+  // Rank's core, or -1 for an extra rank (grid index 2c + 1, c < Extra).
+  const int64_t C = G < 2 * Extra ? (G % 2 ? -1 : G / 2) : G - Extra;
+  // Steps as orderedRounds places the whole: the fold-in, one per
+  // exchange, the copy-out; each lists its transfers by core.
+  if (Extra > 0) {
+    S.Steps.emplace_back();
+    if (G < 2 * Extra)
+      S.Steps.back().Transfers.push_back(Make(
+          Order[G | 1], Order[G & ~1], {Order[G | 1]}, TransferKind::Combine));
+  }
+  for (int64_t Mask = 1; Mask < PC.Core; Mask <<= 1) {
+    S.Steps.emplace_back();
+    if (C < 0)
+      continue;
+    for (int64_t Y : {std::min(C, C ^ Mask), std::max(C, C ^ Mask)}) {
+      const int64_t Lo = Y & ~(Mask - 1);
+      S.Steps.back().Transfers.push_back(Make(PC.rank(Y), PC.rank(Y ^ Mask),
+                                              RanksOf(Lo, Lo + Mask),
+                                              TransferKind::Combine));
+    }
+  }
+  if (Extra > 0) {
+    S.Steps.emplace_back();
+    if (G < 2 * Extra)
+      S.Steps.back().Transfers.push_back(Make(Order[G & ~1], Order[G | 1],
+                                              RanksOf(0, PC.Core),
+                                              TransferKind::Copy));
+  }
+  return S;
+}
+
 bool dimensionRingsApplies(const Machine &M, const Request &R,
                            std::string &Why) {
   return cutFits(R, ringGrid(M, R, /*Fold=*/false),

@@ -65,6 +65,12 @@ bool nearestHalvingApplies(const Machine &M, const Request &R,
 /// before and copy after). ceil(log2 P) exchanges of the whole message.
 llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
                                               const Request &R);
+/// Rank \p Rank's part of buildNearestDoubling's schedule
+/// (algorithms/RankParts.h): its fold-in or copy-out and its exchanges, each
+/// sender's contributors those of its block of 2^k cores, in O(P log P)
+/// for that rank alone (the grid order is O(P)).
+llvm::Expected<Schedule>
+buildNearestDoublingPart(const Machine &M, const Request &R, int32_t Rank);
 
 /// Allreduce and allgather as dimension-wise rings (bucket algorithms) on
 /// the ring grid with Fold: allreduce reduce-scatters along the rings of

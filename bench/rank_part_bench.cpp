@@ -1,19 +1,27 @@
-// The drop-in library's first call of a kind in one process, at 1,024 to
+// The drop-in library's first call of a kind in one process, at 256 to
 // 65,536 ranks (issue 26): the engine (dropin/Engine.h) as one rank of a
 // program plays it, building that rank's part where the algorithm has a
 // rank-part form (algorithms/RankParts.h) and the whole schedule elsewhere.
 // Each case runs in a child process of its own, so that its peak memory is
-// its own: the table gives the first call's wall time, the growth of the
-// process's peak resident memory during it, and the bytes the engine keeps.
+// its own: the table gives the first call's wall and CPU time, the growth
+// of the process's peak resident memory during it, and the bytes the
+// engine keeps.
 //
-//   build/bin/bench-rank-part [RANKS...]     (default 1024 4096 65536)
+//   build/bin/bench-rank-part [--case COLLECTIVE/ALGORITHM] [RANKS...]
+//                                     (default ranks 512 1024 4096 65536)
 //
+// --case runs the cases of that collective and algorithm alone (e.g.
+// alltoall/bruck, bcast/whole), for a profile of one.
 // The machine is a 2-D torus of the rank count's size (linear model); the
 // rank is the middle one. "part" says what was built: "rank" (the rank's
 // part of a named algorithm, or of auto's choice among whole candidates),
-// "priced" (the rank's part of auto's choice by price, no whole build), or
-// "whole" (the whole schedule). "rsag" is reduce-scatter-allgather.
+// "priced" (the rank's part of auto's choice by price, no whole build),
+// "whole" (the whole schedule), or "cands" (the `whole` rows, up to 1,024
+// ranks: what auto's choice from the whole candidates costs a process,
+// compile() as below PricedChoiceRanks, the threshold's reason). "rsag" is
+// reduce-scatter-allgather.
 #include "bench/Timing.h"
+#include "compiler/Driver.h"
 #include "dropin/Engine.h"
 #include "tests/TestUtil.h"
 
@@ -35,7 +43,9 @@ namespace {
 
 struct Case {
   int Coll;
-  const char *Algorithm; ///< "auto" or a name.
+  /// "auto", a name, or "whole": auto's choice from the whole candidates
+  /// (compile()), whatever the rank count.
+  const char *Algorithm;
   uint64_t Bytes;
   int32_t MaxRanks; ///< Beyond it the case is not run (the whole build).
 };
@@ -47,7 +57,7 @@ long peakKiB() {
 }
 
 struct Result {
-  double Ms = 0;
+  double Ms = 0, CpuMs = 0;
   double PeakMiB = 0, KeptMiB = 0;
   int32_t Rank = -1;
   char Algorithm[32] = {};
@@ -69,9 +79,27 @@ Result play(const Case &C, int32_t P) {
   K.Layout = E.layout(Nodes);
   K.Band = powerOfTwoBand(C.Bytes);
   const long Before = peakKiB();
+  const double Cpu0 = bench::cpuSeconds();
   auto T0 = bench::Clock::now();
+  if (std::string(C.Algorithm) == "whole") {
+    // auto's choice as below PricedChoiceRanks: every candidate built,
+    // priced and verified whole.
+    Request R = E.requestOf(K);
+    R.Algorithm = "auto";
+    llvm::Expected<Schedule> S = compile(E.machine(), R);
+    Out.Ms = bench::seconds(T0, bench::Clock::now()) * 1e3;
+    Out.CpuMs = (bench::cpuSeconds() - Cpu0) * 1e3;
+    Out.PeakMiB = double(peakKiB() - Before) / 1024;
+    std::snprintf(Out.Algorithm, sizeof Out.Algorithm, "%s",
+                  S ? S->Algorithm.c_str() : "");
+    if (!S)
+      std::snprintf(Out.Error, sizeof Out.Error, "%s",
+                    llvm::toString(S.takeError()).c_str());
+    return Out;
+  }
   const Entry &En = E.get(K, P / 2);
   Out.Ms = bench::seconds(T0, bench::Clock::now()) * 1e3;
+  Out.CpuMs = (bench::cpuSeconds() - Cpu0) * 1e3;
   Out.PeakMiB = double(peakKiB() - Before) / 1024;
   Out.KeptMiB = double(E.memoryBytes()) / (1 << 20);
   Out.Rank = En.Rank;
@@ -107,10 +135,23 @@ bool playApart(const Case &C, int32_t P, Result &R) {
 
 int main(int Argc, char **Argv) {
   std::vector<int32_t> Ranks;
-  for (int I = 1; I < Argc; ++I)
-    Ranks.push_back(int32_t(std::atoi(Argv[I])));
+  std::string Only;
+  for (int I = 1; I < Argc; ++I) {
+    if (std::string(Argv[I]) == "--case" && I + 1 < Argc) {
+      Only = Argv[++I];
+      continue;
+    }
+    const int32_t P = int32_t(std::atoi(Argv[I]));
+    if (P < 1) {
+      llvm::errs() << "bench-rank-part: '" << Argv[I]
+                   << "' is not a rank count; expected [--case "
+                      "COLLECTIVE/ALGORITHM] [RANKS...]\n";
+      return 1;
+    }
+    Ranks.push_back(P);
+  }
   if (Ranks.empty())
-    Ranks = {1024, 4096, 65536};
+    Ranks = {512, 1024, 4096, 65536};
   const Case Cases[] = {
       {rt::Allgather, "ring", 1, INT32_MAX},
       {rt::Allgather, "ring", 1 << 20, INT32_MAX},
@@ -122,24 +163,32 @@ int main(int Argc, char **Argv) {
       {rt::Reduce, "binomial", 4, INT32_MAX},
       {rt::Allreduce, "binomial", 4, INT32_MAX},
       {rt::Allreduce, "reduce-scatter-allgather", 1 << 20, INT32_MAX},
-      // auto: from PricedChoiceRanks ranks on, chosen by price and built
-      // as a part; below, chosen from whole candidates (the first call pays
-      // every candidate's whole build).
+      // auto: from PricedChoiceRanks (512) ranks on, chosen by price and
+      // built as a part; below, chosen from whole candidates (the first
+      // call pays every candidate's whole build).
       {rt::Bcast, "auto", 1 << 16, INT32_MAX},
       {rt::Allreduce, "auto", 4, INT32_MAX},
       {rt::Allreduce, "auto", 1 << 20, INT32_MAX},
       {rt::Allgather, "auto", 1 << 10, INT32_MAX},
       {rt::Alltoall, "auto", 1 << 10, INT32_MAX},
+      // What auto's first call costs with whole candidates (seconds to
+      // minutes per case from 512 ranks on).
+      {rt::Bcast, "whole", 1 << 16, 1024},
+      {rt::Allreduce, "whole", 1 << 20, 1024},
+      {rt::Allgather, "whole", 1 << 10, 1024},
+      {rt::Alltoall, "whole", 1 << 10, 1024},
   };
-  const char *Head[] = {"collective", "algorithm", "bytes",
-                        "ranks",      "built",     "part",
-                        "first ms",   "peak MiB",  "kept MiB"};
-  llvm::outs() << llvm::format("%-10s %-9s %8s %7s  %-24s %-6s %10s %10s %9s\n",
-                               Head[0], Head[1], Head[2], Head[3], Head[4],
-                               Head[5], Head[6], Head[7], Head[8]);
+  const char *Head[] = {"collective", "algorithm", "bytes",    "ranks",
+                        "built",      "part",      "first ms", "cpu ms",
+                        "peak MiB",   "kept MiB"};
+  llvm::outs() << llvm::format(
+      "%-10s %-9s %8s %7s  %-24s %-6s %10s %10s %10s %9s\n", Head[0], Head[1],
+      Head[2], Head[3], Head[4], Head[5], Head[6], Head[7], Head[8], Head[9]);
   for (int32_t P : Ranks)
     for (const Case &C : Cases) {
-      if (P > C.MaxRanks)
+      if (P > C.MaxRanks ||
+          (!Only.empty() &&
+           Only != std::string(rt::collName(C.Coll)) + "/" + C.Algorithm))
         continue;
       Result R;
       if (!playApart(C, P, R)) {
@@ -148,16 +197,17 @@ int main(int Argc, char **Argv) {
         continue;
       }
       llvm::outs() << llvm::format(
-          "%-10s %-9s %8llu %7d  %-24s %-6s %10.2f %10.1f %9.2f%s%s\n",
+          "%-10s %-9s %8llu %7d  %-24s %-6s %10.2f %10.2f %10.1f %9.2f%s%s\n",
           rt::collName(C.Coll),
           std::string(C.Algorithm) == "reduce-scatter-allgather" ? "rsag"
                                                                  : C.Algorithm,
           (unsigned long long)C.Bytes, P,
           static_cast<const char *>(R.Algorithm),
-          R.Rank < 0 ? "whole"
-          : R.Priced ? "priced"
-                     : "rank",
-          R.Ms, R.PeakMiB, R.KeptMiB, R.Error[0] ? "  error: " : "",
+          std::string(C.Algorithm) == "whole" ? "cands"
+          : R.Rank < 0                        ? "whole"
+          : R.Priced                          ? "priced"
+                                              : "rank",
+          R.Ms, R.CpuMs, R.PeakMiB, R.KeptMiB, R.Error[0] ? "  error: " : "",
           static_cast<const char *>(R.Error));
       llvm::outs().flush();
     }

@@ -190,6 +190,7 @@ const Entry &Engine::getWhole(const Key &K) {
     E = build(K, R, Path, CK);
     E->CacheNote = std::move(Why);
   }
+  E->Auto = R.Algorithm == "auto";
   return *Cache.emplace(K, std::move(E)).first->second;
 }
 
@@ -226,14 +227,16 @@ const Entry &Engine::get(const Key &K, int32_t Rank) {
       // in every process.
       auto T0 = std::chrono::steady_clock::now();
       Expected<Schedule> S = compile(M, R);
-      if (!S || !rankPartBuilder(S->Algorithm, R.Coll))
-        return *Cache.emplace(K, wholeEntry(std::move(S), K, "", 0, T0))
-                    .first->second;
+      if (!S || !rankPartBuilder(S->Algorithm, M, R)) {
+        std::unique_ptr<Entry> W = wholeEntry(std::move(S), K, "", 0, T0);
+        W->Auto = true;
+        return *Cache.emplace(K, std::move(W)).first->second;
+      }
       CIt = Choices.emplace(K, Choice{S->Algorithm, S->Makespan}).first;
     }
     Algo = CIt->second.Algorithm;
   }
-  RankPartFn Build = PartsServe ? rankPartBuilder(Algo, R.Coll) : nullptr;
+  RankPartFn Build = PartsServe ? rankPartBuilder(Algo, M, R) : nullptr;
   if (!Build)
     return getWhole(K);
   std::unique_ptr<Entry> Part = buildPart(K, R, Algo, Build, Rank);
@@ -241,6 +244,7 @@ const Entry &Engine::get(const Key &K, int32_t Rank) {
   if (auto CIt = Choices.find(K); CIt != Choices.end()) {
     Part->Makespan = CIt->second.Makespan;
     Part->Priced = CIt->second.Priced;
+    Part->Auto = true;
   }
   return *Parts.emplace(std::make_pair(K, Rank), std::move(Part)).first->second;
 }

@@ -42,14 +42,15 @@
 /// compile() makes it from the cost model of the whole candidates (so
 /// `auto` builds them, once per kind and process, and chooses as `collc`
 /// does); from PricedChoiceRanks on, choosePricedPart() makes it from the
-/// closed-form prices of the families with rank parts (binomial broadcast,
-/// reduce and allreduce, reduce-scatter-allgather, ring and Bruck
-/// allgathers, pairwise and Bruck all-to-alls; algorithms/RankParts.h),
+/// closed-form prices of the families with rank parts and a price (binomial
+/// broadcast, reduce and allreduce, reduce-scatter-allgather, ring and
+/// Bruck allgathers, pairwise and Bruck all-to-alls; algorithms/RankParts.h),
 /// computed from the machine and the request alone, so that no process
 /// builds a whole schedule; when none of them applies, compile() chooses as
-/// below the threshold. A kind whose algorithm has no rank-part builder, one
-/// with a non-commutative operator (whose fold order only the whole schedule
-/// shows) and, with COLLC_CACHE, one chosen by `auto` below
+/// below the threshold. Entry::Auto and Entry::Priced say which way was
+/// taken (COLLC_VERBOSE prints it). A kind whose algorithm has no rank-part
+/// builder, one with a non-commutative operator (whose fold order only the
+/// whole schedule shows) and, with COLLC_CACHE, one chosen by `auto` below
 /// PricedChoiceRanks (the cache holds whole schedules) are built whole, as
 /// before, and Entry::Rank says so.
 ///
@@ -125,6 +126,9 @@ struct Entry {
   /// schedule it was chosen by, or the closed-form price it was chosen by
   /// (Priced), NaN for an algorithm COLLC_ALGORITHM names.
   int32_t Rank = -1;
+  /// `auto` chose the algorithm (by price when Priced, else from the whole
+  /// candidates' costs); false for one COLLC_ALGORITHM names.
+  bool Auto = false;
   /// `auto` chose the part's algorithm by the closed-form prices
   /// (choosePricedPart), without building any schedule whole.
   bool Priced = false;
@@ -134,10 +138,17 @@ struct Entry {
 };
 
 /// From this many ranks on, `auto`'s choice for a kind that rank parts can
-/// serve is made by closed-form prices (see the file comment): building
-/// every candidate whole takes tens of seconds and gigabytes per process
-/// there, and the cost pass itself prices by steps from StepPricingRanks.
-constexpr int32_t PricedChoiceRanks = 2048;
+/// serve is made by closed-form prices (see the file comment): the budget
+/// of a first call. Building and pricing every candidate whole costs a
+/// process, in CPU seconds on the 2-D torus model (bench/rank_part_bench.cpp,
+/// its `cands` rows): 0.007-1.3 s at 256 ranks (the all-to-all the most),
+/// 0.04-2.0 s at 512 and 0.09-28 s at 1,024, growing with the broadcasts'
+/// searches and the P (P - 1) blocks of an allgather or all-to-all; a part
+/// chosen by price takes 0.3-9 ms there. Below it `auto` keeps choosing as
+/// `collc` does: the flow-level prices of the whole candidates see what the
+/// closed form does not (links a step's messages share) and every family,
+/// with or without a rank part.
+constexpr int32_t PricedChoiceRanks = 512;
 
 /// The machine and the cache. Thread-safe: SimGrid's SMPI runs the ranks of
 /// a program in one process and shares the library between them.

@@ -469,12 +469,16 @@ void sayServed(const State &S, const rt::Call &C, Form F, const Decision &D,
   const std::string Name =
       Called ? formName(Called, F) + " as " + formName(C.Collective, F)
              : formName(C.Collective, F);
+  // Which way `auto` chose (dropin/Engine.h: PricedChoiceRanks).
+  const char *Chosen = !E.Auto    ? ""
+                       : E.Priced ? ", auto's choice by closed-form price"
+                                  : ", auto's choice from whole candidates";
   if (C.Collective == rt::Barrier)
-    say("collc: %s%s '%s' on %d ranks%s", Prefix, Name.c_str(),
-        printableText(E.Algorithm).c_str(), Sh.Size, Rank.c_str());
+    say("collc: %s%s '%s' on %d ranks%s%s", Prefix, Name.c_str(),
+        printableText(E.Algorithm).c_str(), Sh.Size, Chosen, Rank.c_str());
   else
     say("collc: %s%s '%s' on %d ranks, %llu bytes%s, schedule for "
-        "%llu..%llu bytes%s%s",
+        "%llu..%llu bytes%s%s%s",
         Prefix, Name.c_str(), printableText(E.Algorithm).c_str(), Sh.Size,
         (unsigned long long)Sh.Bytes,
         D.Commutative ? "" : ", non-commutative operator in rank order",
@@ -482,7 +486,7 @@ void sayServed(const State &S, const rt::Call &C, Form F, const Decision &D,
         (unsigned long long)E.Variant.MaxBytes,
         E.Rank >= 0 ? ", this rank's part built"
                     : ", whole schedule built (no per-rank form)",
-        Rank.c_str());
+        Chosen, Rank.c_str());
 }
 
 // ---- non-blocking and persistent calls

@@ -164,7 +164,7 @@ TEST_CASE("rank parts: every algorithm's ranks lowered alone are its whole "
 TEST_CASE("rank parts: each rank-part builder gives the whole schedule's "
           "part, for every rank, at random rank counts") {
   Rng G(0x9a77);
-  REQUIRE(rankPartAlgorithms().size() == 8);
+  REQUIRE(rankPartAlgorithms().size() == 11);
   for (const auto &Entry : rankPartAlgorithms()) {
     const auto C = Entry.first;
     const std::string Name = Entry.second;
@@ -175,12 +175,17 @@ TEST_CASE("rank parts: each rank-part builder gives the whole schedule's "
     // 2P log2 P messages: every rank's part is checked up to where the
     // whole schedule stays small enough to verify quickly. The trees move
     // P - 1 (2P - 2) messages.
+    // The direct exchanges: P (P - 1) messages in one step.
     const bool Quadratic = (Name == "bruck" && C == Collective::Alltoall) ||
-                           Name == "ring" || Name == "pairwise";
+                           Name == "ring" || Name == "pairwise" ||
+                           Name == "direct";
     const int64_t MaxP = Quadratic ? 300 : Name == "binomial" ? 5000 : 3000;
     for (int Draw = 0; Draw < 4; ++Draw) {
-      const int32_t P =
-          int32_t(Draw == 0 ? G.uniform(1, 9) : G.uniform(10, MaxP));
+      // One draw up to 600 ranks (every rank checked, and nearest-doubling's
+      // drawn placement), the others up to MaxP.
+      const int32_t P = int32_t(Draw == 0   ? G.uniform(1, 9)
+                                : Draw == 1 ? G.uniform(10, 600)
+                                            : G.uniform(10, MaxP));
       const int32_t Root = isRooted(C) ? int32_t(G.uniform(0, P - 1)) : 0;
       // Reductions: whole int32 elements, at least one per segment of
       // reduce-scatter-allgather's (P of them at most).
@@ -194,6 +199,19 @@ TEST_CASE("rank parts: each rank-part builder gives the whole schedule's "
       Request R = test::request(C, P, Root, Bytes, Name.c_str());
       R.Commutative = !isReduction(C) || G.uniform(0, 3) != 0;
       CAPTURE(R.Commutative);
+      if (Name == "nearest-doubling" && P <= 1000) {
+        // Ranks on nodes in a drawn order: the grid order (by node) is not
+        // the ranks', so a sender's contributors are scattered intervals.
+        for (int32_t I = P - 1; I > 0; --I)
+          std::swap(R.Nodes[I], R.Nodes[G.uniform(0, I)]);
+      }
+      if (Name == "direct") {
+        // Its part is derived where the whole is one step: ports for P - 1
+        // transfers (a network's are unlimited); with one it is not.
+        CHECK((P <= 2) == static_cast<bool>(rankPartBuilder(Name, M, R)));
+        M.Ports = unsigned(std::max(1, P - 1));
+      }
+      REQUIRE(static_cast<bool>(rankPartBuilder(Name, M, R)));
       auto A = lookupAlgorithm(Name, M, R);
       REQUIRE(static_cast<bool>(A));
       llvm::Expected<Schedule> S = (*A)->Build(M, R);

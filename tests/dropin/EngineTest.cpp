@@ -335,103 +335,133 @@ TEST_CASE("dropin: the cache file gives a later process the same tables") {
 
 TEST_CASE("dropin: a rank builds only its part where the algorithm has a "
           "rank-part form, the whole schedule elsewhere") {
-  Config C;
-  C.Algorithm[rt::Allgather] = "bruck";
-  Engine E(pcCluster(), C);
-  Engine Whole(pcCluster(), C);
-  const int32_t L = E.layout({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
-  REQUIRE(Whole.layout({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) == L);
-  const Key K = keyOf(rt::Allgather, L, 0, 100);
-  const Entry &W = Whole.get(K);
-  REQUIRE(W.Error.empty());
-  CHECK(W.Rank == -1);
-  for (int32_t R = 0; R < 11; ++R) {
-    CAPTURE(R);
-    const Entry &P = E.get(K, R);
-    REQUIRE(P.Error.empty());
-    CHECK(P.Rank == R);
-    CHECK(P.Algorithm == "bruck");
-    CHECK(&E.get(K, R) == &P); // built once
-    // Its operations are the whole schedule's for that rank, and only those.
-    const int64_t N = P.Tables.RankOps[R + 1] - P.Tables.RankOps[R];
-    CHECK(N == W.Tables.RankOps[R + 1] - W.Tables.RankOps[R]);
-    CHECK(int64_t(P.Tables.Ops.size()) == N);
-    for (int64_t I = 0; I < N; ++I) {
-      const rt::Op &A = P.Tables.Ops[P.Tables.RankOps[R] + I],
-                   &B = W.Tables.Ops[W.Tables.RankOps[R] + I];
-      CHECK(A.Step == B.Step);
-      CHECK(A.Peer == B.Peer);
-      CHECK(A.Flags == B.Flags);
-      CHECK(A.NumSegs == B.NumSegs);
+  for (const char *Named : {"bruck", "direct"}) {
+    // direct: with ports for every rank's 10 messages its whole schedule
+    // is one step, and a rank's part is derived.
+    CAPTURE(Named);
+    Config C;
+    C.Algorithm[rt::Allgather] = Named;
+    Machine M = pcCluster();
+    M.Ports = 16;
+    Engine E(M, C);
+    Engine Whole(M, C);
+    const int32_t L = E.layout({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    REQUIRE(Whole.layout({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) == L);
+    const Key K = keyOf(rt::Allgather, L, 0, 100);
+    const Entry &W = Whole.get(K);
+    REQUIRE(W.Error.empty());
+    CHECK(W.Rank == -1);
+    for (int32_t R = 0; R < 11; ++R) {
+      CAPTURE(R);
+      const Entry &P = E.get(K, R);
+      REQUIRE(P.Error.empty());
+      CHECK(P.Rank == R);
+      CHECK(P.Algorithm == Named);
+      CHECK_FALSE(P.Auto);       // named by the configuration
+      CHECK(&E.get(K, R) == &P); // built once
+      // Its operations are the whole schedule's for that rank, and only those.
+      const int64_t N = P.Tables.RankOps[R + 1] - P.Tables.RankOps[R];
+      CHECK(N == W.Tables.RankOps[R + 1] - W.Tables.RankOps[R]);
+      CHECK(int64_t(P.Tables.Ops.size()) == N);
+      for (int64_t I = 0; I < N; ++I) {
+        const rt::Op &A = P.Tables.Ops[P.Tables.RankOps[R] + I],
+                     &B = W.Tables.Ops[W.Tables.RankOps[R] + I];
+        CHECK(A.Step == B.Step);
+        CHECK(A.Peer == B.Peer);
+        CHECK(A.Flags == B.Flags);
+        CHECK(A.NumSegs == B.NumSegs);
+      }
+      CHECK(P.Variant.MinBytes == W.Variant.MinBytes);
+      CHECK(P.Variant.MaxBytes == W.Variant.MaxBytes);
+      CHECK(P.Variant.NumChunks == W.Variant.NumChunks);
     }
-    CHECK(P.Variant.MinBytes == W.Variant.MinBytes);
-    CHECK(P.Variant.MaxBytes == W.Variant.MaxBytes);
-    CHECK(P.Variant.NumChunks == W.Variant.NumChunks);
   }
+  Config C;
+  C.Algorithm[rt::Allgather] = "direct";
+  Engine E(pcCluster(), C);
+  const int32_t L = E.layout({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  // One port: the direct allgather's steps follow it, built whole.
+  const Entry &D = E.get(keyOf(rt::Allgather, L, 0, 100), 4);
+  REQUIRE(D.Error.empty());
+  CHECK(D.Algorithm == "direct");
+  CHECK(D.Rank == -1);
   // A broadcast's algorithm (auto's choice) has no rank-part form: built
   // whole, once, for every rank.
   const Key B = keyOf(rt::Bcast, L, 3, 1000);
   const Entry &B0 = E.get(B, 0);
   REQUIRE(B0.Error.empty());
   CHECK(B0.Rank == -1);
+  CHECK(B0.Auto);
+  CHECK_FALSE(B0.Priced);
   CHECK(&E.get(B, 5) == &B0);
   CHECK(&E.get(B) == &B0);
 }
 
 TEST_CASE("dropin: from PricedChoiceRanks ranks auto chooses by price and "
           "every rank builds only its part of the verified whole") {
-  // A linear-model torus of 2,500 ranks (not a power of two): auto's choice
-  // for an allreduce, a broadcast and an allgather is the priced one, the
-  // same for every rank, and each rank's part is that rank's tables of the
-  // whole schedule of the chosen algorithm (built, verified and lowered
-  // here as the compiler would).
-  const int32_t P = 2500;
-  static_assert(P >= PricedChoiceRanks, "the test needs a priced choice");
-  Machine M = test::linearTorus(P);
-  Engine E(M, Config());
-  std::vector<int64_t> Nodes(P);
-  for (int32_t I = 0; I < P; ++I)
-    Nodes[I] = I;
-  const int32_t L = E.layout(Nodes);
-  for (const std::pair<int, uint64_t> &Case :
-       {std::pair<int, uint64_t>{rt::Allreduce, 1 << 20},
-        {rt::Allreduce, 4},
-        {rt::Bcast, 1 << 16},
-        {rt::Allgather, 64}}) {
-    const int Coll = Case.first;
-    const uint64_t Bytes = Case.second;
-    const Key K = keyOf(Coll, L, Coll == rt::Bcast ? 7 : 0, Bytes);
-    const Request R = E.requestOf(K);
-    CAPTURE(collectiveName(R.Coll));
-    CAPTURE(Bytes);
-    const PricedChoice Pick = choosePricedPart(M, R);
-    REQUIRE(Pick.Algorithm != nullptr);
-    Request Named = R;
-    Named.Algorithm = Pick.Algorithm;
-    llvm::Expected<Schedule> S = compile(M, Named);
-    REQUIRE(static_cast<bool>(S));
-    llvm::Expected<MpiTables> Whole = lowerToTables(*S);
-    REQUIRE(static_cast<bool>(Whole));
-    for (int32_t Rk : {0, 1, 7, P / 2, 2047, 2048, P - 1}) {
-      CAPTURE(Rk);
-      const Entry &Part = E.get(K, Rk);
-      REQUIRE(Part.Error.empty());
-      CHECK(Part.Rank == Rk);
-      CHECK(Part.Priced);
-      CHECK(Part.Algorithm == Pick.Algorithm);
-      CHECK(Part.Makespan == Pick.Price);
-      const int64_t N = Part.Tables.RankOps[Rk + 1] - Part.Tables.RankOps[Rk];
-      REQUIRE(N == Whole->RankOps[Rk + 1] - Whole->RankOps[Rk]);
-      for (int64_t I = 0; I < N; ++I) {
-        const rt::Op &A = Part.Tables.Ops[Part.Tables.RankOps[Rk] + I],
-                     &B = Whole->Ops[Whole->RankOps[Rk] + I];
-        CHECK(A.Step == B.Step);
-        CHECK(A.Peer == B.Peer);
-        CHECK(A.Flags == B.Flags);
-        CHECK(A.NumSegs == B.NumSegs);
+  // Linear-model tori of 600 and 2,500 ranks (neither a power of two):
+  // auto's choice for an allreduce, a broadcast, an allgather and an
+  // all-to-all is the priced one, the same for every rank, and each rank's
+  // part is that rank's tables of the whole schedule of the chosen
+  // algorithm (built, verified and lowered here as the compiler would).
+  static_assert(600 >= PricedChoiceRanks, "the test needs a priced choice");
+  for (const int32_t P : {600, 2500}) {
+    CAPTURE(P);
+    Machine M = test::linearTorus(P);
+    Engine E(M, Config());
+    std::vector<int64_t> Nodes(P);
+    for (int32_t I = 0; I < P; ++I)
+      Nodes[I] = I;
+    const int32_t L = E.layout(Nodes);
+    for (const std::pair<int, uint64_t> &Case :
+         {std::pair<int, uint64_t>{rt::Allreduce, 1 << 20},
+          {rt::Allreduce, 4},
+          {rt::Bcast, 1 << 16},
+          {rt::Allgather, 64},
+          {rt::Alltoall, 8}}) {
+      const int Coll = Case.first;
+      const uint64_t Bytes = Case.second;
+      // The all-to-all's whole schedule (P (P - 1) blocks) only at 600.
+      if (Coll == rt::Alltoall && P > 1000)
+        continue;
+      const Key K = keyOf(Coll, L, Coll == rt::Bcast ? 7 : 0, Bytes);
+      const Request R = E.requestOf(K);
+      CAPTURE(collectiveName(R.Coll));
+      CAPTURE(Bytes);
+      const PricedChoice Pick = choosePricedPart(M, R);
+      REQUIRE(Pick.Algorithm != nullptr);
+      Request Named = R;
+      Named.Algorithm = Pick.Algorithm;
+      llvm::Expected<Schedule> S = compile(M, Named);
+      REQUIRE(static_cast<bool>(S));
+      llvm::Expected<MpiTables> Whole = lowerToTables(*S);
+      REQUIRE(static_cast<bool>(Whole));
+      for (int32_t Rk : {0, 1, 7, P / 2, PricedChoiceRanks - 1,
+                         PricedChoiceRanks, 2047, 2048, P - 1}) {
+        if (Rk >= P)
+          continue;
+        CAPTURE(Rk);
+        const Entry &Part = E.get(K, Rk);
+        REQUIRE(Part.Error.empty());
+        CHECK(Part.Rank == Rk);
+        CHECK(Part.Auto);
+        CHECK(Part.Priced);
+        CHECK(Part.Algorithm == Pick.Algorithm);
+        CHECK(Part.Makespan == Pick.Price);
+        const int64_t N = Part.Tables.RankOps[Rk + 1] - Part.Tables.RankOps[Rk];
+        REQUIRE(N == Whole->RankOps[Rk + 1] - Whole->RankOps[Rk]);
+        for (int64_t I = 0; I < N; ++I) {
+          const rt::Op &A = Part.Tables.Ops[Part.Tables.RankOps[Rk] + I],
+                       &B = Whole->Ops[Whole->RankOps[Rk] + I];
+          CHECK(A.Step == B.Step);
+          CHECK(A.Peer == B.Peer);
+          CHECK(A.Flags == B.Flags);
+          CHECK(A.NumSegs == B.NumSegs);
+        }
       }
     }
   }
+  Machine M = test::linearTorus(64);
   // Below the threshold auto still chooses from whole candidates.
   Engine Small(M, Config());
   std::vector<int64_t> Few(64);
@@ -440,5 +470,6 @@ TEST_CASE("dropin: from PricedChoiceRanks ranks auto chooses by price and "
   const Key K = keyOf(rt::Allreduce, Small.layout(Few), 0, 4);
   const Entry &X = Small.get(K, 3);
   REQUIRE(X.Error.empty());
+  CHECK(X.Auto);
   CHECK_FALSE(X.Priced);
 }

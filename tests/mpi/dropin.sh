@@ -94,6 +94,10 @@ errors=$(grep -c "^collc: error" err || true)
 [ "$passed" = 0 ] || { grep "of the MPI library runs$" err | sort | uniq -c | head; fail "$passed calls passed to the MPI library"; }
 [ "$errors" = 0 ] || fail "collc reported errors"
 [ "$served" = "$calls" ] || fail "the program made $calls calls, collc reports $served served"
+# No COLLC_ALGORITHM and fewer than 512 ranks: auto chose every schedule
+# from the whole candidates, and each line says so.
+chosen=$(grep -cE "^collc: [a-z]+ '[^']+' on [0-9]+ ranks.*, auto's choice from whole candidates$" err || true)
+[ "$chosen" = "$served" ] || fail "$chosen of $served served calls say auto chose from whole candidates"
 if [ "$flavor" = openmpi ]; then
   # With a cache directory: the first run writes the tables, the second
   # reads them (every kind from a file), with the same results.
