@@ -83,6 +83,13 @@ struct Network {
   /// Total bytes per time unit a node injects (and, separately, ejects);
   /// 0: no limit beyond its links.
   double InjectionBandwidth = 0;
+  /// InjectionBandwidth is SimGrid's `limiter_link`: one shared link per
+  /// node rather than an injection and an ejection limit. A message crosses
+  /// the limiter of every node of its route on a torus or mesh (its
+  /// sender's, each it passes through and its receiver's: what SMPI 3.32
+  /// measures), its sender's and its receiver's elsewhere; a node's sends,
+  /// receives and forwarded messages share one rate.
+  bool SharedLimiter = false;
   /// Messages of at least this many bytes go by rendezvous: the send
   /// completes when the data has arrived. Smaller ones are eager: the send
   /// completes as soon as it is posted. (SMPI's smpi/send-is-detached-thresh;

@@ -144,6 +144,9 @@ Expected<PhysicalBound> PhysicalBound::analyse(const Machine &Mach,
     Limit = Net.InjectionLinks * Net.Links[0].Bandwidth;
   if (Net.InjectionBandwidth > 0)
     Limit = std::min(Limit, Net.InjectionBandwidth);
+  // A SimGrid limiter (Network::SharedLimiter), which a node's sends and
+  // receives share, counts as an injection and an ejection limit each: that
+  // only lowers the bound.
   std::vector<uint32_t> Inject, Eject;
   if (Limit < Inf)
     for (size_t I = 0; I < N; ++I)

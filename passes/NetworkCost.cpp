@@ -117,6 +117,19 @@ private:
   MaxMinSharing Sharing;
   std::unordered_map<LinkKey, uint32_t, LinkKeyHash> LinkIds;
   std::vector<uint32_t> Inject, Eject; ///< Per node, None without limits.
+  /// Network::SharedLimiter: per node, its limiter (None until a route
+  /// crosses it).
+  std::vector<uint32_t> Limiters;
+  double LimiterBandwidth = Inf;
+  std::vector<int64_t> LimiterNodes;
+  uint32_t limiterResource(int64_t Node) {
+    if (static_cast<size_t>(Node) >= Limiters.size())
+      Limiters.resize(static_cast<size_t>(Node) + 1, None);
+    uint32_t &R = Limiters[static_cast<size_t>(Node)];
+    if (R == None)
+      R = Sharing.addResource(LimiterBandwidth);
+    return R;
+  }
   std::unordered_map<uint64_t, RouteInfo> Routes;
   std::vector<MaxMinSharing::Use> Templates;
   std::vector<Channel> Scratch, BackScratch;
@@ -211,10 +224,35 @@ const RouteInfo &Evaluator::routeInfo(int64_t A, int64_t B, uint8_t TieDown) {
         Templates.push_back({R, Net.CrossTraffic});
     }
   }
-  if (Inject[A] != None)
-    Templates.push_back({Inject[A], 1.0});
-  if (Eject[B] != None)
-    Templates.push_back({Eject[B], 1.0});
+  if (Net.SharedLimiter && LimiterBandwidth < Inf) {
+    // SimGrid's limiters: one resource per node, which the acknowledgements
+    // load too (on the reverse route's nodes).
+    auto Add = [&](int64_t Node, double Weight) {
+      const uint32_t R = limiterResource(Node);
+      auto Same = std::find_if(
+          Templates.begin() + RI.Begin, Templates.end(),
+          [&](const MaxMinSharing::Use &U) { return U.Resource == R; });
+      if (Same != Templates.end())
+        Same->Weight += Weight;
+      else
+        Templates.push_back({R, Weight});
+    };
+    LimiterNodes.clear();
+    appendLimiterNodes(M.Topo, A, B, Scratch, LimiterNodes);
+    for (int64_t N : LimiterNodes)
+      Add(N, 1.0);
+    if (Net.CrossTraffic > 0) {
+      LimiterNodes.clear();
+      appendLimiterNodes(M.Topo, B, A, BackScratch, LimiterNodes);
+      for (int64_t N : LimiterNodes)
+        Add(N, Net.CrossTraffic);
+    }
+  } else {
+    if (Inject[A] != None)
+      Templates.push_back({Inject[A], 1.0});
+    if (Eject[B] != None)
+      Templates.push_back({Eject[B], 1.0});
+  }
   RI.End = static_cast<uint32_t>(Templates.size());
   return RI;
 }
@@ -231,7 +269,8 @@ void Evaluator::buildMessages() {
     Limit = Net.InjectionLinks * Net.Links[0].Bandwidth;
   if (Net.InjectionBandwidth > 0)
     Limit = std::min(Limit, Net.InjectionBandwidth);
-  if (Limit < Inf)
+  LimiterBandwidth = Limit;
+  if (Limit < Inf && !Net.SharedLimiter)
     for (const Participant &Pt : S.Participants)
       for (std::vector<uint32_t> *V : {&Inject, &Eject})
         if ((*V)[Pt.Node] == None)

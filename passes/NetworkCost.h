@@ -29,14 +29,16 @@
 /// directions together for a half-duplex class) is a resource with the
 /// class's bandwidth; every node's injection and ejection, when
 /// Network::InjectionLinks or InjectionBandwidth limit them, are resources
-/// too. A message in its data phase uses each link of its route once and,
-/// at Network::CrossTraffic of its rate, each link of the reverse route; its
-/// injection and ejection once. Rates are the weighted max-min fair
-/// allocation: a message of penalty p gets lambda / p, where lambda rises
-/// until a resource it uses is full, p = route latency + sum over the route
-/// of WeightS / link bandwidth. A message's share is at most the slowest
-/// link's bandwidth on its route and TcpGamma / (2 x route latency).
-/// docs/network.md says where this matches SimGrid and where it
+/// too, or one SimGrid limiter per node (Network::SharedLimiter) that every
+/// message crossing the node uses. A message in its data phase uses each
+/// link of its route once and, at Network::CrossTraffic of its rate, each
+/// link of the reverse route; its injection and ejection once (a limiter
+/// like a link: once for the route, at CrossTraffic for the reverse). Rates are
+/// the weighted max-min fair allocation: a message of penalty p gets lambda /
+/// p, where lambda rises until a resource it uses is full, p = route latency +
+/// sum over the route of WeightS / link bandwidth. A message's share is at most
+/// the slowest link's bandwidth on its route and TcpGamma / (2 x route
+/// latency). docs/network.md says where this matches SimGrid and where it
 /// approximates.
 ///
 /// Posting rules. AsDataArrives (the default) is what collc's MPI runtime

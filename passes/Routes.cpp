@@ -130,6 +130,21 @@ bool isRouted(const Topology &T) {
   return false;
 }
 
+void appendLimiterNodes(const Topology &T, int64_t Src, int64_t Dst,
+                        const std::vector<Channel> &Route,
+                        std::vector<int64_t> &Out) {
+  if (Src == Dst)
+    return;
+  if (T.hasCoordinates()) {
+    for (const Channel &C : Route)
+      Out.push_back(C.From);
+    Out.push_back(Dst);
+    return;
+  }
+  Out.push_back(Src);
+  Out.push_back(Dst);
+}
+
 llvm::Error appendRoute(const Topology &T, int64_t Src, int64_t Dst,
                         std::vector<Channel> &Out, uint8_t TieDown) {
   if (Src == Dst)

@@ -95,6 +95,14 @@ std::vector<std::string> linkClassNames(const Topology &T);
 llvm::Error appendRoute(const Topology &T, int64_t Src, int64_t Dst,
                         std::vector<Channel> &Out, uint8_t TieDown = 0);
 
+/// Appends to \p Out the nodes whose SimGrid limiter (Network::
+/// SharedLimiter) a message from node \p Src to node \p Dst crosses, given
+/// its \p Route (appendRoute's): on a torus, mesh or hypercube every node of
+/// the route (Src, each it passes through, Dst), elsewhere Src and Dst.
+void appendLimiterNodes(const Topology &T, int64_t Src, int64_t Dst,
+                        const std::vector<Channel> &Route,
+                        std::vector<int64_t> &Out);
+
 /// The channels of the route from node \p Src to node \p Dst, in order.
 llvm::Expected<std::vector<Channel>> route(const Topology &T, int64_t Src,
                                            int64_t Dst, uint8_t TieDown = 0);

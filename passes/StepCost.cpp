@@ -60,7 +60,10 @@ public:
     if (Net.InjectionBandwidth > 0)
       Limit = std::min(Limit, Net.InjectionBandwidth);
     if (Limit < Inf) {
-      // Node n's injection is resource 2n, its ejection 2n + 1.
+      // Node n's injection is resource 2n, its ejection 2n + 1; a SimGrid
+      // limiter is 2n alone, on every node a route may cross.
+      if (Net.SharedLimiter)
+        Vertices = std::max(Vertices, M.Topo.Nodes);
       Capacity.assign(static_cast<size_t>(2 * Vertices), Limit);
       NodeLimits = true;
     }
@@ -155,7 +158,12 @@ private:
       for (const Channel &C : Route)
         if (!Net.Links[C.Class].FatPipe)
           use(Ms, linkResource(C));
-      if (NodeLimits) {
+      if (NodeLimits && Net.SharedLimiter) {
+        LimiterNodes.clear();
+        appendLimiterNodes(M.Topo, A, B, Route, LimiterNodes);
+        for (int64_t N : LimiterNodes)
+          use(Ms, static_cast<uint32_t>(2 * N));
+      } else if (NodeLimits) {
         use(Ms, static_cast<uint32_t>(2 * A));
         use(Ms, static_cast<uint32_t>(2 * B + 1));
       }
@@ -193,6 +201,7 @@ private:
   /// Per rank, when it can post its next send.
   std::vector<double> Clock;
   bool NodeLimits = false;
+  std::vector<int64_t> LimiterNodes;
   llvm::DenseMap<uint64_t, uint32_t, ChannelKeyInfo> LinkIds;
   std::vector<double> Capacity;
   std::vector<Load> Loads;

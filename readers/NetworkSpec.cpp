@@ -186,6 +186,7 @@ bool readInjection(Document &D, const DocNode &N, StringRef Key, Network &Net) {
                  integerField(Net.InjectionLinks, 0, 1024)},
                 {"bandwidth", Presence::Optional,
                  bandwidthField(Net.InjectionBandwidth, /*Unlimited=*/true)},
+                {"shared", Presence::Optional, boolField(Net.SharedLimiter)},
             },
             /*ShowKeysWhenNotAMap=*/true};
   return SectionReader(D, S).read(N, quoted(Key));

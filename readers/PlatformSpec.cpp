@@ -588,8 +588,10 @@ private:
                    "unknown topology '" + Kind +
                        "'; expected one of: FLAT, TORUS, FAT_TREE, DRAGONFLY");
     }
-    if (Limiter)
+    if (Limiter) {
       Net.InjectionBandwidth = *Limiter;
+      Net.SharedLimiter = true;
+    }
     if (LoopBw || LoopLat) {
       Net.IntraNode.Latency = LoopLat.value_or(0);
       Net.IntraNode.Bandwidth = LoopBw.value_or(0);

@@ -209,6 +209,46 @@ TEST_CASE("network cost: injection limits are shared resources") {
   CHECK(endOf(E, 0, 1) == doctest::Approx(21));
 }
 
+TEST_CASE("network cost: a SimGrid limiter is one resource for a node's "
+          "sends, receives and forwarded messages") {
+  // Links of 1000, limiters of 100 (SimGrid's limiter_link).
+  Network N = plainNetwork(1, 1000);
+  N.InjectionBandwidth = 100;
+  N.SharedLimiter = true;
+  // A cluster: node 1 receives from 0 and sends to 2; its one limiter
+  // carries both at 50 each (apart, an injection and an ejection limit, at
+  // 100 each).
+  Machine M = crossbar(3, N);
+  Schedule Through = schedule(3, {{{0, 1, 1000}, {1, 2, 1000}}});
+  estimateCost(Through, M);
+  CHECK(endOf(Through, 0, 0) == doctest::Approx(21));
+  CHECK(endOf(Through, 0, 1) == doctest::Approx(21));
+  M.Net->SharedLimiter = false;
+  estimateCost(Through, M);
+  CHECK(endOf(Through, 0, 1) == doctest::Approx(11));
+  // Two senders into node 2 share its limiter on a cluster.
+  M.Net->SharedLimiter = true;
+  Schedule Into = schedule(3, {{{0, 2, 1000}, {1, 2, 1000}}});
+  estimateCost(Into, M);
+  CHECK(endOf(Into, 0, 1) == doctest::Approx(21));
+  // A ring of 4: a message crosses the limiter of every node of its route.
+  // 0 -> 2 crosses 0, 1 and 2, 3 -> 1 crosses 3, 0 and 1: both share two
+  // limiters (two hops of latency 1 each).
+  Machine R = ring(4, N);
+  Schedule Pass = schedule(4, {{{0, 2, 1000}, {3, 1, 1000}}});
+  estimateCost(Pass, R);
+  CHECK(endOf(Pass, 0, 0) == doctest::Approx(22));
+  CHECK(endOf(Pass, 0, 1) == doctest::Approx(22));
+  // Into one receiver: they share its limiter; on disjoint nodes, nothing.
+  Schedule Meet = schedule(4, {{{0, 1, 1000}, {2, 1, 1000}}});
+  estimateCost(Meet, R);
+  CHECK(endOf(Meet, 0, 1) == doctest::Approx(21));
+  Schedule Apart = schedule(4, {{{0, 1, 1000}, {2, 3, 1000}}});
+  estimateCost(Apart, R);
+  CHECK(endOf(Apart, 0, 0) == doctest::Approx(11));
+  CHECK(endOf(Apart, 0, 1) == doctest::Approx(11));
+}
+
 TEST_CASE("network cost: half-duplex links share both directions") {
   Network N = plainNetwork(1, 100);
   Machine M = crossbar(2, N);

@@ -70,6 +70,38 @@ TEST_CASE("step pricing: a message alone as the flow-level evaluator") {
     }
 }
 
+TEST_CASE("step pricing: a SimGrid limiter is shared by the messages that "
+          "cross its node, forwarded ones included") {
+  Machine M = test::smpiTorus16x16();
+  M.Net->InjectionBandwidth = 1000; // far below the links' 12500
+  M.Net->SharedLimiter = true;
+  // 0 -> 2 passes through node 1 (SimGrid routes stride 1 first), whose
+  // own message 1 -> 17 leaves it the other way: they share its limiter
+  // and nothing else.
+  Schedule Alone = messages(256, {{{1, 17, 1 << 20}}});
+  Schedule Both = messages(256, {{{0, 2, 1 << 20}, {1, 17, 1 << 20}}});
+  for (bool Steps : {false, true}) {
+    CAPTURE(Steps);
+    auto Price = [&](Schedule &S) {
+      if (Steps)
+        estimateStepCost(S, M);
+      else
+        estimateNetworkCost(S, M);
+    };
+    M.Net->SharedLimiter = true;
+    Price(Alone);
+    Price(Both);
+    // Weighted shares (the shorter route gets more), so less than twice.
+    CHECK(Both.Steps[0].Transfers[1].End > 1.3 * Alone.Makespan);
+    // Apart (an injection and an ejection limit per node), they share none.
+    M.Net->SharedLimiter = false;
+    Price(Alone);
+    Price(Both);
+    CHECK(Both.Steps[0].Transfers[1].End ==
+          doctest::Approx(Alone.Makespan).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("step pricing: messages that share a link share its bandwidth") {
   const Machine M = test::smpiTorus16x16();
   // 0 -> 1 alone, then 0 -> 1 and 0 -> 2 on link 0->1 together: the shared

@@ -79,6 +79,7 @@ void checkSameMachine(const Machine &A, const Machine &B) {
   CHECK(X.SendOverhead == Y.SendOverhead);
   CHECK(X.InjectionLinks == Y.InjectionLinks);
   CHECK(X.InjectionBandwidth == Y.InjectionBandwidth);
+  CHECK(X.SharedLimiter == Y.SharedLimiter);
   CHECK(X.RendezvousBytes == Y.RendezvousBytes);
   CHECK(X.EnvelopeBytes == Y.EnvelopeBytes);
   CHECK(X.WeightS == Y.WeightS);
@@ -215,6 +216,27 @@ TEST_CASE("platform: a host runs 'core' ranks, block by block") {
                 "core='0'/></platform>",
                 "p.xml") == "p.xml:1:115: error: expected a core count from 1 "
                             "to 1024 for 'core', got '0'");
+}
+
+TEST_CASE("platform: a limiter_link is one shared limit per node, as the "
+          "spec's injection with shared: true") {
+  auto Plat = machineFrom("<platform version='4.1'><cluster id='c' "
+                          "prefix='n' suffix='' radical='0-7' speed='1Gf' "
+                          "bw='1GBps' lat='1us' limiter_link='0.5GBps' "
+                          "topology='TORUS' topo_parameters='4,2'/></platform>",
+                          "p.xml");
+  REQUIRE(Plat);
+  CHECK(Plat->Net->InjectionBandwidth == doctest::Approx(500));
+  CHECK(Plat->Net->SharedLimiter);
+  auto Spec = machineFrom(torusWith(
+      std::string(OneLink) + "  injection: {bandwidth: 500, shared: true}\n"));
+  REQUIRE(Spec);
+  CHECK(Spec->Net->InjectionBandwidth == doctest::Approx(500));
+  CHECK(Spec->Net->SharedLimiter);
+  auto Apart = machineFrom(
+      torusWith(std::string(OneLink) + "  injection: {bandwidth: 500}\n"));
+  REQUIRE(Apart);
+  CHECK(!Apart->Net->SharedLimiter);
 }
 
 TEST_CASE("platform: SimGrid's units") {
