@@ -1,6 +1,7 @@
 #include "backends/SelectTable.h"
 
 #include "ir/Diagnostic.h"
+#include "ir/EnumNames.h"
 #include "ir/Escape.h"
 
 #include "llvm/Support/Format.h"
@@ -8,32 +9,10 @@
 namespace collc {
 
 int ompiCollectiveId(Collective C) {
-  // coll_base_functions.h, COLLTYPE_T.
-  switch (C) {
-  case Collective::Allgather:
-    return 0;
-  case Collective::Allreduce:
-    return 2;
-  case Collective::Alltoall:
-    return 3;
-  case Collective::Barrier:
-    return 6;
-  case Collective::Bcast:
-    return 7;
-  case Collective::Exscan:
-    return 8;
-  case Collective::Gather:
-    return 9;
-  case Collective::Reduce:
-    return 11;
-  case Collective::Scan:
-    return 14;
-  case Collective::Scatter:
-    return 15;
-  case Collective::Multicast:
-    return -1;
-  }
-  return -1;
+  // coll_base_functions.h, COLLTYPE_T, in the order of Collective (Open MPI
+  // has no multicast).
+  static constexpr int Ids[] = {7, -1, 11, 2, 14, 8, 9, 15, 0, 3, 6};
+  return enumEntry<Collective::Bcast, Collective::Barrier>(C, Ids, -1);
 }
 
 int ompiAlgorithm(Collective C, llvm::StringRef A) {

@@ -7,6 +7,7 @@
 #include "ir/Diagnostic.h"
 #include "ir/InputFile.h"
 #include "readers/MachineSpec.h"
+#include "readers/RequestSpec.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -177,17 +178,23 @@ const Entry &Engine::getWhole(const Key &K) {
     return *It->second;
   assert(K.Layout >= 0 && static_cast<size_t>(K.Layout) < Layouts.size());
   const std::vector<int64_t> &Nodes = *Layouts[K.Layout];
-  const Request R = requestOf(K, Nodes);
+  Expected<Request> R = requestOf(K, Nodes);
+  if (!R) {
+    // A kind collc's request checks refuse: the MPI library serves it.
+    auto Refused = std::make_unique<Entry>();
+    Refused->Error = toString(R.takeError());
+    return *Cache.emplace(K, std::move(Refused)).first->second;
+  }
   std::unique_ptr<Entry> E;
   std::string Path, Why;
   uint64_t CK = 0;
   if (!C.CacheDir.empty()) {
     CK = cacheKey(K, Nodes);
     Path = cacheFilePath(C.CacheDir, CK);
-    E = readCache(Path, CK, K, R, Why);
+    E = readCache(Path, CK, K, *R, Why);
   }
   if (!E) {
-    E = build(K, R, Path, CK);
+    E = build(K, *R, Path, CK);
     E->CacheNote = std::move(Why);
   }
   E->Auto = R.Algorithm == "auto";
@@ -203,7 +210,13 @@ const Entry &Engine::get(const Key &K, int32_t Rank) {
   if (WIt != Cache.end() || Rank < 0)
     return getWhole(K);
   assert(K.Layout >= 0 && static_cast<size_t>(K.Layout) < Layouts.size());
-  const Request R = requestOf(K, *Layouts[K.Layout]);
+  Expected<Request> Made = requestOf(K, *Layouts[K.Layout]);
+  if (!Made) {
+    // getWhole() makes it again and keeps the refusal for the kind.
+    consumeError(Made.takeError());
+    return getWhole(K);
+  }
+  const Request &R = *Made;
   if (Rank >= R.size())
     return getWhole(K);
   // A non-commutative operator: only the whole schedule says whether its
@@ -278,6 +291,7 @@ std::unique_ptr<Entry> Engine::buildPart(const Key &K, const Request &R,
   // The runtime reads the tables alone; the plan holds a record per rank.
   E->Tables.Plan = PostingPlan();
   E->Algorithm = S->Algorithm;
+  E->Bytes = R.Bytes;
   E->Makespan = std::nan("");
   E->Variant = E->Tables.variant(*S, Band.Lo, Band.Hi);
   E->Variant.Algorithm = E->Algorithm.c_str();
@@ -285,26 +299,27 @@ std::unique_ptr<Entry> Engine::buildPart(const Key &K, const Request &R,
   return E;
 }
 
-Request Engine::requestOf(const Key &K,
-                          const std::vector<int64_t> &Nodes) const {
+Expected<Request> Engine::requestOf(const Key &K,
+                                    const std::vector<int64_t> &Nodes) const {
   const Collective Coll = static_cast<Collective>(K.Coll);
-  Request R;
-  R.Coll = Coll;
-  R.Nodes = Nodes;
-  R.Root = rt::isRooted(K.Coll) ? K.Root : 0;
-  R.Algorithm = C.Algorithm[K.Coll].empty() ? "auto" : C.Algorithm[K.Coll];
-  R.Commutative = K.Commutative;
+  RequestFields F;
+  F.Coll = Coll;
+  F.Participants = Nodes;
+  if (rt::isRooted(K.Coll))
+    F.RootRank = K.Root;
+  F.Algorithm = C.Algorithm[K.Coll].empty() ? "auto" : C.Algorithm[K.Coll];
   if (isReduction(Coll)) {
     // The request's operator and datatype only inform the cost model: the
     // runtime folds with the call's own, in element units.
-    R.Op = "sum";
-    R.Datatype = "int32";
+    F.Op = "sum";
+    F.Datatype = "int32";
+    F.Commutative = K.Commutative;
   }
-  R.Bytes =
+  F.Bytes =
       Coll == Collective::Barrier
           ? 0
           : powerOfTwoBandRange(K.Band).buildBytes(isReduction(Coll) ? 4 : 1);
-  return R;
+  return makeRequest(F, M);
 }
 
 uint64_t Engine::cacheKey(const Key &K,
@@ -388,6 +403,7 @@ Error Engine::lower(const Schedule &S, const Key &K, Entry &E) const {
                             : powerOfTwoBandRange(K.Band);
   E.Tables = std::move(*T);
   E.Algorithm = S.Algorithm;
+  E.Bytes = S.Bytes;
   E.Makespan = S.Makespan;
   E.Variant = E.Tables.variant(S, Band.Lo, Band.Hi);
   E.Variant.Algorithm = E.Algorithm.c_str();

@@ -115,6 +115,8 @@ struct Entry {
   rt::Variant Variant{};
   /// Wall time of build, verify and lower, in seconds.
   double BuildSeconds = 0;
+  /// The size the schedule was built at (its request's bytes).
+  uint64_t Bytes = 0;
   /// The schedule's time under the machine's model.
   double Makespan = 0;
   /// Read from a cache file (BuildSeconds is then the time of reading,
@@ -188,8 +190,11 @@ public:
   /// get(K). Never null.
   const Entry &get(const Key &K, int32_t Rank);
 
-  /// The request the schedule of kind \p K answers (its layout's nodes).
-  Request requestOf(const Key &K) const {
+  /// The request the schedule of kind \p K answers (its layout's nodes),
+  /// made by collc's one request constructor (makeRequest,
+  /// readers/RequestSpec.h) with its checks; a kind they refuse is left to
+  /// the MPI library, its entry saying why.
+  llvm::Expected<Request> requestOf(const Key &K) const {
     return requestOf(K, *Layouts[K.Layout]);
   }
   /// The digest that names \p K's cache file (dropin/CacheFile.h).
@@ -212,7 +217,8 @@ public:
 
 private:
   /// The request a kind's schedule answers.
-  Request requestOf(const Key &K, const std::vector<int64_t> &Nodes) const;
+  llvm::Expected<Request> requestOf(const Key &K,
+                                    const std::vector<int64_t> &Nodes) const;
   /// Builds \p K's schedule (the request \p R) and, with a \p CachePath,
   /// writes its cache file.
   std::unique_ptr<Entry> build(const Key &K, const Request &R,

@@ -1003,7 +1003,7 @@ void watched(State &S, const rt::Call &C, const Decision &D, dropin::Watch &W,
              double Micros) {
   const dropin::Entry &E = *D.Served;
   W.record(Micros, dropin::predictedRange(
-                       E.Makespan, S.Engine->requestOf(D.K).Bytes,
+                       E.Makespan, E.Bytes,
                        C.Collective == rt::Barrier ? 0 : D.Sh.Bytes));
   if (!W.needsAgreement())
     return;

@@ -1,5 +1,6 @@
 #include "ir/Machine.h"
 
+#include "ir/EnumNames.h"
 #include "ir/FatTree.h"
 #include "ir/MultistageNetwork.h"
 
@@ -102,41 +103,16 @@ unsigned Topology::distance(int64_t A, int64_t B) const {
 }
 
 const char *modelKindName(ModelKind K) {
-  switch (K) {
-  case ModelKind::Parameterized:
-    return "parameterized";
-  case ModelKind::Linear:
-    return "linear";
-  case ModelKind::UnitCall:
-    return "unit-call";
-  case ModelKind::Wormhole:
-    return "wormhole";
-  }
-  return "?";
+  static constexpr const char *Names[] = {"parameterized", "linear",
+                                          "unit-call", "wormhole"};
+  return enumName<ModelKind::Parameterized, ModelKind::Wormhole>(K, Names);
 }
 
 const char *topologyKindName(TopologyKind K) {
-  switch (K) {
-  case TopologyKind::Full:
-    return "full";
-  case TopologyKind::Mesh:
-    return "mesh";
-  case TopologyKind::Torus:
-    return "torus";
-  case TopologyKind::Hypercube:
-    return "hypercube";
-  case TopologyKind::Star:
-    return "star";
-  case TopologyKind::MacroStar:
-    return "macro-star";
-  case TopologyKind::Min:
-    return "min";
-  case TopologyKind::FatTree:
-    return "fat-tree";
-  case TopologyKind::Cluster:
-    return "cluster";
-  }
-  return "?";
+  static constexpr const char *Names[] = {"full",      "mesh",     "torus",
+                                          "hypercube", "star",     "macro-star",
+                                          "min",       "fat-tree", "cluster"};
+  return enumName<TopologyKind::Full, TopologyKind::Cluster>(K, Names);
 }
 
 } // namespace collc

@@ -1,5 +1,7 @@
 #include "ir/Network.h"
 
+#include "ir/EnumNames.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -42,15 +44,8 @@ int64_t Network::nodeOfRank(int64_t Rank, int64_t Ranks, int64_t Nodes) const {
 }
 
 const char *rankPlacementName(RankPlacement P) {
-  switch (P) {
-  case RankPlacement::Block:
-    return "block";
-  case RankPlacement::Cyclic:
-    return "cyclic";
-  case RankPlacement::List:
-    return "list";
-  }
-  return "?";
+  static constexpr const char *Names[] = {"block", "cyclic", "list"};
+  return enumName<RankPlacement::Block, RankPlacement::List>(P, Names);
 }
 
 } // namespace collc

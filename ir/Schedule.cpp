@@ -1,19 +1,14 @@
 #include "ir/Schedule.h"
 
+#include "ir/EnumNames.h"
+
 #include <algorithm>
 
 namespace collc {
 
 const char *transferKindName(TransferKind K) {
-  switch (K) {
-  case TransferKind::Copy:
-    return "copy";
-  case TransferKind::Combine:
-    return "combine";
-  case TransferKind::Signal:
-    return "signal";
-  }
-  return "?";
+  static constexpr const char *Names[] = {"copy", "combine", "signal"};
+  return enumName<TransferKind::Copy, TransferKind::Signal>(K, Names);
 }
 
 Piece Schedule::wholeMessage() const {

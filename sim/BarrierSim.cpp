@@ -1,5 +1,7 @@
 #include "sim/BarrierSim.h"
 
+#include "ir/EnumNames.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -11,15 +13,8 @@ const char *schemeName(Scheme S) {
 }
 
 const char *phaseName(Phase P) {
-  switch (P) {
-  case Phase::Reached:
-    return "reached";
-  case Phase::Release:
-    return "release";
-  case Phase::Ack:
-    return "ack";
-  }
-  return "?";
+  static constexpr const char *Names[] = {"reached", "release", "ack"};
+  return enumName<Phase::Reached, Phase::Ack>(P, Names);
 }
 
 bool Faults::any() const {

@@ -1,5 +1,6 @@
 #include "tools/PlatformDraw.h"
 
+#include "ir/EnumNames.h"
 #include "ir/Random.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -132,23 +133,11 @@ constexpr int64_t SmpiThresholds[] = {65472, 15424, 9376, 5776, 3484,
 } // namespace
 
 const char *platformFamilyName(PlatformFamily F) {
-  switch (F) {
-  case PlatformFamily::Torus2D:
-    return "torus-2d";
-  case PlatformFamily::Torus3D:
-    return "torus-3d";
-  case PlatformFamily::FatTree2:
-    return "fat-tree-2";
-  case PlatformFamily::FatTree3:
-    return "fat-tree-3";
-  case PlatformFamily::ClusterFlat:
-    return "cluster-flat";
-  case PlatformFamily::ClusterThin:
-    return "cluster-thin";
-  case PlatformFamily::ClusterFat:
-    return "cluster-fat";
-  }
-  return "?";
+  static constexpr const char *Names[] = {
+      "torus-2d",     "torus-3d",     "fat-tree-2", "fat-tree-3",
+      "cluster-flat", "cluster-thin", "cluster-fat"};
+  return enumName<PlatformFamily::Torus2D, PlatformFamily::ClusterFat>(F,
+                                                                       Names);
 }
 
 const std::vector<PlatformFamily> &allPlatformFamilies() {

@@ -4,6 +4,7 @@
 #include "algorithms/Registry.h"
 #include "compiler/Driver.h"
 #include "passes/Verify.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>
@@ -11,12 +12,6 @@
 using namespace collc;
 
 namespace {
-
-Request barrier(int32_t Ranks, int32_t Root, const char *Algorithm) {
-  Request R = test::bcast(Ranks, Root, 0, Algorithm);
-  R.Coll = Collective::Barrier;
-  return R;
-}
 
 Machine min64() {
   Machine M = test::parameterized(1, 2);
@@ -47,7 +42,8 @@ TEST_CASE("barrier: every builder verifies for 1..70 ranks, every root, on a "
           CAPTURE(Alg);
           CAPTURE(P);
           CAPTURE(Root);
-          auto S = compile(M, barrier(P, Root, Alg));
+          auto S = compile(
+              M, test::request(M, Collective::Barrier, P, Root, 0, Alg));
           REQUIRE_MESSAGE(S, llvm::toString(S.takeError()));
           CHECK(S->Coll == Collective::Barrier);
           for (const Step &St : S->Steps)
@@ -62,7 +58,8 @@ TEST_CASE("barrier: every builder verifies for 1..70 ranks, every root, on a "
 TEST_CASE("barrier: dissemination takes ceil(log2 P) rounds of P signals") {
   Machine M = test::parameterized(20, 55);
   for (int32_t P : {2, 3, 5, 8, 13, 64, 100}) {
-    auto S = compile(M, barrier(P, 0, "dissemination"));
+    auto S = compile(
+        M, test::request(M, Collective::Barrier, P, 0, 0, "dissemination"));
     REQUIRE(S);
     CHECK(S->Steps.size() == static_cast<size_t>(log2Ceil(P)));
     CHECK(S->numTransfers() == static_cast<uint64_t>(P) * log2Ceil(P));
@@ -76,7 +73,8 @@ TEST_CASE("barrier: tree gathers to the root and releases, 2(P-1) signals in 2 "
           "steps") {
   Machine M = test::parameterized(20, 55);
   for (int32_t P : {2, 3, 7, 16, 33}) {
-    auto S = compile(M, barrier(P, P / 3, "tree"));
+    auto S =
+        compile(M, test::request(M, Collective::Barrier, P, P / 3, 0, "tree"));
     REQUIRE(S);
     CHECK(S->numTransfers() == 2u * (P - 1));
     CHECK(S->Steps.size() == 2u * log2Ceil(P));
@@ -101,7 +99,8 @@ TEST_CASE("barrier: gather-broadcast is the gather worm then the broadcast "
   Machine M = test::parameterized(20, 55);
   // Figure 1 with the root P0 and the line P0..P4: the gather worm starts
   // at P4 and visits P3, P2, P1 to P0; the release goes back P1, P2, P3, P4.
-  auto S = compile(M, barrier(5, 0, "gather-broadcast"));
+  auto S = compile(
+      M, test::request(M, Collective::Barrier, 5, 0, 0, "gather-broadcast"));
   REQUIRE(S);
   std::vector<std::pair<int32_t, int32_t>> Want = {
       {4, 3}, {3, 2}, {2, 1}, {1, 0}, {0, 1}, {1, 2}, {2, 3}, {3, 4}};
@@ -120,11 +119,11 @@ TEST_CASE(
   M.M.Kind = ModelKind::Wormhole;
   M.M.Worm = {1, 0, 0.5, 1, 0, 1};
   // Ranks 0 and 1 share a switch (2 channels); 0 and 8 do not (4 channels).
-  Request R = barrier(2, 0, "tree");
-  auto Near = compile(M, R);
+  RequestFields F = test::fields(Collective::Barrier, 2, 0, 0, "tree");
+  auto Near = compile(M, test::made(M, F));
   REQUIRE(Near);
-  R.Nodes = {0, 8};
-  auto Far = compile(M, R);
+  F.Participants = {0, 8};
+  auto Far = compile(M, test::made(M, F));
   REQUIRE(Far);
   // t_end = s_s + r_s + (k-1) c_d for a zero-byte signal: 2.5 vs 3.5.
   CHECK(Near->Makespan == doctest::Approx(2 * 2.5));
@@ -133,8 +132,11 @@ TEST_CASE(
 
 TEST_CASE("barrier: more ranks than the verifier handles is a user error") {
   Machine M = test::parameterized(20, 55);
-  auto S = compile(M, barrier(static_cast<int32_t>(MaxBarrierRanks) + 1, 0,
-                              "dissemination"));
+  // The request checks refuse it, as collc's command line does.
+  auto S = makeRequest(test::fields(Collective::Barrier,
+                                    static_cast<int32_t>(MaxBarrierRanks) + 1,
+                                    0, 0, "dissemination"),
+                       M);
   REQUIRE(!S);
   std::string Msg = llvm::toString(S.takeError());
   CHECK(Msg.find("larger than collc verifies") != std::string::npos);

@@ -6,7 +6,7 @@
 #include "ir/ScheduleJson.h"
 #include "passes/Cost.h"
 #include "passes/Verify.h"
-#include "tests/TestUtil.h"
+#include "tests/Requests.h"
 
 #include <doctest/doctest.h>
 
@@ -24,19 +24,6 @@ Machine sp2() {
   M.M.SendRecvFactor = 2;
   M.M.OpPerByte = 0.01;
   return M;
-}
-
-Request request(Collective C, int32_t P, int32_t Root, uint64_t Bytes,
-                const char *Alg, bool Commutative = true) {
-  Request R = test::bcast(P, Root, Bytes, Alg);
-  R.Coll = C;
-  if (C == Collective::Reduce || C == Collective::Allreduce ||
-      C == Collective::Scan || C == Collective::Exscan) {
-    R.Op = "sum";
-    R.Datatype = "int32";
-    R.Commutative = Commutative;
-  }
-  return R;
 }
 
 bool hasRoot(Collective C) {
@@ -113,7 +100,7 @@ TEST_CASE("collectives: every paper-001 builder verifies for P = 1..20, 33, 64 "
           CAPTURE(P);
           CAPTURE(Root);
           CAPTURE(Bytes);
-          checkCompiles(M, request(C.C, P, Root, Bytes, C.Alg));
+          checkCompiles(M, test::request(M, C.C, P, Root, Bytes, C.Alg));
         }
     }
 }
@@ -123,8 +110,9 @@ TEST_CASE("collectives: explicit segment counts, any k, verify") {
   for (int32_t P : {2, 5, 8, 13})
     for (int64_t K : {1, 2, 3, 7, 16}) {
       for (const char *Alg : {"k-segment", "pipeline", "two-path-pipeline"}) {
-        Request R = request(Collective::Bcast, P, P / 2, 1000, Alg);
-        R.Segments = K;
+        RequestFields F = test::fields(Collective::Bcast, P, P / 2, 1000, Alg);
+        F.Segments = K;
+        Request R = test::made(M, F);
         CAPTURE(Alg);
         CAPTURE(P);
         CAPTURE(K);
@@ -134,8 +122,9 @@ TEST_CASE("collectives: explicit segment counts, any k, verify") {
           CHECK(S->NumChunks == K);
       }
       for (Collective C : {Collective::Scan, Collective::Exscan}) {
-        Request R = request(C, P, 0, 4 * 16 * 7 * 3, "pipelined");
-        R.Segments = K;
+        RequestFields F = test::fields(C, P, 0, 4 * 16 * 7 * 3, "pipelined");
+        F.Segments = K;
+        Request R = test::made(M, F);
         auto S = compile(M, R);
         REQUIRE(S);
         CHECK(S->NumChunks == K);
@@ -151,26 +140,26 @@ TEST_CASE("collectives: non-commutative operators") {
       for (Collective C : {Collective::Reduce, Collective::Allreduce}) {
         if (C == Collective::Allreduce && Root)
           continue;
-        checkCompiles(M, request(C, P, Root, 64, "binomial", false));
+        checkCompiles(M, test::request(M, C, P, Root, 64, "binomial", false));
       }
     }
   for (int32_t P : {2, 5, 8, 13})
     for (Collective C : {Collective::Scan, Collective::Exscan})
       for (const char *Alg : {"linear", "pipelined", "brent-kung", "rootp"})
-        checkCompiles(M, request(C, P, 0, 64, Alg, false));
+        checkCompiles(M, test::request(M, C, P, 0, 64, Alg, false));
   // The reduce-scatter keeps rank order too (nearest partner first).
   for (int32_t P : {2, 3, 6, 8, 11})
     for (int32_t Root = 0; Root < P; ++Root)
       for (Collective C : {Collective::Reduce, Collective::Allreduce})
         if (C == Collective::Reduce || Root == 0)
-          checkCompiles(M, request(C, P, Root, 64 * 8,
-                                   "reduce-scatter-allgather", false));
+          checkCompiles(M, test::request(M, C, P, Root, 64 * 8,
+                                         "reduce-scatter-allgather", false));
 }
 
 TEST_CASE("collectives: the verifier catches broken reductions and scans") {
   Machine M = sp2();
   // A scan whose last combine is dropped leaves rank P-1 short.
-  auto S = compile(M, request(Collective::Scan, 6, 0, 64, "linear"));
+  auto S = compile(M, test::request(M, Collective::Scan, 6, 0, 64, "linear"));
   REQUIRE(S);
   Schedule Broken = *S;
   Broken.Steps.pop_back();
@@ -178,7 +167,8 @@ TEST_CASE("collectives: the verifier catches broken reductions and scans") {
   REQUIRE_FALSE(Problems.empty());
   CHECK(Problems[0].find("rank 5") != std::string::npos);
   // An exscan read as an inclusive scan: results land in the wrong value.
-  auto E = compile(M, request(Collective::Exscan, 5, 0, 64, "brent-kung"));
+  auto E =
+      compile(M, test::request(M, Collective::Exscan, 5, 0, 64, "brent-kung"));
   REQUIRE(E);
   Schedule AsScan = *E;
   AsScan.Coll = Collective::Scan;
@@ -189,7 +179,8 @@ TEST_CASE("collectives: the verifier catches broken reductions and scans") {
     T.Into = 1;
   CHECK_FALSE(verifySchedule(Wrong, M).empty());
   // A contribution combined twice.
-  auto A = compile(M, request(Collective::Allreduce, 4, 0, 64, "binomial"));
+  auto A =
+      compile(M, test::request(M, Collective::Allreduce, 4, 0, 64, "binomial"));
   REQUIRE(A);
   Schedule Twice = *A;
   Twice.Steps.insert(Twice.Steps.begin() + 1, Twice.Steps.front());
@@ -197,7 +188,8 @@ TEST_CASE("collectives: the verifier catches broken reductions and scans") {
   REQUIRE_FALSE(Problems.empty());
   CHECK(Problems[0].find("count twice") != std::string::npos);
   // Non-commutative: the rotated tree of a commutative reduce is refused.
-  auto Rot = compile(M, request(Collective::Reduce, 6, 3, 64, "binomial"));
+  auto Rot =
+      compile(M, test::request(M, Collective::Reduce, 6, 3, 64, "binomial"));
   REQUIRE(Rot);
   Schedule NonComm = *Rot;
   NonComm.Commutative = false;
@@ -206,14 +198,15 @@ TEST_CASE("collectives: the verifier catches broken reductions and scans") {
 
 TEST_CASE("collectives: from/into survive JSON and default to the old format") {
   Machine M = sp2();
-  auto S = compile(M, request(Collective::Exscan, 4, 0, 64, "linear"));
+  auto S = compile(M, test::request(M, Collective::Exscan, 4, 0, 64, "linear"));
   REQUIRE(S);
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   writeScheduleJson(OS, *S, &M);
   OS.flush();
   CHECK(Text.find("\"into\": 3") != std::string::npos);
-  auto Scan = compile(M, request(Collective::Scan, 4, 0, 64, "linear"));
+  auto Scan =
+      compile(M, test::request(M, Collective::Scan, 4, 0, 64, "linear"));
   REQUIRE(Scan);
   std::string Plain;
   llvm::raw_string_ostream OS2(Plain);
@@ -233,8 +226,10 @@ TEST_CASE("collectives: allgather step counts, and a lost block is caught") {
   Machine M = sp2();
   for (int32_t P = 1; P <= 40; ++P) {
     CAPTURE(P);
-    auto Ring = compile(M, request(Collective::Allgather, P, 0, 100, "ring"));
-    auto Bruck = compile(M, request(Collective::Allgather, P, 0, 100, "bruck"));
+    auto Ring =
+        compile(M, test::request(M, Collective::Allgather, P, 0, 100, "ring"));
+    auto Bruck =
+        compile(M, test::request(M, Collective::Allgather, P, 0, 100, "bruck"));
     REQUIRE(Ring);
     REQUIRE(Bruck);
     CHECK(Ring->Steps.size() == size_t(P - 1));
@@ -249,7 +244,8 @@ TEST_CASE("collectives: allgather step counts, and a lost block is caught") {
         Sent += T.Bytes;
     CHECK(Sent == uint64_t(P) * (P - 1) * 100);
   }
-  auto S = compile(M, request(Collective::Allgather, 7, 0, 100, "bruck"));
+  auto S =
+      compile(M, test::request(M, Collective::Allgather, 7, 0, 100, "bruck"));
   REQUIRE(S);
   Schedule Broken = *S;
   Broken.Steps.back().Transfers.pop_back();

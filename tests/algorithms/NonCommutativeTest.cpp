@@ -7,7 +7,7 @@
 #include "compiler/Driver.h"
 #include "passes/Verify.h"
 #include "readers/Spec.h"
-#include "tests/TestUtil.h"
+#include "tests/Requests.h"
 
 #include <doctest/doctest.h>
 
@@ -22,13 +22,6 @@ Machine pcCluster() {
                        "/examples/machines/pc-cluster.yaml");
   REQUIRE(M);
   return *M;
-}
-
-Request request(Collective C, int32_t P, int32_t Root, uint64_t Bytes,
-                const char *Alg) {
-  Request R = test::request(C, P, Root, Bytes, Alg);
-  R.Commutative = false;
-  return R;
 }
 
 /// The "needs a commutative operator" field of the schedule's MPI variant.
@@ -68,7 +61,10 @@ TEST_CASE("non-commutative: every reduction, rank count, root and algorithm "
             if (A.supports(C))
               Algs.push_back(A.Name);
           for (const char *Alg : Algs) {
-            Request R = request(C, P, Root, Bytes, Alg);
+            // The request collc accepts; whether the algorithm applies is
+            // what this test asks of it.
+            Request R = test::request(M, C, P, Root, Bytes, "auto", false);
+            R.Algorithm = Alg;
             if (const AlgorithmInfo *A = findAlgorithm(Alg, C)) {
               std::string Why;
               // Only sizes may stop an algorithm, never the operator; but
@@ -101,7 +97,8 @@ TEST_CASE("non-commutative: every reduction, rank count, root and algorithm "
         }
   CHECK(Checked > 500);
   // auto takes the rank-ordered reduce-scatter where it is the cheapest.
-  auto S = compile(M, request(Collective::Allreduce, 8, 0, 65536, "auto"));
+  auto S = compile(
+      M, test::request(M, Collective::Allreduce, 8, 0, 65536, "auto", false));
   REQUIRE(S);
   CHECK(S->Algorithm == "reduce-scatter-allgather");
 }
@@ -112,8 +109,8 @@ TEST_CASE("non-commutative: the verifier refuses a reduce-scatter out of "
   // The commutative form takes the ranks relative to the root: with root 5,
   // rank 7 combines rank 0's contribution first (relative ranks 2 and 3),
   // which is not adjacent to its own.
-  Request R = request(Collective::Reduce, 8, 5, 64, "reduce-scatter-allgather");
-  R.Commutative = true;
+  Request R = test::request(M, Collective::Reduce, 8, 5, 64,
+                            "reduce-scatter-allgather");
   auto S = compile(M, R);
   REQUIRE(S);
   CHECK(needsCommutative(*S) == "true");

@@ -6,6 +6,7 @@
 #include "algorithms/Registry.h"
 #include "compiler/Driver.h"
 #include "readers/MachineSpec.h"
+#include "tests/Requests.h"
 
 #include "llvm/Support/Error.h"
 
@@ -25,22 +26,14 @@ Machine load(const char *Rel) {
   return *M;
 }
 
-Request requestFor(Collective C, int32_t P, int32_t Root, uint64_t Bytes,
-                   const std::string &Algorithm, bool Commutative = true) {
-  Request R;
-  R.Coll = C;
-  for (int32_t I = 0; I < P; ++I)
-    R.Nodes.push_back(I);
-  R.Root = traits(C).rooted() ? Root : 0;
-  R.Algorithm = Algorithm;
-  R.Commutative = Commutative;
-  if (isReduction(C)) {
-    R.Op = "sum";
-    R.Datatype = "int32";
-    Bytes -= Bytes % 4;
-  }
-  R.Bytes = C == Collective::Barrier ? 0 : Bytes;
-  return R;
+/// The fields of \p C among ranks 0..P-1, rooted at \p Root where the
+/// collective has a root, of \p Bytes rounded down to whole int32 elements
+/// for a reduction.
+RequestFields fieldsFor(Collective C, int32_t P, int32_t Root, uint64_t Bytes,
+                        const std::string &Algorithm, bool Commutative = true) {
+  return test::fields(C, P, traits(C).rooted() ? Root : 0,
+                      isReduction(C) ? Bytes - Bytes % 4 : Bytes, Algorithm,
+                      Commutative);
 }
 
 std::string checkOf(const MpiTables &T, const Schedule &S) {
@@ -66,13 +59,17 @@ TEST_CASE("tables: every algorithm's tables pass the check on random shapes") {
           const int32_t P = int32_t(2 + Rng() % uint64_t(MaxP - 1));
           const int32_t Root = int32_t(Rng() % uint64_t(P));
           const uint64_t Bytes = uint64_t(4) << (Rng() % 18);
-          Request R = requestFor(C, P, Root, Bytes, A.Name, Draw == 0);
           if (C == Collective::Multicast)
             continue; // the drop-in serves no multicast
-          std::string Why;
-          if (!A.applies(M, R, Why))
+          // A request collc refuses (the algorithm does not apply here) is
+          // none to lower.
+          llvm::Expected<Request> R =
+              makeRequest(fieldsFor(C, P, Root, Bytes, A.Name, Draw == 0), M);
+          if (!R) {
+            llvm::consumeError(R.takeError());
             continue;
-          llvm::Expected<Schedule> S = compile(M, R);
+          }
+          llvm::Expected<Schedule> S = compile(M, *R);
           if (!S) {
             llvm::consumeError(S.takeError()); // refusals are tested elsewhere
             continue;
@@ -104,7 +101,7 @@ TEST_CASE("tables: damaged tables are caught") {
   auto baseOf = [&](Collective C, int32_t P, uint64_t Bytes,
                     const char *Algorithm) {
     llvm::Expected<Schedule> S =
-        compile(M, requestFor(C, P, 1, Bytes, Algorithm));
+        compile(M, test::made(M, fieldsFor(C, P, 1, Bytes, Algorithm)));
     REQUIRE(S);
     llvm::Expected<MpiTables> T = lowerToTables(*S);
     REQUIRE(T);
@@ -250,8 +247,8 @@ TEST_CASE("tables: damaged tables are caught") {
 TEST_CASE("tables: another root's or a shorter schedule's tables fail the "
           "check for this call") {
   Machine M = load("examples/machines/pc-cluster.yaml");
-  llvm::Expected<Schedule> S =
-      compile(M, requestFor(Collective::Scatter, 6, 2, 800, "binomial"));
+  llvm::Expected<Schedule> S = compile(
+      M, test::made(M, fieldsFor(Collective::Scatter, 6, 2, 800, "binomial")));
   REQUIRE(S);
   llvm::Expected<MpiTables> T = lowerToTables(*S);
   REQUIRE(T);

@@ -288,8 +288,8 @@ TEST_CASE("dropin cache: another kind's valid schedule is refused") {
   // another root, then another collective.
   Planted P(rt::Bcast, {0, 1, 2, 3, 4, 5}, 2, 5000);
   Machine M = P.Builder->machine();
-  Request R =
-      P.Builder->requestOf(kindOf(*P.Builder, rt::Bcast, P.Nodes, 2, 5000));
+  Request R = llvm::cantFail(
+      P.Builder->requestOf(kindOf(*P.Builder, rt::Bcast, P.Nodes, 2, 5000)));
   R.Root = 4;
   llvm::Expected<Schedule> OtherRoot = compile(M, R);
   REQUIRE(OtherRoot);
@@ -414,8 +414,8 @@ TEST_CASE("dropin cache: the fuzzer's seeds are schedules the reader "
                   (unsigned long long)CK,
                   (unsigned long long)fnv1a(Json.data(), Json.size()));
     std::string Why;
-    std::unique_ptr<Entry> Got =
-        E.fromCacheText(Header + Json, Name, CK, K, E.requestOf(K), Why);
+    std::unique_ptr<Entry> Got = E.fromCacheText(Header + Json, Name, CK, K,
+                                                 cantFail(E.requestOf(K)), Why);
     CAPTURE(Why);
     REQUIRE(Got);
     CHECK(Got->Error.empty());

@@ -208,6 +208,43 @@ TEST_CASE("dropin: an algorithm collc lacks is a note; one that cannot "
   CHECK(E.get(keyOf(rt::Gather, L, 0, 100)).Error.empty());
 }
 
+TEST_CASE("dropin: a kind the request checks refuse is left to the MPI "
+          "library, with the reason") {
+  Engine E(pcCluster(), Config{});
+  const int64_t Nodes = E.machine().Topo.Nodes;
+  REQUIRE(Nodes > 3);
+  // The kind's request is made by makeRequest, as collc's own: a node the
+  // machine lacks, and a size beyond the largest a request may ask for
+  // (MaxBytes), are refused there, for the whole kind and for a rank's part
+  // alike.
+  const int32_t Outside = E.layout({0, 1, Nodes});
+  llvm::Expected<Request> R = E.requestOf(keyOf(rt::Bcast, Outside, 0, 100));
+  REQUIRE(!R);
+  const std::string Why = llvm::toString(R.takeError());
+  CHECK(Why.find("is outside the machine") != std::string::npos);
+  const Entry &B = E.get(keyOf(rt::Bcast, Outside, 0, 100), 1);
+  CHECK(B.Error == Why);
+  CHECK(&E.get(keyOf(rt::Bcast, Outside, 0, 100)) == &B);
+
+  const int32_t L = E.layout({0, 1, 2, 3});
+  Key Huge = keyOf(rt::Allgather, L, 0, 0);
+  Huge.Band = 63; // 2^62 bytes and up per block
+  const Entry &H = E.get(Huge, 0);
+  CHECK(H.Error.find("] for 'bytes', got '") != std::string::npos);
+
+  // A kind they accept: the entry keeps the size its request was made at.
+  const Key K = keyOf(rt::Allreduce, L, 0, 3000);
+  llvm::Expected<Request> Ok = E.requestOf(K);
+  REQUIRE(static_cast<bool>(Ok));
+  CHECK(Ok->Bytes % 4 == 0);
+  CHECK(Ok->Op == "sum");
+  for (int32_t Rank : {2, -1}) {
+    const Entry &A = E.get(K, Rank);
+    REQUIRE(A.Error.empty());
+    CHECK(A.Bytes == Ok->Bytes);
+  }
+}
+
 TEST_CASE("dropin: COLLC_VERBOSE=0, off, no and false mean off") {
   for (const char *Off : {"0", "", " 0 ", "off", "OFF", "no", "false"})
     CHECK(parseConfig(nullptr, nullptr, nullptr, Off)->Verbose == 0);
@@ -425,7 +462,9 @@ TEST_CASE("dropin: from PricedChoiceRanks ranks auto chooses by price and "
       if (Coll == rt::Alltoall && P > 1000)
         continue;
       const Key K = keyOf(Coll, L, Coll == rt::Bcast ? 7 : 0, Bytes);
-      const Request R = E.requestOf(K);
+      llvm::Expected<Request> Made = E.requestOf(K);
+      REQUIRE(static_cast<bool>(Made));
+      const Request &R = *Made;
       CAPTURE(collectiveName(R.Coll));
       CAPTURE(Bytes);
       const PricedChoice Pick = choosePricedPart(M, R);
