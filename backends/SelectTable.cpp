@@ -26,6 +26,8 @@ int ompiCollectiveId(Collective C) {
     return 9;
   case Collective::Reduce:
     return 11;
+  case Collective::ReduceScatter: // REDUCESCATTERBLOCK
+    return 13;
   case Collective::Scan:
     return 14;
   case Collective::Scatter:

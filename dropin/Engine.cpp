@@ -296,10 +296,10 @@ Request Engine::requestOf(const Key &K,
     R.Op = "sum";
     R.Datatype = "int32";
   }
-  R.Bytes =
-      Coll == Collective::Barrier
-          ? 0
-          : powerOfTwoBandRange(K.Band).buildBytes(isReduction(Coll) ? 4 : 1);
+  R.Bytes = Coll == Collective::Barrier
+                ? 0
+                : powerOfTwoBandRange(K.Band).buildBytes(
+                      messageUnit(Coll, R.Datatype, R.size()));
   return R;
 }
 
