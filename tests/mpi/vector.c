@@ -322,6 +322,33 @@ static void reduceScatter(MPI_Comm C, int Count, int Round) {
     check(Buf[I], (int)Want, "ireduce_scatter_block in place", I);
   }
   free(Buf);
+#ifdef HAVE_PERSISTENT
+  /* Persistent: built once, started twice on new data. */
+  int *PSend = must(sizeof(int) * (P * Count + 1)),
+      *PRecv = must(sizeof(int) * (Count + 1));
+  INIT(Reduce_scatter_block)
+  (PSend, PRecv, Count, MPI_INT, MPI_SUM, C, MPI_INFO_NULL, &Req);
+  expect(C, "served", "reduce_scatter_block_init");
+  for (int S = 0; S < 2; ++S) {
+    for (int I = 0; I < P * Count; ++I)
+      PSend[I] = value(R, I, Round + S);
+    PRecv[Count] = GAP;
+    MPI_Start(&Req);
+    MPI_Wait(&Req, MPI_STATUS_IGNORE);
+    expect(C, "served", "MPI_Start of reduce_scatter_block_init");
+    for (int I = 0; I < Count; ++I) {
+      long Want = 0;
+      for (int X = 0; X < P; ++X)
+        Want += value(X, R * Count + I, Round + S);
+      check(PRecv[I], (int)Want, "reduce_scatter_block_init", I);
+    }
+    check(PRecv[Count], GAP, "reduce_scatter_block_init (past the block)",
+          Count);
+  }
+  MPI_Request_free(&Req);
+  free(PSend);
+  free(PRecv);
+#endif
   free(Counts);
   free(First);
 }
