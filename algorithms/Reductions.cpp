@@ -178,7 +178,9 @@ buildBinomialReducePart(const Machine &M, const Request &R, int32_t Rank) {
 bool reduceScatterApplies(const Machine &, const Request &R, std::string &Why) {
   int64_t Core = floorPow2(std::max(1, R.size()));
   const uint64_t Count = elementCount(R);
-  if (Count > 0 && Count < static_cast<uint64_t>(Core)) {
+  // A reduce-scatter's segments are the P blocks, of any count.
+  if (R.Coll != Collective::ReduceScatter && Count > 0 &&
+      Count < static_cast<uint64_t>(Core)) {
     Why = "the element count (" + std::to_string(Count) +
           ") must be 0 or at least " + std::to_string(Core) +
           " (one element per segment; the segments are the largest power of "
@@ -198,10 +200,15 @@ namespace {
 /// binomial gather whole only: \p Only < 0).
 Schedule reduceScatterAllgather(const Machine &M, const Request &R,
                                 int32_t Only) {
-  Schedule S = scheduleSkeleton(M, R, "reduce-scatter-allgather");
+  const bool Scatter = R.Coll == Collective::ReduceScatter;
+  Schedule S = scheduleSkeleton(
+      M, R, Scatter ? "recursive-halving" : "reduce-scatter-allgather");
   const int32_t P = S.size();
   const int64_t Core = floorPow2(P), Extra = P - Core;
-  S.NumChunks = Core;
+  // An allreduce's segments are the cores' (Core of them); a reduce-scatter's
+  // the ranks' blocks, core c's window of cores [a, b) being the blocks of
+  // its ranks, chunks [First(a), First(b)).
+  S.NumChunks = Scatter ? P : Core;
   StepList L{Only, {}};
   // Halving from the nearest partner (core c ends with segment rev(c), its
   // bits reversed): every combine joins adjacent ranges of core ranks, so
@@ -219,6 +226,9 @@ Schedule reduceScatterAllgather(const Machine &M, const Request &R,
   // into it), c + Extra after. Cores [a, b) hold the contributions of the
   // relative ranks [First(a), First(b)).
   auto First = [&](int64_t C) { return C < Extra ? 2 * C : C + Extra; };
+  auto Chunks = [&](Interval W) {
+    return Scatter ? Interval{First(W.Lo), First(W.Hi)} : W;
+  };
   auto CoreRank = [&](int64_t C) { return Rel(First(C)); };
   auto Cores = [&](int64_t A, int64_t B) {
     return relIntervals(First(A), First(B), Base, P);
@@ -256,7 +266,7 @@ Schedule reduceScatterAllgather(const Machine &M, const Request &R,
   };
   for (int64_t I = 0; I < Extra; ++I)
     if (L.wants(Rel(2 * I + 1), Rel(2 * I)))
-      L.add(0, carry(S, Rel(2 * I + 1), Rel(2 * I), {0, Core},
+      L.add(0, carry(S, Rel(2 * I + 1), Rel(2 * I), {0, S.NumChunks},
                      {{Rel(2 * I + 1), Rel(2 * I + 1) + 1}},
                      TransferKind::Combine));
   // Recursive halving, round K (partner bit m = 2^K): core c sends the half
@@ -269,10 +279,28 @@ Schedule reduceScatterAllgather(const Machine &M, const Request &R,
       const Interval W = Window(C, K);
       const int64_t Mid = (W.Lo + W.Hi) / 2;
       const int64_t Block = C & ~(Mask - 1);
-      L.add(Pre + K, carry(S, CoreRank(C), CoreRank(C ^ Mask),
-                           C & Mask ? Interval{W.Lo, Mid} : Interval{Mid, W.Hi},
-                           Cores(Block, Block + Mask), TransferKind::Combine));
+      L.add(Pre + K,
+            carry(S, CoreRank(C), CoreRank(C ^ Mask),
+                  Chunks(C & Mask ? Interval{W.Lo, Mid} : Interval{Mid, W.Hi}),
+                  Cores(Block, Block + Mask), TransferKind::Combine));
     }
+  }
+  if (Scatter) {
+    // Core c ends with window rev(c) (its bits reversed), the blocks of
+    // core rev(c)'s ranks: it hands each on to its owner, one a step.
+    int64_t Last = Pre + D;
+    assert(Only < 0 && "the reduce-scatter has no rank parts");
+    for (int64_t C = 0; C < Core; ++C) {
+      const Interval W = Chunks(Window(C, D));
+      int64_t At = Pre + D;
+      for (int64_t B = W.Lo; B < W.Hi; ++B)
+        if (B != CoreRank(C) && L.wants(CoreRank(C), int32_t(B))) {
+          L.add(At, copyResult(S, CoreRank(C), int32_t(B), {B, B + 1}));
+          Last = std::max(Last, ++At);
+        }
+    }
+    L.place(S, Last);
+    return S;
   }
   if (R.Coll == Collective::Allreduce) {
     // Recursive doubling, partners in reverse: before the round of bit
@@ -373,17 +401,25 @@ enum class BlockAllgather { Direct, Ring };
 
 Schedule reduceScatterDirect(const Machine &M, const Request &R,
                              BlockAllgather How) {
-  Schedule S = scheduleSkeleton(M, R, "reduce-scatter-direct");
+  const bool Scatter = R.Coll == Collective::ReduceScatter;
+  Schedule S =
+      scheduleSkeleton(M, R, Scatter ? "direct" : "reduce-scatter-direct");
   const int32_t P = S.size();
-  const int64_t K = std::clamp<int64_t>(
-      static_cast<int64_t>(std::min<uint64_t>(elementCount(R), P)), 1, P);
+  // A reduce-scatter's blocks are the ranks' (P of them, of any count).
+  const int64_t K =
+      Scatter ? P
+              : std::clamp<int64_t>(static_cast<int64_t>(
+                                        std::min<uint64_t>(elementCount(R), P)),
+                                    1, P);
   S.NumChunks = K;
   Reducer Rd(S);
   // One all-to-all: owner b folds block b of every other rank.
   for (int32_t B = 0; B < K; ++B)
     for (int32_t X : foldOrder(B, P))
       Rd.send(X, B, B, B + 1, TransferKind::Combine, 0, 1, /*Tag=*/0);
-  if (R.Coll == Collective::Reduce) {
+  if (Scatter) {
+    // Done: owner b holds block b.
+  } else if (R.Coll == Collective::Reduce) {
     for (int32_t B = 0; B < K; ++B)
       if (B != S.Root)
         Rd.send(B, S.Root, B, B + 1, TransferKind::Copy, 0, 1, Gather);
@@ -430,7 +466,7 @@ bool reduceScatterDirectApplies(const Machine &, const Request &R,
 
 llvm::Expected<Schedule>
 buildReduceScatterDirect(const Machine &M, const Request &R, Pipeline &P) {
-  if (R.Coll == Collective::Reduce)
+  if (R.Coll == Collective::Reduce || R.Coll == Collective::ReduceScatter)
     return reduceScatterDirect(M, R, BlockAllgather::Direct);
   Cheapest Search(M, P, makespanJudge());
   Search.consider("allgather=direct", [&]() -> llvm::Expected<Schedule> {
@@ -440,6 +476,42 @@ buildReduceScatterDirect(const Machine &M, const Request &R, Pipeline &P) {
     return reduceScatterDirect(M, R, BlockAllgather::Ring);
   });
   return Search.take();
+}
+
+bool ringReduceScatterApplies(const Machine &, const Request &R,
+                              std::string &Why) {
+  if (!R.Commutative) {
+    // Block b's value travels b + 1, ..., P - 1, 0, ..., b - 1: past rank
+    // P - 1 it would join ranks that are not adjacent.
+    Why = "the blocks travel round the ring past rank P - 1 to rank 0, which "
+          "a non-commutative operator does not allow";
+    return false;
+  }
+  // P - 1 steps of P transfers.
+  const double P = R.size();
+  return transfersFit(P * (P - 1), Why);
+}
+
+llvm::Expected<Schedule> buildRingReduceScatter(const Machine &M,
+                                                const Request &R) {
+  std::string Why;
+  if (R.Coll != Collective::ReduceScatter)
+    return notApplicable("ring", "the ring serves the reduce-scatter");
+  if (!ringReduceScatterApplies(M, R, Why))
+    return notApplicable("ring", Why);
+  Schedule S = scheduleSkeleton(M, R, "ring");
+  const int32_t P = S.size();
+  S.NumChunks = P;
+  Reducer Rd(S);
+  // Step s: rank r folds block r - s - 1 into what it holds of it and passes
+  // it on to r + 1; block b starts at rank b + 1 and ends at rank b.
+  for (int32_t St = 0; St + 1 < P; ++St)
+    for (int32_t Rk = 0; Rk < P; ++Rk) {
+      const int32_t B = ((Rk - St - 1) % P + P) % P;
+      Rd.send(Rk, (Rk + 1) % P, B, B + 1, TransferKind::Combine, 0, 1, St);
+    }
+  S.Steps = groupedRounds(M, Rd.Ts, P, Rd.Tags);
+  return S;
 }
 
 bool scanApplies(const Machine &, const Request &R, std::string &Why) {

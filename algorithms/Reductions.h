@@ -27,7 +27,11 @@ buildBinomialReducePart(const Machine &M, const Request &R, int32_t Rank);
 
 /// Recursive-halving reduce-scatter, then recursive-doubling allgather
 /// (Allreduce) or a binomial gather to the root (Reduce); segments = the
-/// largest power of two 2^d <= P. With P not a power of two the first
+/// largest power of two 2^d <= P. ReduceScatter (`recursive-halving`): the
+/// halving alone, on the P blocks (core c's window of cores, the blocks of
+/// their ranks), then core c, which ends with the blocks of core
+/// bitreverse(c), hands each on to its owner (one step, two where a core
+/// stands for two ranks). With P not a power of two the first
 /// 2(P - 2^d) ranks fold pairwise first and the folded ranks get the result
 /// last. With a non-commutative operator the partners are taken nearest
 /// first on ranks in order (every combine joins adjacent rank ranges, the
@@ -54,15 +58,24 @@ llvm::Expected<Schedule> buildDirectReduce(const Machine &M, const Request &R);
 /// Reduce-scatter by one all-to-all (SMPI's rab2): the vector in
 /// K = min(P, elements) blocks, rank b < K owns block b, and every rank sends
 /// each owner its block at once; the owner folds them in rank order (any
-/// operator). Then Allreduce: an allgather of the reduced blocks, direct
-/// (every owner sends its block to every rank at once) or on a ring (P - 1
-/// steps), whichever the machine's cost pass times faster; Reduce: every
-/// owner sends its block to the root at once.
+/// operator). ReduceScatter (`direct`): that alone, on the P blocks. Then
+/// Allreduce: an allgather of the reduced blocks, direct (every owner sends its
+/// block to every rank at once) or on a ring (P - 1 steps), whichever the
+/// machine's cost pass times faster; Reduce: every owner sends its block to the
+/// root at once.
 llvm::Expected<Schedule>
 buildReduceScatterDirect(const Machine &M, const Request &R, Pipeline &P);
 /// Whether the ranks x blocks of reduce-scatter-direct stay tracked.
 bool reduceScatterDirectApplies(const Machine &M, const Request &R,
                                 std::string &Why);
+
+/// Reduce-scatter on a ring: in step s rank r folds block r - s - 1 and
+/// passes it on to r + 1, P - 1 steps; block b ends at rank b. Commutative
+/// operators (the blocks pass from rank P - 1 to rank 0).
+llvm::Expected<Schedule> buildRingReduceScatter(const Machine &M,
+                                                const Request &R);
+bool ringReduceScatterApplies(const Machine &M, const Request &R,
+                              std::string &Why);
 
 /// Linear array: rank r combines what rank r-1 sends and passes it on.
 llvm::Expected<Schedule> buildLinearScan(const Machine &M, const Request &R);

@@ -259,6 +259,26 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/onNetwork},
+      // Reduce-scatter (MPI_Reduce_scatter_block): the vector's P blocks,
+      // rank r ends with block r reduced.
+      {"recursive-halving",
+       "recursive halving, nearest partner first (any operator), then each "
+       "block handed on to its owner",
+       {Collective::ReduceScatter},
+       buildReduceScatterAllgather,
+       reduceScatterApplies},
+      {"ring",
+       "ring: each rank folds a block and passes it on, P - 1 steps; "
+       "commutative operators",
+       {Collective::ReduceScatter},
+       buildRingReduceScatter,
+       ringReduceScatterApplies},
+      {"direct",
+       "every rank sends each owner its block at once, the owner folds them "
+       "in rank order",
+       {Collective::ReduceScatter},
+       buildReduceScatterDirect,
+       reduceScatterDirectApplies},
       // The newest published families (issue 27): partners at negabinary
       // distances 1, -1, 3, -5, 11, ... (algorithms/Butterfly.h).
       {"swing",

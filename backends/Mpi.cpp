@@ -22,7 +22,7 @@ namespace {
 
 /// The runtime's name of \p C: collc::rt::Bcast, ...
 std::string rtName(Collective C) {
-  std::string N = collectiveName(C);
+  std::string N = collectiveIdent(C);
   N[0] = static_cast<char>(toUpper(N[0]));
   return "collc::rt::" + N;
 }
@@ -47,7 +47,7 @@ struct Entry {
 // compiles too (ir/MpiEntries.h).
 #define COLLC_STRING(...) #__VA_ARGS__
 #define COLLC_ENTRY_TEXT(Coll, Params, Fields, Args)                           \
-  {Collective::Coll, COLLC_STRING Params, COLLC_STRING Args,                   \
+  {static_cast<Collective>(rt::Coll), COLLC_STRING Params, COLLC_STRING Args,  \
    COLLC_STRING Fields},
 #define COLLC_ENTRY(Coll, ICall, Shape, Unused)                                \
   COLLC_MPI_APPLY(COLLC_ENTRY_TEXT, Coll, Shape)
@@ -111,7 +111,7 @@ void writeTables(raw_ostream &OS, const std::string &Prefix,
 }
 
 std::string functionName(Collective C, const std::string &Name) {
-  return std::string("collc_") + collectiveName(entryOf(C)) + "_" + Name;
+  return std::string("collc_") + collectiveIdent(entryOf(C)) + "_" + Name;
 }
 
 std::string bytesText(uint64_t B) {
@@ -352,7 +352,7 @@ Error emitMpi(raw_ostream &OS, ArrayRef<MpiVariant> Variants,
         "_ops, " + VP + "_segs, " + VP + "_waits},");
   }
   for (Collective C : Colls) {
-    OS << "const collc::rt::Variant " << Prefix << "_" << collectiveName(C)
+    OS << "const collc::rt::Variant " << Prefix << "_" << collectiveIdent(C)
        << "_variants[] = {\n";
     for (const std::string &L : VariantsOf[C])
       OS << L << "\n";
@@ -362,7 +362,7 @@ Error emitMpi(raw_ostream &OS, ArrayRef<MpiVariant> Variants,
 
   for (Collective C : Colls) {
     const Entry &E = entry(C);
-    std::string Table = Prefix + "_" + collectiveName(C) + "_variants";
+    std::string Table = Prefix + "_" + collectiveIdent(C) + "_variants";
     OS << "extern \"C\" int " << functionName(C, Options.Name) << "("
        << E.Params << ") {\n"
        << "  const collc::rt::Call Call = {" << rtName(C) << ", " << E.CallArgs

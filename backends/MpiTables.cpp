@@ -22,7 +22,9 @@ static_assert(rt::Bcast == static_cast<int>(Collective::Bcast) &&
               rt::Allgather == static_cast<int>(Collective::Allgather) &&
               rt::Alltoall == static_cast<int>(Collective::Alltoall) &&
               rt::Barrier == static_cast<int>(Collective::Barrier) &&
-              rt::Barrier + 1 == static_cast<int>(NumCollectives));
+              rt::Reduce_scatter_block ==
+                  static_cast<int>(Collective::ReduceScatter) &&
+              rt::NumColls == static_cast<int>(NumCollectives));
 
 namespace {
 
@@ -47,7 +49,7 @@ constexpr bool runtimeAgrees() {
   for (const CollectiveTraits &T : CollectiveTable) {
     const int C = static_cast<int>(T.Coll);
     if (!sameName(rt::collName(C), T.Name, false) ||
-        !sameName(rt::mpiName(C), traits(T.Entry).Name, true) ||
+        !sameName(rt::mpiName(C), traits(T.Entry).Ident, true) ||
         rt::isRooted(C) != T.rooted() ||
         rt::isReduction(C) != (T.Data == DataKind::Reduction))
       return false;

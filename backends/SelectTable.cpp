@@ -10,9 +10,9 @@ namespace collc {
 
 int ompiCollectiveId(Collective C) {
   // coll_base_functions.h, COLLTYPE_T, in the order of Collective (Open MPI
-  // has no multicast).
-  static constexpr int Ids[] = {7, -1, 11, 2, 14, 8, 9, 15, 0, 3, 6};
-  return enumEntry<Collective::Bcast, Collective::Barrier>(C, Ids, -1);
+  // has no multicast; reduce-scatter is its REDUCESCATTERBLOCK).
+  static constexpr int Ids[] = {7, -1, 11, 2, 14, 8, 9, 15, 0, 3, 6, 13};
+  return enumEntry<Collective::Bcast, Collective::ReduceScatter>(C, Ids, -1);
 }
 
 int ompiAlgorithm(Collective C, llvm::StringRef A) {

@@ -181,7 +181,7 @@ compileSet(const Machine &M, const RequestSet &Set, const CompileOptions &Opts,
     for (const AlgorithmBand &B : *Bands) {
       Request R = P.R;
       R.Algorithm = B.Algorithm;
-      R.Bytes = B.buildBytes(elementBytes(R.Datatype));
+      R.Bytes = B.buildBytes(messageUnit(R.Coll, R.Datatype, R.size()));
       std::string Label = P.Label + ", band " + std::to_string(B.Lo) + ".." +
                           std::to_string(B.Hi) + " (" + B.Algorithm +
                           " built at " + std::to_string(R.Bytes) + " bytes)";

@@ -19,16 +19,17 @@ namespace {
 Expected<int> collectiveNamed(StringRef Name, StringRef Var) {
   std::optional<Collective> C = parseCollective(Name.trim().str());
   if (!C || !isServedCollective(static_cast<int>(*C)))
-    return error(Var + ": unknown collective '" + Name.trim() +
-                 "'; expected bcast, reduce, allreduce, scan, exscan, "
-                 "gather, scatter, allgather, alltoall or barrier");
+    return error(
+        Var + ": unknown collective '" + Name.trim() +
+        "'; expected bcast, reduce, allreduce, scan, exscan, "
+        "gather, scatter, allgather, alltoall, barrier or reduce-scatter");
   return static_cast<int>(*C);
 }
 
 } // namespace
 
 bool isServedCollective(int Coll) {
-  return Coll >= rt::Bcast && Coll <= rt::Barrier && Coll != rt::Multicast;
+  return Coll >= rt::Bcast && Coll < rt::NumColls && Coll != rt::Multicast;
 }
 
 Expected<Config> parseConfig(const char *Machine, const char *Collectives,
@@ -41,7 +42,7 @@ Expected<Config> parseConfig(const char *Machine, const char *Collectives,
     C.CacheDir = Cache;
   StringRef Colls = Collectives ? StringRef(Collectives).trim() : "all";
   if (Colls == "all" || Colls.empty()) {
-    for (int I = 0; I <= rt::Barrier; ++I)
+    for (int I = 0; I < rt::NumColls; ++I)
       C.TakeOver[I] = isServedCollective(I);
   } else {
     SmallVector<StringRef, 12> Names;

@@ -37,9 +37,9 @@ struct Config {
   /// COLLC_MACHINE: a machine spec or a SimGrid platform file.
   std::string MachinePath;
   /// COLLC_COLLECTIVES: which collectives to take over (index rt::Coll).
-  std::array<bool, rt::Barrier + 1> TakeOver{};
+  std::array<bool, rt::NumColls> TakeOver{};
   /// COLLC_ALGORITHM: an algorithm per collective instead of `auto`.
-  std::array<std::string, rt::Barrier + 1> Algorithm;
+  std::array<std::string, rt::NumColls> Algorithm;
   /// COLLC_CACHE: the directory of cache files (empty: none).
   std::string CacheDir;
   /// COLLC_VERBOSE: 0 silent, 1 rank 0 of each communicator reports each

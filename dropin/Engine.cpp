@@ -315,10 +315,11 @@ Expected<Request> Engine::requestOf(const Key &K,
     F.Datatype = "int32";
     F.Commutative = K.Commutative;
   }
-  F.Bytes =
-      Coll == Collective::Barrier
-          ? 0
-          : powerOfTwoBandRange(K.Band).buildBytes(isReduction(Coll) ? 4 : 1);
+  F.Bytes = Coll == Collective::Barrier
+                ? 0
+                : powerOfTwoBandRange(K.Band).buildBytes(messageUnit(
+                      Coll, F.Datatype ? *F.Datatype : std::string(),
+                      static_cast<int32_t>(Nodes.size())));
   return makeRequest(F, M);
 }
 

@@ -36,6 +36,7 @@
 #include <mutex>
 #include <new>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -102,7 +103,7 @@ struct State {
   std::mutex KeyvalLock;
   /// Per collective: whether a failed build was said (once, without
   /// COLLC_VERBOSE: it makes collc serve less than asked).
-  std::atomic<bool> FailureSaid[rt::Barrier + 1] = {};
+  std::atomic<bool> FailureSaid[rt::NumColls] = {};
   /// Whether a cache file that failed a check was said (once).
   std::atomic<bool> CacheSaid{false};
   /// COLLC_WATCH and COLLC_ADAPT.
@@ -1154,6 +1155,34 @@ int serve(Tag, const char *Called, Form F, const char *Why, MPI_Request *,
                 Library);
 }
 
+/// The count every entry of \p Counts holds, when they are all equal and
+/// \p Comm is an intracommunicator (of \p P ranks): then the call MPI_\p
+/// Called (form \p F) can be one of collc's collectives. Otherwise it goes
+/// to the MPI library, saying \p Why (or why the arguments do not do), and
+/// \p Code is the library's result.
+template <typename Fn>
+std::optional<int> equalCount(const char *Called, Form F, const char *Why,
+                              MPI_Comm Comm, const int Counts[], int &P,
+                              int &Code, Fn &&Library) {
+  int Inter = 0;
+  const char *Refusal = nullptr;
+  if (Comm == MPI_COMM_NULL || !Counts ||
+      MPI_Comm_test_inter(Comm, &Inter) != MPI_SUCCESS ||
+      MPI_Comm_size(Comm, &P) != MPI_SUCCESS)
+    Refusal = "collc: invalid arguments";
+  else if (Inter)
+    Refusal = "collc: an intercommunicator (collc schedules run on "
+              "intracommunicators)";
+  for (int I = 0; !Refusal && I < P; ++I)
+    if (Counts[I] != Counts[0])
+      Refusal = Why;
+  if (Refusal) {
+    Code = passOn(Called, F, Refusal, Comm, Library);
+    return std::nullopt;
+  }
+  return Counts[0];
+}
+
 /// The staging copy of an MPI_Allgatherv whose displacements on this rank
 /// are not the ones of an allgather: the schedule gathers the blocks packed,
 /// one after the other, and they are unpacked to the displacements after.
@@ -1198,22 +1227,16 @@ int serve(other::Allgatherv, const char *Called, Form F, const char *Why,
           MPI_Request *Req, Fn &&Library, const void *sendbuf, int sendcount,
           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
           const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  int Inter = 0, P = 0, Rank = 0, Size = 0;
-  if (comm == MPI_COMM_NULL || !recvcounts || !displs ||
-      MPI_Comm_test_inter(comm, &Inter) != MPI_SUCCESS ||
-      MPI_Comm_size(comm, &P) != MPI_SUCCESS ||
+  int P = 0, Rank = 0, Size = 0, Code = MPI_SUCCESS;
+  if (comm == MPI_COMM_NULL || !displs ||
       MPI_Comm_rank(comm, &Rank) != MPI_SUCCESS ||
       PMPI_Type_size(recvtype, &Size) != MPI_SUCCESS)
     return passOn(Called, F, "collc: invalid arguments", comm, Library);
-  if (Inter)
-    return passOn(Called, F,
-                  "collc: an intercommunicator (collc schedules run on "
-                  "intracommunicators)",
-                  comm, Library);
-  const int Count = recvcounts[0];
-  for (int I = 0; I < P; ++I)
-    if (recvcounts[I] != Count)
-      return passOn(Called, F, Why, comm, Library);
+  const std::optional<int> Equal =
+      equalCount(Called, F, Why, comm, recvcounts, P, Code, Library);
+  if (!Equal)
+    return Code;
+  const int Count = *Equal;
   // The staging copy's blocks are MPI_BYTE counts: the same limit on every
   // rank, whether it stages or not.
   const uint64_t Block = static_cast<uint64_t>(std::max(Count, 0)) * Size;
@@ -1266,6 +1289,36 @@ int serve(other::Allgatherv, const char *Called, Form F, const char *Why,
       return MPI_SUCCESS;
     };
   }
+  return F == Blocking ? dispatch(C, Library, V)
+                       : dispatchFlight(C, F, Req, Library, std::move(V));
+}
+
+/// MPI_Reduce_scatter (\p F: any form): served as collc's reduce-scatter
+/// (MPI_Reduce_scatter_block) when every rank's count is the same. Every
+/// rank has every count, so every rank takes the same decision; the buffers
+/// are laid out as the block form's (the blocks one after the other, the
+/// result at the start of the receive buffer, in place too).
+template <typename Fn>
+int serve(other::Reduce_scatter, const char *Called, Form F, const char *Why,
+          MPI_Request *Req, Fn &&Library, const void *sendbuf, void *recvbuf,
+          const int recvcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  int P = 0, Code = MPI_SUCCESS;
+  const std::optional<int> Count =
+      equalCount(Called, F, Why, comm, recvcounts, P, Code, Library);
+  if (!Count)
+    return Code;
+  rt::Call C{rt::Reduce_scatter_block,
+             sendbuf,
+             *Count,
+             type,
+             recvbuf,
+             *Count,
+             type,
+             op,
+             0,
+             comm};
+  Via V;
+  V.Called = Called;
   return F == Blocking ? dispatch(C, Library, V)
                        : dispatchFlight(C, F, Req, Library, std::move(V));
 }

@@ -19,6 +19,12 @@
 ///   allgather   replicated    all      all      allgather
 ///   alltoall    personalized  all      all      alltoall
 ///   barrier     signal        all      all      barrier
+///   reduce-scatter reduction  all      own      reduce_scatter_block
+///
+/// A reduce-scatter's message is the whole vector every rank contributes
+/// (MPI's count per rank times the process count); it is cut in P blocks,
+/// and rank r ends holding block r reduced over all ranks (results "own").
+/// Its chunks are the blocks (NumChunks = P; chunk r is block r).
 ///
 /// The numbering of Collective is also the runtime's (collc::rt::Coll in
 /// runtime/collc/tables.h, which generated code is compiled against): the MPI
@@ -45,6 +51,7 @@ enum class Collective {
   Allgather,
   Alltoall,
   Barrier,
+  ReduceScatter,
 };
 
 /// What a rank holds of a collective's data, and so how transfers move it.
@@ -62,14 +69,18 @@ enum class DataKind {
   Signal,
 };
 
-/// A set of ranks a trait names: the root alone, or every rank.
-enum class RankScope { Root, All };
+/// A set of ranks a trait names: the root alone, or every rank; Own: every
+/// rank, each its own block of the result (reduce-scatter).
+enum class RankScope { Root, All, Own };
 
 /// What one collective means.
 struct CollectiveTraits {
   Collective Coll;
   /// Lower-case name, as requests and diagnostics spell it ("bcast").
   const char *Name;
+  /// The name as generated code spells it in identifiers (collc_bcast_...),
+  /// MPI's name of the entry point in lower case ("reduce_scatter_block").
+  const char *Ident;
   DataKind Data;
   /// The ranks whose data the collective moves; each holds its own atoms
   /// (origin = itself) from the start.
@@ -92,28 +103,31 @@ struct CollectiveTraits {
 
 /// The traits, indexed by Collective.
 inline constexpr CollectiveTraits CollectiveTable[] = {
-    {Collective::Bcast, "bcast", DataKind::Replicated, RankScope::Root,
+    {Collective::Bcast, "bcast", "bcast", DataKind::Replicated, RankScope::Root,
      RankScope::All, Collective::Bcast, false},
-    {Collective::Multicast, "multicast", DataKind::Replicated, RankScope::Root,
-     RankScope::All, Collective::Bcast, false},
-    {Collective::Reduce, "reduce", DataKind::Reduction, RankScope::All,
-     RankScope::Root, Collective::Reduce, false},
-    {Collective::Allreduce, "allreduce", DataKind::Reduction, RankScope::All,
-     RankScope::All, Collective::Allreduce, false},
-    {Collective::Scan, "scan", DataKind::Reduction, RankScope::All,
+    {Collective::Multicast, "multicast", "multicast", DataKind::Replicated,
+     RankScope::Root, RankScope::All, Collective::Bcast, false},
+    {Collective::Reduce, "reduce", "reduce", DataKind::Reduction,
+     RankScope::All, RankScope::Root, Collective::Reduce, false},
+    {Collective::Allreduce, "allreduce", "allreduce", DataKind::Reduction,
+     RankScope::All, RankScope::All, Collective::Allreduce, false},
+    {Collective::Scan, "scan", "scan", DataKind::Reduction, RankScope::All,
      RankScope::All, Collective::Scan, false},
-    {Collective::Exscan, "exscan", DataKind::Reduction, RankScope::All,
-     RankScope::All, Collective::Exscan, true},
-    {Collective::Gather, "gather", DataKind::Personalized, RankScope::All,
-     RankScope::Root, Collective::Gather, false},
-    {Collective::Scatter, "scatter", DataKind::Personalized, RankScope::Root,
-     RankScope::All, Collective::Scatter, false},
-    {Collective::Allgather, "allgather", DataKind::Replicated, RankScope::All,
-     RankScope::All, Collective::Allgather, false},
-    {Collective::Alltoall, "alltoall", DataKind::Personalized, RankScope::All,
-     RankScope::All, Collective::Alltoall, false},
-    {Collective::Barrier, "barrier", DataKind::Signal, RankScope::All,
-     RankScope::All, Collective::Barrier, false},
+    {Collective::Exscan, "exscan", "exscan", DataKind::Reduction,
+     RankScope::All, RankScope::All, Collective::Exscan, true},
+    {Collective::Gather, "gather", "gather", DataKind::Personalized,
+     RankScope::All, RankScope::Root, Collective::Gather, false},
+    {Collective::Scatter, "scatter", "scatter", DataKind::Personalized,
+     RankScope::Root, RankScope::All, Collective::Scatter, false},
+    {Collective::Allgather, "allgather", "allgather", DataKind::Replicated,
+     RankScope::All, RankScope::All, Collective::Allgather, false},
+    {Collective::Alltoall, "alltoall", "alltoall", DataKind::Personalized,
+     RankScope::All, RankScope::All, Collective::Alltoall, false},
+    {Collective::Barrier, "barrier", "barrier", DataKind::Signal,
+     RankScope::All, RankScope::All, Collective::Barrier, false},
+    {Collective::ReduceScatter, "reduce-scatter", "reduce_scatter_block",
+     DataKind::Reduction, RankScope::All, RankScope::Own,
+     Collective::ReduceScatter, false},
 };
 
 /// The number of collectives.
@@ -125,7 +139,7 @@ constexpr bool collectiveTableIsIndexed() {
   for (size_t I = 0; I < NumCollectives; ++I)
     if (static_cast<size_t>(CollectiveTable[I].Coll) != I)
       return false;
-  return NumCollectives == static_cast<size_t>(Collective::Barrier) + 1;
+  return NumCollectives == static_cast<size_t>(Collective::ReduceScatter) + 1;
 }
 static_assert(collectiveTableIsIndexed(),
               "CollectiveTable lists every collective in enum order");
@@ -137,6 +151,8 @@ constexpr const CollectiveTraits &traits(Collective C) {
 
 /// Shorthands for the traits.
 constexpr const char *collectiveName(Collective C) { return traits(C).Name; }
+/// CollectiveTraits::Ident.
+constexpr const char *collectiveIdent(Collective C) { return traits(C).Ident; }
 constexpr DataKind dataKindOf(Collective C) { return traits(C).Data; }
 constexpr bool isReduction(Collective C) {
   return traits(C).Data == DataKind::Reduction;

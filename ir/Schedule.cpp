@@ -23,6 +23,13 @@ uint64_t elementBytes(const std::string &Datatype) {
   return 1;
 }
 
+uint64_t messageUnit(Collective C, const std::string &Datatype, int32_t Ranks) {
+  const uint64_t E = isReduction(C) ? elementBytes(Datatype) : 1;
+  return C == Collective::ReduceScatter
+             ? E * static_cast<uint64_t>(std::max<int32_t>(Ranks, 1))
+             : E;
+}
+
 uint64_t Schedule::chunkBytes(Interval C) const {
   if (C.empty())
     return 0;

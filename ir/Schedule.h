@@ -137,6 +137,10 @@ struct Schedule {
 /// and double: 8); 1 for anything else (data that is not reduced is counted
 /// in bytes).
 uint64_t elementBytes(const std::string &Datatype);
+/// Bytes every message size of collective \p C is a multiple of: an element
+/// of a reduction's \p Datatype, \p Ranks of them for a reduce-scatter (its
+/// message is the whole vector, a block per rank); 1 for data not reduced.
+uint64_t messageUnit(Collective C, const std::string &Datatype, int32_t Ranks);
 
 /// Assigns transfers to steps by dependency rounds: a transfer goes in the
 /// step after both the latest step in which its sender received something

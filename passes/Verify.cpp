@@ -33,6 +33,9 @@ public:
       problem("root " + std::to_string(S.Root) + " is not a rank");
     if (K < 1)
       problem("the message has " + std::to_string(K) + " chunks");
+    else if (S.Coll == Collective::ReduceScatter && K != P)
+      problem("a reduce-scatter's message is in one chunk per rank (" +
+              std::to_string(P) + "), not " + std::to_string(K));
     if (!Problems.empty())
       return Problems;
     if (!affordable())
@@ -669,6 +672,8 @@ private:
       for (int32_t R = 0; R < P && !full(); ++R) {
         IntervalSet Want;
         const int V = Traits.ResultApart ? 1 : 0;
+        // The chunks rank R must hold the result of.
+        int64_t Lo = 0, Hi = K;
         switch (S.Coll) {
         case Collective::Reduce:
           if (R != S.Root)
@@ -677,6 +682,13 @@ private:
           break;
         case Collective::Allreduce:
           Want = IntervalSet({0, P});
+          break;
+        case Collective::ReduceScatter:
+          // Rank r's block (chunk r) reduced over all ranks; the others'
+          // blocks are its scratch.
+          Want = IntervalSet({0, P});
+          Lo = R;
+          Hi = R + 1;
           break;
         case Collective::Scan:
           Want = IntervalSet({0, R + 1});
@@ -699,7 +711,7 @@ private:
                   " combined over " + Got.str() + ", expected " + Want.str());
         };
         if (Flow) {
-          Flow->runs(V, R).visit({0, K},
+          Flow->runs(V, R).visit({Lo, Hi},
                                  [&](Interval Cs, const IntervalSet &Got) {
                                    if (Got == Want)
                                      return true;
@@ -708,7 +720,7 @@ private:
                                  });
           continue;
         }
-        for (int64_t C = 0; C < K; ++C)
+        for (int64_t C = Lo; C < Hi; ++C)
           if (ChunkFlow->value(V, R, C) != Want) {
             Wrong(C, ChunkFlow->value(V, R, C));
             break;

@@ -21,7 +21,8 @@ RequestOptions::RequestOptions(cl::OptionCategory &Cat)
       Collective(
           textOption(Cat, "collective", "name,..",
                      "bcast, multicast, reduce, allreduce, scan, exscan, "
-                     "gather, scatter, allgather, alltoall or barrier; "
+                     "gather, scatter, allgather, alltoall, barrier or "
+                     "reduce-scatter; "
                      "or a list: one request per combination of the "
                      "lists (docs/cli.md)")),
       Ranks(textOption(Cat, "ranks", "K,..",

@@ -371,11 +371,11 @@ private:
         if (has(Key))
           return D.error(at(Key),
                          at(Key) && at(Key)->fromCommandLine()
-                             ? "applies only to reduce, allreduce, scan "
-                               "and exscan"
+                             ? "applies only to reduce, allreduce, scan, "
+                               "exscan and reduce-scatter"
                              : "'op', 'datatype' and 'commutative' apply "
-                               "only to reduce, allreduce, scan and "
-                               "exscan");
+                               "only to reduce, allreduce, scan, exscan "
+                               "and reduce-scatter");
       return true;
     }
     R.Op = "sum";
@@ -387,6 +387,17 @@ private:
       return D.error(at("bytes"), "expected 'bytes' to be a multiple of " +
                                       Twine(Size) + " (the size of " +
                                       R.Datatype + "), got " + Twine(R.Bytes));
+    // A reduce-scatter's message is the whole vector: a block of the same
+    // count for every rank.
+    if (R.Coll == Collective::ReduceScatter && R.size() > 0 &&
+        (R.Bytes / Size) % static_cast<uint64_t>(R.size()))
+      return D.error(at("bytes"),
+                     "expected a reduce-scatter's 'bytes' (the whole vector) "
+                     "to be a multiple of " +
+                         Twine(static_cast<uint64_t>(R.size()) * Size) + " (" +
+                         Twine(R.size()) + " ranks x " + Twine(Size) +
+                         " bytes of " + R.Datatype + "), got " +
+                         Twine(R.Bytes));
     return take("commutative");
   }
 

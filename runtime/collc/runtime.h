@@ -899,7 +899,7 @@ inline int packSide(const Side &Sd, bool Pack, MPI_Comm Comm) {
 /// buffers \p B, the sides \p Sides (packed when their datatype is not
 /// contiguous) and the staging area \p StageArea, in \p Arena (grown as
 /// needed); the accumulator and the blocks the rank keeps of its own are
-/// filled in. Then the Executor runs, and finishSides() unpacks.
+/// filled in. Then the Executor runs, and finishRun() ends it.
 inline int prepare(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
                    int Rank, std::vector<char> &Arena, Buffers &B,
                    Side (&Sides)[2], char *&StageArea) {
@@ -947,8 +947,10 @@ inline int prepare(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
   uint64_t ScratchBytes = static_cast<uint64_t>(ScratchSlots) * Blk;
   // The accumulator lives in the arena on the non-root ranks of a reduce
   // and for exscan, whose receive buffer holds the result kept apart.
-  bool OwnAcc =
-      (C.Collective == Reduce && Rank != C.Root) || C.Collective == Exscan;
+  // A reduce-scatter's too: the whole vector, of which the receive buffer
+  // takes the rank's block at the end (finishRun()).
+  bool OwnAcc = (C.Collective == Reduce && Rank != C.Root) ||
+                C.Collective == Exscan || C.Collective == Reduce_scatter_block;
   uint64_t AccBytes = OwnAcc ? Blk : 0;
   uint64_t CopyBytes = C.Collective == Alltoall && SendInPlace ? P * Blk : 0;
   uint64_t Stage =
@@ -998,12 +1000,14 @@ inline int prepare(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
   case Allreduce:
   case Scan:
   case Exscan:
+  case Reduce_scatter_block:
     // The accumulator: the receive buffer where the result goes, a scratch
     // vector on the non-root ranks of a reduce and for exscan (its result,
     // MPI_Exscan's receive buffer, is kept apart; rank 0's stays untouched).
     B.Acc = OwnAcc ? AccArea : B.Recv;
     B.Result = C.Collective == Exscan ? B.Recv : nullptr;
-    if (SendInPlace && C.Collective == Exscan)
+    if (SendInPlace &&
+        (C.Collective == Exscan || C.Collective == Reduce_scatter_block))
       std::memcpy(B.Acc, B.Recv, Blk); // the input is in the receive buffer
     else if (!SendInPlace && B.Acc != B.Send)
       std::memcpy(B.Acc, B.Send, Blk);
@@ -1033,11 +1037,20 @@ inline int prepare(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
   return MPI_SUCCESS;
 }
 
-/// Unpacks what a run wrote to the packed copies of \p Sides.
-inline int finishSides(const Side (&Sides)[2], MPI_Comm Comm) {
+/// Finishes a run of variant \p V for call \p C on rank \p Rank: a
+/// reduce-scatter's block, reduced in the accumulator, goes to the receive
+/// buffer (chunk Rank of the P the schedule splits the vector in); what the
+/// run wrote to the packed copies of \p Sides is unpacked.
+inline int finishRun(const Variant &V, const Call &C, const Buffers &B,
+                     int Rank, const Side (&Sides)[2]) {
+  if (C.Collective == Reduce_scatter_block && B.BlockBytes > 0) {
+    const uint64_t At = chunkOffset(B, V.NumChunks, Rank),
+                   End = chunkOffset(B, V.NumChunks, Rank + 1);
+    std::memmove(B.Recv, B.Acc + At, End - At);
+  }
   for (const Side &Sd : Sides)
     if (Sd.Used && !Sd.Contig && Sd.Out)
-      if (int Err = packSide(Sd, false, Comm))
+      if (int Err = packSide(Sd, false, C.Comm))
         return Err;
   return MPI_SUCCESS;
 }
@@ -1058,7 +1071,7 @@ inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
   Executor E(V, B, Rank, St->Exec, St->Dup, BlockingTag, StageArea);
   if ((Err = E.run()) != MPI_SUCCESS)
     return Err;
-  return finishSides(Sides, C.Comm);
+  return finishRun(V, C, B, Rank, Sides);
 }
 
 /// A call that runs while the program goes on: a non-blocking collective,
@@ -1106,7 +1119,7 @@ private:
   int step() {
     int Err = Exec->test();
     if (Err == MPI_SUCCESS && Exec->finished()) {
-      Err = finishSides(Sides, C.Comm);
+      Err = finishRun(V, C, B, Rank, Sides);
       Done = true;
     }
     return Err;
@@ -1141,6 +1154,13 @@ struct Shape {
   int Rank = 0, Size = 0;
   bool Commute = true; ///< The operator's commutativity.
 };
+
+/// Whether \p T is one of MPI's predefined pair types, the value-index
+/// pairs of MPI_MINLOC and MPI_MAXLOC.
+inline bool isPairType(MPI_Datatype T) {
+  return T == MPI_DOUBLE_INT || T == MPI_FLOAT_INT || T == MPI_LONG_INT ||
+         T == MPI_SHORT_INT || T == MPI_LONG_DOUBLE_INT || T == MPI_2INT;
+}
 
 /// Measures \p C from arguments that are significant and equal on every rank
 /// (so every rank decides alike): the communicator (an intracommunicator),
@@ -1194,6 +1214,35 @@ inline bool shapeOf(const Call &C, Shape &Sh, int &Code) {
                      : measure(C.Collective, C.RecvCount, C.RecvType, Bytes,
                                Unit, Contig)) != MPI_SUCCESS)
     return false;
+  // MPI's pair types (MPI_DOUBLE_INT and kin, for MPI_MINLOC and
+  // MPI_MAXLOC) are padded, so not contiguous: their elements travel and
+  // fold as whole extents, the padding inside each element with them.
+  if (isReduction(C.Collective) && !Contig && isPairType(C.SendType)) {
+    MPI_Aint Lb = 0, Ext = 0;
+    MPI_Type_get_extent(C.SendType, &Lb, &Ext);
+    if (Lb == 0 && Ext > 0) {
+      Unit = static_cast<uint64_t>(Ext);
+      if (__builtin_mul_overflow(static_cast<uint64_t>(C.SendCount), Unit,
+                                 &Bytes)) {
+        Code = fail(MPI_ERR_COUNT,
+                    "collc: %s of %d elements of %llu bytes: the size "
+                    "overflows 64 bits",
+                    Name, C.SendCount, (unsigned long long)Unit);
+        return false;
+      }
+      Contig = true;
+    }
+  }
+  // A reduce-scatter's calls count a rank's block: the schedule's message
+  // is the whole vector, P blocks.
+  if (C.Collective == Reduce_scatter_block &&
+      __builtin_mul_overflow(Bytes, static_cast<uint64_t>(Size), &Bytes)) {
+    Code = fail(MPI_ERR_COUNT,
+                "collc: %s of %d ranks x %d elements: the size overflows 64 "
+                "bits",
+                Name, Size, C.SendCount);
+    return false;
+  }
   bool &Commute = Sh.Commute;
   // Chunks are counted in bytes, or in elements for reductions (then every
   // rank has the same datatype).

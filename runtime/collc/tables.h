@@ -55,25 +55,32 @@ enum Coll : int {
   Allgather = 8,
   Alltoall = 9,
   Barrier = 10,
+  /// MPI_Reduce_scatter_block (collc's reduce-scatter): named after its
+  /// entry point, as ir/MpiEntries.h names the others.
+  Reduce_scatter_block = 11,
 };
+
+/// The number of collectives.
+constexpr int NumColls = Reduce_scatter_block + 1;
 
 /// Names of the collectives, as collc spells them ("bcast").
 inline constexpr const char *CollNames[] = {
-    "bcast",  "multicast", "reduce",    "allreduce", "scan",   "exscan",
-    "gather", "scatter",   "allgather", "alltoall",  "barrier"};
+    "bcast",     "multicast", "reduce",  "allreduce",
+    "scan",      "exscan",    "gather",  "scatter",
+    "allgather", "alltoall",  "barrier", "reduce-scatter"};
 
 /// The MPI library's collective that entry point \p C stands for.
 inline constexpr const char *MpiNames[] = {
-    "MPI_Bcast",     "MPI_Bcast",    "MPI_Reduce", "MPI_Allreduce",
-    "MPI_Scan",      "MPI_Exscan",   "MPI_Gather", "MPI_Scatter",
-    "MPI_Allgather", "MPI_Alltoall", "MPI_Barrier"};
+    "MPI_Bcast",     "MPI_Bcast",    "MPI_Reduce",  "MPI_Allreduce",
+    "MPI_Scan",      "MPI_Exscan",   "MPI_Gather",  "MPI_Scatter",
+    "MPI_Allgather", "MPI_Alltoall", "MPI_Barrier", "MPI_Reduce_scatter_block"};
 
 constexpr const char *collName(int C) {
-  return C >= 0 && C <= Barrier ? CollNames[C] : "?";
+  return C >= 0 && C < NumColls ? CollNames[C] : "?";
 }
 
 constexpr const char *mpiName(int C) {
-  return C >= 0 && C <= Barrier ? MpiNames[C] : "?";
+  return C >= 0 && C < NumColls ? MpiNames[C] : "?";
 }
 
 /// Whether calls of \p C name a root.
@@ -84,7 +91,8 @@ constexpr bool isRooted(int C) {
 
 /// Whether \p C combines contributions with an operator.
 constexpr bool isReduction(int C) {
-  return C == Reduce || C == Allreduce || C == Scan || C == Exscan;
+  return C == Reduce || C == Allreduce || C == Scan || C == Exscan ||
+         C == Reduce_scatter_block;
 }
 
 /// Buffers a segment addresses.

@@ -113,7 +113,7 @@ notok "collc: error: --ranks: expected an integer in [1, 16] for 'ranks', got '1
   "${pc[@]}" "${b[@]}" --ranks 17
 notok "collc: error: --collective: 'bcast' appears twice in 'bcast,bcast'" \
   "${pc[@]}" --collective bcast,bcast --ranks 4 --bytes 8 --emit mpi
-notok "collc: error: foo on 4 ranks, 8 bytes: --collective: unknown collective 'foo'; expected one of: bcast, multicast, reduce, allreduce, scan, exscan, gather, scatter, allgather, alltoall, barrier" \
+notok "collc: error: foo on 4 ranks, 8 bytes: --collective: unknown collective 'foo'; expected one of: bcast, multicast, reduce, allreduce, scan, exscan, gather, scatter, allgather, alltoall, barrier, reduce-scatter" \
   "${pc[@]}" --collective bcast,foo --ranks 4 --bytes 8 --emit mpi
 notok "collc: error: --root: '1' appears twice in '1,2,1'" "${pc[@]}" "${b[@]}" --ranks 4 --root 1,2,1
 notok "collc: error: --root: expected a list of values separated by commas, got '1,'" \

@@ -69,14 +69,16 @@ TEST_CASE("dropin: configuration from the environment") {
   CHECK(parseConfig(nullptr, nullptr, nullptr, "0")->Verbose == 0);
   CHECK(D->Notes.empty());
 
-  CHECK(errorOf(parseConfig("m", "bcast,reduse", nullptr, nullptr)) ==
-        "COLLC_COLLECTIVES: unknown collective 'reduse'; expected bcast, "
-        "reduce, allreduce, scan, exscan, gather, scatter, allgather, alltoall "
-        "or barrier");
-  CHECK(errorOf(parseConfig("m", nullptr, "multicast=binomial", nullptr)) ==
-        "COLLC_ALGORITHM: unknown collective 'multicast'; expected bcast, "
-        "reduce, allreduce, scan, exscan, gather, scatter, allgather, alltoall "
-        "or barrier");
+  CHECK(
+      errorOf(parseConfig("m", "bcast,reduse", nullptr, nullptr)) ==
+      "COLLC_COLLECTIVES: unknown collective 'reduse'; expected bcast, "
+      "reduce, allreduce, scan, exscan, gather, scatter, allgather, alltoall, "
+      "barrier or reduce-scatter");
+  CHECK(
+      errorOf(parseConfig("m", nullptr, "multicast=binomial", nullptr)) ==
+      "COLLC_ALGORITHM: unknown collective 'multicast'; expected bcast, "
+      "reduce, allreduce, scan, exscan, gather, scatter, allgather, alltoall, "
+      "barrier or reduce-scatter");
   CHECK(errorOf(parseConfig("m", nullptr, "bcast", nullptr)) ==
         "COLLC_ALGORITHM: expected collective=algorithm (e.g. "
         "bcast=binomial,allreduce=ring), got 'bcast'");

@@ -24,8 +24,16 @@ TEST_CASE("collective: rooted, reductions, personalized data and entry "
                   C == Collective::Scatter;
     CHECK(isRooted(C) == Rooted);
     bool Reduction = C == Collective::Reduce || C == Collective::Allreduce ||
-                     C == Collective::Scan || C == Collective::Exscan;
+                     C == Collective::Scan || C == Collective::Exscan ||
+                     C == Collective::ReduceScatter;
     CHECK(isReduction(C) == Reduction);
+    // Every rank ends with its own block of the result: reduce-scatter.
+    CHECK((traits(C).Results == RankScope::Own) ==
+          (C == Collective::ReduceScatter));
+    // The name generated code spells in identifiers is MPI's.
+    CHECK(std::string(collectiveIdent(C)) == (C == Collective::ReduceScatter
+                                                  ? "reduce_scatter_block"
+                                                  : collectiveName(C)));
     bool Personalized = C == Collective::Gather || C == Collective::Scatter ||
                         C == Collective::Alltoall;
     CHECK(isPersonalized(C) == Personalized);

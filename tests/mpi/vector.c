@@ -1,7 +1,8 @@
 /* A program that knows nothing of collc and calls MPI's collectives that
- * are no collective of collc's: the vector variants (MPI_Allgatherv,
- * MPI_Gatherv, MPI_Scatterv, MPI_Alltoallv, MPI_Alltoallw), reduce-scatter
- * (MPI_Reduce_scatter_block, MPI_Reduce_scatter) and the neighborhood
+ * are no collective of collc's or new to it: the vector variants
+ * (MPI_Allgatherv, MPI_Gatherv, MPI_Scatterv, MPI_Alltoallv, MPI_Alltoallw),
+ * reduce-scatter (MPI_Reduce_scatter_block, MPI_Reduce_scatter) and the
+ * neighborhood
  * collectives of a Cartesian topology, blocking, non-blocking and (where the
  * MPI library has them) persistent, with equal and unequal counts, in place
  * and not, on MPI_COMM_WORLD and on a split communicator. Every result is
@@ -16,6 +17,7 @@
  * Prints, for every call it made as rank 0 of its communicator (the calls
  * COLLC_VERBOSE=1 reports), what the drop-in library must say of it:
  *   vector: expect served allgatherv       (served as an allgather)
+ *   vector: expect served reduce_scatter_block (served by collc)
  *   vector: expect passed MPI_Gatherv      (handed to the MPI library)
  * then, per rank, "vector: results correct"; exits with 1 after printing
  * the first wrong value. */
@@ -284,10 +286,13 @@ static void reduceScatter(MPI_Comm C, int Count, int Round) {
     Recv[Counts[R]] = GAP;
     if (Unequal < 0) {
       MPI_Reduce_scatter_block(Send, Recv, Count, MPI_INT, MPI_SUM, C);
-      expect(C, "passed", "MPI_Reduce_scatter_block");
+      expect(C, "served", "reduce_scatter_block");
     } else {
+      /* Served as a reduce-scatter when every count is equal. */
       MPI_Reduce_scatter(Send, Recv, Counts, MPI_INT, MPI_SUM, C);
-      expect(C, "passed", "MPI_Reduce_scatter");
+      const int Served = Unequal == 0 || P == 1;
+      expect(C, Served ? "served" : "passed",
+             Served ? "reduce_scatter" : "MPI_Reduce_scatter");
     }
     for (int I = 0; I < Counts[R]; ++I) {
       long Want = 0;
@@ -307,7 +312,9 @@ static void reduceScatter(MPI_Comm C, int Count, int Round) {
   MPI_Ireduce_scatter_block(MPI_IN_PLACE, Buf, Count, MPI_INT, MPI_SUM, C,
                             &Req);
   MPI_Wait(&Req, MPI_STATUS_IGNORE);
-  expect(C, "passed", "MPI_Ireduce_scatter_block");
+  expect(C, SERVES_NONBLOCKING ? "served" : "passed",
+         SERVES_NONBLOCKING ? "ireduce_scatter_block"
+                            : "MPI_Ireduce_scatter_block");
   for (int I = 0; I < Count; ++I) {
     long Want = 0;
     for (int X = 0; X < P; ++X)
@@ -315,6 +322,33 @@ static void reduceScatter(MPI_Comm C, int Count, int Round) {
     check(Buf[I], (int)Want, "ireduce_scatter_block in place", I);
   }
   free(Buf);
+#ifdef HAVE_PERSISTENT
+  /* Persistent: built once, started twice on new data. */
+  int *PSend = must(sizeof(int) * (P * Count + 1)),
+      *PRecv = must(sizeof(int) * (Count + 1));
+  INIT(Reduce_scatter_block)
+  (PSend, PRecv, Count, MPI_INT, MPI_SUM, C, MPI_INFO_NULL, &Req);
+  expect(C, "served", "reduce_scatter_block_init");
+  for (int S = 0; S < 2; ++S) {
+    for (int I = 0; I < P * Count; ++I)
+      PSend[I] = value(R, I, Round + S);
+    PRecv[Count] = GAP;
+    MPI_Start(&Req);
+    MPI_Wait(&Req, MPI_STATUS_IGNORE);
+    expect(C, "served", "MPI_Start of reduce_scatter_block_init");
+    for (int I = 0; I < Count; ++I) {
+      long Want = 0;
+      for (int X = 0; X < P; ++X)
+        Want += value(X, R * Count + I, Round + S);
+      check(PRecv[I], (int)Want, "reduce_scatter_block_init", I);
+    }
+    check(PRecv[Count], GAP, "reduce_scatter_block_init (past the block)",
+          Count);
+  }
+  MPI_Request_free(&Req);
+  free(PSend);
+  free(PRecv);
+#endif
   free(Counts);
   free(First);
 }

@@ -199,6 +199,22 @@ TEST_CASE("spec: makeRequest gives typed fields the file's checks") {
   F = fields(Collective::Allreduce, {0, 1}, 6);
   CHECK(error(makeRequest(F, *M).takeError()) ==
         "expected 'bytes' to be a multiple of 4 (the size of int32), got 6");
+  // A reduce-scatter's bytes are the whole vector: a block of whole
+  // elements per rank.
+  F = fields(Collective::ReduceScatter, {0, 1, 2}, 6);
+  CHECK(error(makeRequest(F, *M).takeError()) ==
+        "expected 'bytes' to be a multiple of 4 (the size of int32), got 6");
+  F.Bytes = 20;
+  CHECK(error(makeRequest(F, *M).takeError()) ==
+        "expected a reduce-scatter's 'bytes' (the whole vector) to be a "
+        "multiple of 12 (3 ranks x 4 bytes of int32), got 20");
+  for (uint64_t B : {0, 12, 24000}) {
+    F.Bytes = B;
+    auto RS = makeRequest(F, *M);
+    REQUIRE(RS);
+    CHECK(RS->Bytes == B);
+  }
+  F = fields(Collective::Allreduce, {0, 1}, 6);
   F.Bytes = 8;
   F.Op = "xor";
   CHECK(error(makeRequest(F, *M).takeError()) ==
