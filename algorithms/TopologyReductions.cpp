@@ -437,8 +437,7 @@ RingGrid flatRingGrid(const Request &R) {
   return G;
 }
 
-bool ringAllreduceApplies(const Machine &, const Request &R,
-                          std::string &Why) {
+bool ringAllreduceApplies(const Machine &, const Request &R, std::string &Why) {
   return cutFits(R, flatRingGrid(R),
                  RingCut{1, 1, std::max<int64_t>(1, R.Segments)}, Why);
 }

@@ -115,10 +115,8 @@ RingGrid flatRingGrid(const Request &R);
 /// an uplink carries one flow at a time, where recursive halving sends
 /// several across it at once and dimension-rings groups the ranks by leaf.
 /// Needs 0 or at least P x segments elements.
-llvm::Expected<Schedule> buildRingAllreduce(const Machine &M,
-                                            const Request &R);
-bool ringAllreduceApplies(const Machine &M, const Request &R,
-                          std::string &Why);
+llvm::Expected<Schedule> buildRingAllreduce(const Machine &M, const Request &R);
+bool ringAllreduceApplies(const Machine &M, const Request &R, std::string &Why);
 /// For `--algorithm auto` and ring: a machine with a network, up to 2^18
 /// transfers (2 P (P - 1): up to 362 ranks), as for dimension-rings.
 bool onNetworkFlatRing(const Machine &M, const Request &R, std::string &Why);

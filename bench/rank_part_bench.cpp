@@ -84,7 +84,13 @@ Result play(const Case &C, int32_t P) {
   if (std::string(C.Algorithm) == "whole") {
     // auto's choice as below PricedChoiceRanks: every candidate built,
     // priced and verified whole.
-    Request R = E.requestOf(K);
+    llvm::Expected<Request> Made = E.requestOf(K);
+    if (!Made) {
+      std::fprintf(stderr, "bench-rank-part: %s\n",
+                   llvm::toString(Made.takeError()).c_str());
+      return Out;
+    }
+    Request R = std::move(*Made);
     R.Algorithm = "auto";
     llvm::Expected<Schedule> S = compile(E.machine(), R);
     Out.Ms = bench::seconds(T0, bench::Clock::now()) * 1e3;

@@ -197,7 +197,7 @@ const Entry &Engine::getWhole(const Key &K) {
     E = build(K, *R, Path, CK);
     E->CacheNote = std::move(Why);
   }
-  E->Auto = R.Algorithm == "auto";
+  E->Auto = R->Algorithm == "auto";
   return *Cache.emplace(K, std::move(E)).first->second;
 }
 

@@ -6,17 +6,24 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 using namespace llvm;
 
 namespace collc {
 
 namespace {
+
+/// \p V with \p Digits digits after the point.
+std::string fixed(double V, int Digits) {
+  char Buf[64];
+  std::snprintf(Buf, sizeof Buf, "%.*f", Digits, V);
+  return Buf;
+}
 
 constexpr int64_t MostRanks = 65536;
 
@@ -115,9 +122,9 @@ std::string ns(double Us) {
   return std::to_string(std::max<int64_t>(1, std::llround(Us * 1000))) + "ns";
 }
 std::string gbs(double BytesPerUs) {
-  return formatv("{0:f1} GB/s", BytesPerUs / 1000).str();
+  return fixed(BytesPerUs / 1000, 1) + " GB/s";
 }
-std::string us(double Us) { return formatv("{0:f2} us", Us).str(); }
+std::string us(double Us) { return fixed(Us, 2) + " us"; }
 
 std::string joined(const std::vector<int64_t> &V, char Sep) {
   std::string S;
@@ -274,8 +281,8 @@ DrawnPlatform drawPlatform(const PlatformDrawOptions &O, uint64_t Index) {
     for (size_t I = 1; I < L; ++I) {
       const double Ratio = static_cast<double>(S.Extents[I - 1] * Par[I - 1]) /
                            static_cast<double>(Up[I] * Par[I]);
-      Ds << (I > 1 ? ", " : "") << "level " << I << " "
-         << formatv("{0:f2}", Ratio) << ":1";
+      Ds << (I > 1 ? ", " : "") << "level " << I << " " << fixed(Ratio, 2)
+         << ":1";
     }
     Ds << ")";
     break;
@@ -290,8 +297,7 @@ DrawnPlatform drawPlatform(const PlatformDrawOptions &O, uint64_t Index) {
     A << " bb_bw=\"" << mbps(BbBw) << "\" bb_lat=\"" << ns(BbLat)
       << "\" bb_sharing_policy=\"SHARED\"";
     Ds << "cluster of " << D.Nodes << ", thin backbone " << gbs(BbBw) << " "
-       << us(BbLat) << " SHARED (" << formatv("{0:f1}", BbBw / Bw)
-       << " links' worth)";
+       << us(BbLat) << " SHARED (" << fixed(BbBw / Bw, 1) << " links' worth)";
     break;
   }
   case PlatformFamily::ClusterFat: {
@@ -336,9 +342,9 @@ DrawnPlatform drawPlatform(const PlatformDrawOptions &O, uint64_t Index) {
       for (int64_t T : SmpiThresholds)
         if (T == 0 || R.chance(0.6)) {
           LatF += (LatF.empty() ? "" : ";") + std::to_string(T) + ":" +
-                  formatv("{0:f4}", logUniform(R, 1, 12)).str();
+                  fixed(logUniform(R, 1, 12), 4);
           BwF += (BwF.empty() ? "" : ";") + std::to_string(T) + ":" +
-                 formatv("{0:f4}", 0.3 + 0.8 * unit(R)).str();
+                 fixed(0.3 + 0.8 * unit(R), 4);
         }
       Ds << ", random SMPI factors";
     }
