@@ -368,7 +368,7 @@ bool cutFits(const Request &R, const RingGrid &G, const RingCut &Cut,
 
 } // namespace
 
-RingGrid ringGrid(const Machine &M, const Request &R, bool Fold) {
+RingGrid flatRingGrid(const Request &R) {
   RingGrid G;
   const int32_t P = R.size();
   G.Order.resize(P);
@@ -376,6 +376,16 @@ RingGrid ringGrid(const Machine &M, const Request &R, bool Fold) {
   std::stable_sort(G.Order.begin(), G.Order.end(), [&](int32_t A, int32_t B) {
     return R.Nodes[A] < R.Nodes[B];
   });
+  if (P > 1)
+    G.Extents.push_back(P);
+  return G;
+}
+
+RingGrid ringGrid(const Machine &M, const Request &R, bool Fold) {
+  // The ranks in node order, then laid on the topology's grid.
+  RingGrid G = flatRingGrid(R);
+  G.Extents.clear();
+  const int32_t P = R.size();
   const Topology &T = M.Topo;
   bool Full = T.hasCoordinates() && T.Nodes == P;
   for (int32_t I = 0; Full && I < P; ++I)
@@ -421,19 +431,6 @@ RingGrid ringGrid(const Machine &M, const Request &R, bool Fold) {
     G.Extents.push_back(L);
     Rest /= L;
   }
-  return G;
-}
-
-RingGrid flatRingGrid(const Request &R) {
-  RingGrid G;
-  const int32_t P = R.size();
-  G.Order.resize(P);
-  std::iota(G.Order.begin(), G.Order.end(), 0);
-  std::stable_sort(G.Order.begin(), G.Order.end(), [&](int32_t A, int32_t B) {
-    return R.Nodes[A] < R.Nodes[B];
-  });
-  if (P > 1)
-    G.Extents.push_back(P);
   return G;
 }
 
