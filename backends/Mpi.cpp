@@ -46,11 +46,11 @@ struct Entry {
 // One entry a collective, written from the list of entry points the drop-in
 // compiles too (ir/MpiEntries.h).
 #define COLLC_STRING(...) #__VA_ARGS__
-#define COLLC_ENTRY_TEXT(Coll, Params, Fields, Args)                           \
+#define COLLC_ENTRY_TEXT(Coll, ICall, Params, Fields, Args)                    \
   {static_cast<Collective>(rt::Coll), COLLC_STRING Params, COLLC_STRING Args,  \
    COLLC_STRING Fields},
 #define COLLC_ENTRY(Coll, ICall, Shape, Unused)                                \
-  COLLC_MPI_APPLY(COLLC_ENTRY_TEXT, Coll, Shape)
+  COLLC_MPI_APPLY(COLLC_ENTRY_TEXT, Coll, ICall, Shape)
 const Entry Entries[] = {COLLC_MPI_COLLECTIVES(COLLC_ENTRY, )};
 #undef COLLC_ENTRY
 #undef COLLC_ENTRY_TEXT

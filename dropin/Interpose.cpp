@@ -327,6 +327,9 @@ enum Form { Blocking, NonBlocking, Persistent };
 
 #if defined(MPICH_VERSION) && MPI_VERSION >= 4
 #define COLLC_PERSISTENT 1
+// MPI-4's large-count forms (MPI_Bcast_c, MPI_Ibcast_c, MPI_Bcast_init_c):
+// the same calls with MPI_Count counts.
+#define COLLC_LARGE_COUNT 1
 constexpr const char *PersistentPrefix = "MPI_";
 #elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
 #define COLLC_PERSISTENT 1
@@ -335,8 +338,11 @@ constexpr const char *PersistentPrefix = "MPIX_";
 
 /// The MPI library's function for the collective whose blocking call is
 /// MPI_\p Called ("Bcast") in form \p F: MPI_Bcast, MPI_Ibcast,
-/// MPI_Bcast_init (MPIX_Bcast_init under Open MPI 4).
+/// MPI_Bcast_init (MPIX_Bcast_init under Open MPI 4); a large-count call
+/// ("Bcast_c") likewise: MPI_Bcast_c, MPI_Ibcast_c, MPI_Bcast_init_c.
 std::string mpiFunction(llvm::StringRef Called, Form F) {
+  if (Called.consume_back("_c"))
+    return mpiFunction(Called, F) + "_c";
   if (F == NonBlocking)
     return "MPI_I" + Called.lower();
 #ifdef COLLC_PERSISTENT
@@ -350,8 +356,10 @@ std::string mpiFunction(int Coll, Form F) {
 }
 
 /// How COLLC_VERBOSE names the call MPI_\p Called in form \p F: bcast,
-/// ibcast, bcast_init.
+/// ibcast, bcast_init (bcast_c, ibcast_c, bcast_init_c).
 std::string formName(llvm::StringRef Called, Form F) {
+  if (Called.consume_back("_c"))
+    return formName(Called, F) + "_c";
   const std::string Name = Called.lower();
   return F == NonBlocking  ? "i" + Name
          : F == Persistent ? Name + "_init"
@@ -1155,15 +1163,23 @@ int serve(Tag, const char *Called, Form F, const char *Why, MPI_Request *,
                 Library);
 }
 
-/// The count every entry of \p Counts holds, when they are all equal and
-/// \p Comm is an intracommunicator (of \p P ranks): then the call MPI_\p
-/// Called (form \p F) can be one of collc's collectives. Otherwise it goes
-/// to the MPI library, saying \p Why (or why the arguments do not do), and
-/// \p Code is the library's result.
+/// How many blocks of the largest count may move, at the most, for what the
+/// counts add up to: a call whose counts differ by rank is served with
+/// every block padded to the largest (the padding moved and dropped) when
+/// that moves at most this many times the data.
+constexpr int64_t MaxPadding = 2;
+
+/// The count of the blocks that serve a call MPI_\p Called (form \p F) of
+/// the ranks' counts \p Counts on \p Comm (an intracommunicator of \p P
+/// ranks): the largest count, when they are all equal (\p Equal) or P blocks
+/// of it move at most MaxPadding times what the counts add up to. Every rank
+/// has every count, so every rank takes the same decision. Otherwise the
+/// call goes to the MPI library, saying \p Why (or why the arguments do not
+/// do), and \p Code is the library's result.
 template <typename Fn>
-std::optional<int> equalCount(const char *Called, Form F, const char *Why,
+std::optional<int> blockCount(const char *Called, Form F, const char *Why,
                               MPI_Comm Comm, const int Counts[], int &P,
-                              int &Code, Fn &&Library) {
+                              bool &Equal, int &Code, Fn &&Library) {
   int Inter = 0;
   const char *Refusal = nullptr;
   if (Comm == MPI_COMM_NULL || !Counts ||
@@ -1173,33 +1189,49 @@ std::optional<int> equalCount(const char *Called, Form F, const char *Why,
   else if (Inter)
     Refusal = "collc: an intercommunicator (collc schedules run on "
               "intracommunicators)";
-  for (int I = 0; !Refusal && I < P; ++I)
-    if (Counts[I] != Counts[0])
-      Refusal = Why;
+  int Most = 0;
+  int64_t Sum = 0;
+  Equal = true;
+  for (int I = 0; !Refusal && I < P; ++I) {
+    if (Counts[I] < 0)
+      Refusal = "collc: invalid arguments";
+    Most = std::max(Most, Counts[I]);
+    Sum += Counts[I];
+    Equal = Equal && Counts[I] == Counts[0];
+  }
+  if (!Refusal && !Equal && int64_t(P) * Most > MaxPadding * Sum)
+    Refusal = Why;
   if (Refusal) {
     Code = passOn(Called, F, Refusal, Comm, Library);
     return std::nullopt;
   }
-  return Counts[0];
+  return Most;
 }
 
 /// The staging copy of an MPI_Allgatherv whose displacements on this rank
-/// are not the ones of an allgather: the schedule gathers the blocks packed,
-/// one after the other, and they are unpacked to the displacements after.
+/// are not the ones of an allgather, or whose counts differ by rank: the
+/// schedule gathers the blocks packed, one after the other, each padded to
+/// the largest count, and they are unpacked to the displacements after.
 struct Staging {
   std::vector<char> Packed;
-  std::vector<int> Displs;
+  std::vector<int> Counts, Displs;
   char *User = nullptr;
-  int Count = 0;
   MPI_Datatype Type = MPI_DATATYPE_NULL;
-  /// A duplicate of a derived Type (the program may free its own meanwhile).
-  MPI_Datatype Kept = MPI_DATATYPE_NULL;
+  /// Where this rank's own block comes from when the counts differ (the
+  /// send buffer; null: in place, the receive buffer).
+  const void *Own = nullptr;
+  int OwnCount = 0;
+  MPI_Datatype OwnType = MPI_DATATYPE_NULL;
+  /// Duplicates of derived Type and OwnType (the program may free its own
+  /// meanwhile).
+  MPI_Datatype Kept[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
   MPI_Aint Extent = 0;
   uint64_t Block = 0;
   MPI_Comm Comm = MPI_COMM_NULL;
   ~Staging() {
-    if (Kept != MPI_DATATYPE_NULL)
-      PMPI_Type_free(&Kept);
+    for (MPI_Datatype &T : Kept)
+      if (T != MPI_DATATYPE_NULL)
+        PMPI_Type_free(&T);
   }
   /// Packs (or unpacks) block \p I between the program's buffer and Packed.
   int copy(int I, bool Pack) {
@@ -1207,81 +1239,112 @@ struct Staging {
     char *Bytes = Packed.data() + static_cast<uint64_t>(I) * Block;
     int Pos = 0;
     const int Len = static_cast<int>(Block);
-    int Err = Pack ? PMPI_Pack(At, Count, Type, Bytes, Len, &Pos, Comm)
-                   : PMPI_Unpack(Bytes, Len, &Pos, At, Count, Type, Comm);
+    int Err = Pack ? PMPI_Pack(At, Counts[I], Type, Bytes, Len, &Pos, Comm)
+                   : PMPI_Unpack(Bytes, Len, &Pos, At, Counts[I], Type, Comm);
     return Err == MPI_SUCCESS
                ? Err
                : rt::fail(Err, "collc: %s MPI_Allgatherv's block %d failed",
                           Pack ? "packing" : "unpacking", I);
   }
+  /// Packs this rank's block (\p Rank) from the send buffer, or from the
+  /// receive buffer in place.
+  int packOwn(int Rank) {
+    if (!Own)
+      return copy(Rank, true);
+    int Pos = 0;
+    int Err = PMPI_Pack(Own, OwnCount, OwnType,
+                        Packed.data() + static_cast<uint64_t>(Rank) * Block,
+                        static_cast<int>(Block), &Pos, Comm);
+    return Err == MPI_SUCCESS
+               ? Err
+               : rt::fail(Err, "collc: packing MPI_Allgatherv's send buffer "
+                               "failed");
+  }
 };
 
-/// MPI_Allgatherv (\p F: any form): served as collc's allgather when every
-/// rank's count is the same. Every rank has every count, so every rank takes
-/// the same decision; the displacements are this rank's own layout (they
-/// may differ by rank), so they decide only whether the blocks go straight
-/// to the receive buffer (an allgather's layout: block i at i * count) or
-/// through a staging copy.
+/// A staging copy of \p Bytes bytes, or why it cannot be had (an
+/// MPI_ERR_NO_MEM reported on \p Comm).
+bool stage(std::vector<char> &Copy, uint64_t Bytes, const char *Called,
+           MPI_Comm Comm, int &Code) {
+#if defined(__cpp_exceptions)
+  try {
+    Copy.resize(static_cast<size_t>(Bytes));
+  } catch (const std::bad_alloc &) {
+    Code = rt::reportError(
+        Comm, rt::fail(MPI_ERR_NO_MEM,
+                       "collc: MPI_%s's staging copy of %llu bytes cannot be "
+                       "allocated",
+                       Called, (unsigned long long)Bytes));
+    return false;
+  }
+#else
+  Copy.resize(static_cast<size_t>(Bytes));
+#endif
+  return true;
+}
+
+/// MPI_Allgatherv (\p F: any form): served as collc's allgather of blocks
+/// of the largest count (blockCount). The displacements are this rank's own
+/// layout (they may differ by rank), so they decide only whether the blocks
+/// go straight to the receive buffer (equal counts in an allgather's
+/// layout: block i at i * count) or through a staging copy.
 template <typename Fn>
 int serve(other::Allgatherv, const char *Called, Form F, const char *Why,
           MPI_Request *Req, Fn &&Library, const void *sendbuf, int sendcount,
           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
           const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   int P = 0, Rank = 0, Size = 0, Code = MPI_SUCCESS;
+  bool Equal = true;
   if (comm == MPI_COMM_NULL || !displs ||
       MPI_Comm_rank(comm, &Rank) != MPI_SUCCESS ||
       PMPI_Type_size(recvtype, &Size) != MPI_SUCCESS)
     return passOn(Called, F, "collc: invalid arguments", comm, Library);
-  const std::optional<int> Equal =
-      equalCount(Called, F, Why, comm, recvcounts, P, Code, Library);
-  if (!Equal)
+  const std::optional<int> Most =
+      blockCount(Called, F, Why, comm, recvcounts, P, Equal, Code, Library);
+  if (!Most)
     return Code;
-  const int Count = *Equal;
+  const int Count = *Most;
   // The staging copy's blocks are MPI_BYTE counts: the same limit on every
   // rank, whether it stages or not.
-  const uint64_t Block = static_cast<uint64_t>(std::max(Count, 0)) * Size;
-  if (Count < 0 || Block > static_cast<uint64_t>(INT_MAX))
-    return passOn(Called, F,
-                  "collc: a block of a negative count or of more than "
-                  "INT_MAX bytes",
-                  comm, Library);
+  const uint64_t Block = static_cast<uint64_t>(Count) * Size;
+  if (Block > static_cast<uint64_t>(INT_MAX))
+    return passOn(Called, F, "collc: a block of more than INT_MAX bytes", comm,
+                  Library);
   rt::Call C{rt::Allgather, sendbuf,  sendcount,   sendtype, recvbuf,
              Count,         recvtype, MPI_OP_NULL, 0,        comm};
   Via V;
   V.Called = Called;
-  bool Straight = true;
-  for (int I = 0; I < P && Count > 0; ++I)
-    Straight = Straight && static_cast<int64_t>(displs[I]) ==
-                               static_cast<int64_t>(I) * Count;
+  bool Straight = Equal;
+  for (int I = 0; I < P && Count > 0 && Straight; ++I)
+    Straight =
+        static_cast<int64_t>(displs[I]) == static_cast<int64_t>(I) * Count;
   if (!Straight) {
     auto St = std::make_shared<Staging>();
-#if defined(__cpp_exceptions)
-    try {
-      St->Packed.resize(static_cast<size_t>(P) * Block);
-    } catch (const std::bad_alloc &) {
-      return rt::reportError(
-          comm, rt::fail(MPI_ERR_NO_MEM,
-                         "collc: MPI_Allgatherv's staging copy of %llu bytes "
-                         "cannot be allocated",
-                         (unsigned long long)(uint64_t(P) * Block)));
-    }
-#else
-    St->Packed.resize(static_cast<size_t>(P) * Block);
-#endif
+    if (!stage(St->Packed, uint64_t(P) * Block, Called, comm, Code))
+      return Code;
+    St->Counts.assign(recvcounts, recvcounts + P);
     St->Displs.assign(displs, displs + P);
     St->User = static_cast<char *>(recvbuf);
-    St->Count = Count;
-    St->Kept = F == Blocking ? MPI_DATATYPE_NULL : keepType(recvtype);
-    St->Type = St->Kept != MPI_DATATYPE_NULL ? St->Kept : recvtype;
+    St->Kept[0] = F == Blocking ? MPI_DATATYPE_NULL : keepType(recvtype);
+    St->Type = St->Kept[0] != MPI_DATATYPE_NULL ? St->Kept[0] : recvtype;
     St->Block = Block;
     St->Comm = comm;
     MPI_Aint Lb = 0;
     PMPI_Type_get_extent(recvtype, &Lb, &St->Extent);
     C.Recv = St->Packed.data();
-    C.RecvCount = static_cast<int>(Block);
+    C.RecvCount = static_cast<MPI_Count>(Block);
     C.RecvType = MPI_BYTE;
-    if (sendbuf == MPI_IN_PLACE) // this rank's block is in the buffer
-      V.Before = [St, Rank]() -> int { return St->copy(Rank, true); };
+    if (!Equal && sendbuf != MPI_IN_PLACE) {
+      // Blocks of the largest count: this rank's goes into its place in
+      // the staging copy, and the schedule gathers in place.
+      St->Own = sendbuf;
+      St->OwnCount = sendcount;
+      St->Kept[1] = F == Blocking ? MPI_DATATYPE_NULL : keepType(sendtype);
+      St->OwnType = St->Kept[1] != MPI_DATATYPE_NULL ? St->Kept[1] : sendtype;
+      C.Send = MPI_IN_PLACE;
+    }
+    if (C.Send == MPI_IN_PLACE) // this rank's block is in the staging copy
+      V.Before = [St, Rank]() -> int { return St->packOwn(Rank); };
     V.After = [St, P]() -> int {
       for (int I = 0; I < P; ++I)
         if (int Err = St->copy(I, false))
@@ -1294,31 +1357,75 @@ int serve(other::Allgatherv, const char *Called, Form F, const char *Why,
 }
 
 /// MPI_Reduce_scatter (\p F: any form): served as collc's reduce-scatter
-/// (MPI_Reduce_scatter_block) when every rank's count is the same. Every
-/// rank has every count, so every rank takes the same decision; the buffers
-/// are laid out as the block form's (the blocks one after the other, the
-/// result at the start of the receive buffer, in place too).
+/// (MPI_Reduce_scatter_block) of blocks of the largest count (blockCount).
+/// With equal counts the buffers are laid out as the block form's (the
+/// blocks one after the other, the result at the start of the receive
+/// buffer, in place too); otherwise each rank's vector is copied into
+/// blocks of the largest count (the padding is reduced and dropped) and its
+/// own block's result copied back.
 template <typename Fn>
 int serve(other::Reduce_scatter, const char *Called, Form F, const char *Why,
           MPI_Request *Req, Fn &&Library, const void *sendbuf, void *recvbuf,
           const int recvcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  int P = 0, Code = MPI_SUCCESS;
-  const std::optional<int> Count =
-      equalCount(Called, F, Why, comm, recvcounts, P, Code, Library);
-  if (!Count)
+  int P = 0, Rank = 0, Code = MPI_SUCCESS;
+  bool Equal = true;
+  const std::optional<int> Most =
+      blockCount(Called, F, Why, comm, recvcounts, P, Equal, Code, Library);
+  if (!Most)
     return Code;
   rt::Call C{rt::Reduce_scatter_block,
              sendbuf,
-             *Count,
+             *Most,
              type,
              recvbuf,
-             *Count,
+             *Most,
              type,
              op,
              0,
              comm};
   Via V;
   V.Called = Called;
+  if (!Equal) {
+    // Elements as the runtime folds them: contiguous ones, or MPI's pair
+    // types as whole extents; other datatypes go to the library as they are.
+    uint64_t Size = 0;
+    int64_t Extent = 0;
+    bool Contig = false;
+    MPI_Aint Lb = 0, Ext = 0;
+    if (MPI_Comm_rank(comm, &Rank) != MPI_SUCCESS ||
+        rt::typeLayout(type, Size, Extent, Contig) != MPI_SUCCESS ||
+        PMPI_Type_get_extent(type, &Lb, &Ext) != MPI_SUCCESS)
+      return passOn(Called, F, "collc: invalid arguments", comm, Library);
+    if (!Contig && !(rt::isPairType(type) && Lb == 0 && Ext > 0))
+      return passOn(Called, F,
+                    "collc: the counts differ by rank, and the datatype is "
+                    "not contiguous (collc folds contiguous vectors)",
+                    comm, Library);
+    const uint64_t Elem = Contig ? Size : static_cast<uint64_t>(Ext);
+    const uint64_t Block = static_cast<uint64_t>(*Most) * Elem;
+    auto Pad = std::make_shared<std::vector<char>[]>(2);
+    if (!stage(Pad[0], uint64_t(P) * Block, Called, comm, Code) ||
+        !stage(Pad[1], Block, Called, comm, Code))
+      return Code;
+    std::vector<int> Counts(recvcounts, recvcounts + P);
+    const char *From =
+        static_cast<const char *>(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf);
+    char *To = static_cast<char *>(recvbuf);
+    C.Send = Pad[0].data();
+    C.Recv = Pad[1].data();
+    V.Before = [Pad, Counts, From, Block, Elem]() -> int {
+      uint64_t At = 0;
+      for (size_t X = 0; X < Counts.size(); ++X) {
+        std::memcpy(Pad[0].data() + X * Block, From + At, Counts[X] * Elem);
+        At += Counts[X] * Elem;
+      }
+      return MPI_SUCCESS;
+    };
+    V.After = [Pad, To, Own = Counts[Rank] * Elem]() -> int {
+      std::memcpy(To, Pad[1].data(), Own);
+      return MPI_SUCCESS;
+    };
+  }
   return F == Blocking ? dispatch(C, Library, V)
                        : dispatchFlight(C, F, Req, Library, std::move(V));
 }
@@ -1358,13 +1465,15 @@ int serve(other::Reduce_scatter, const char *Called, Form F, const char *Why,
 
 // The persistent collectives' names: MPI-4's (MPICH 4), or Open MPI 4's
 // MPIX_ extension.
+// COLLC_INIT_AS(Bcast, _init_c) is the large-count form's.
 #if defined(COLLC_PERSISTENT) && defined(OMPI_MAJOR_VERSION)
-#define COLLC_INIT(Coll) MPIX_##Coll##_init
-#define COLLC_PINIT(Coll) PMPIX_##Coll##_init
+#define COLLC_INIT_AS(Coll, Suffix) MPIX_##Coll##Suffix
+#define COLLC_PINIT_AS(Coll, Suffix) PMPIX_##Coll##Suffix
 #elif defined(COLLC_PERSISTENT)
-#define COLLC_INIT(Coll) MPI_##Coll##_init
-#define COLLC_PINIT(Coll) PMPI_##Coll##_init
+#define COLLC_INIT_AS(Coll, Suffix) MPI_##Coll##Suffix
+#define COLLC_PINIT_AS(Coll, Suffix) PMPI_##Coll##Suffix
 #endif
+#define COLLC_INIT(Coll) COLLC_INIT_AS(Coll, _init)
 #ifdef COLLC_PERSISTENT
 // X(Name) for every persistent collective.
 #define COLLC_PERSISTENT_OF(Coll, ICall, Shape, X)                             \
@@ -1376,6 +1485,17 @@ int serve(other::Reduce_scatter, const char *Called, Form F, const char *Why,
   COLLC_MPI_OTHERS(COLLC_OTHER_PERSISTENT_OF, X)
 #else
 #define COLLC_PERSISTENT_LIST(X)
+#endif
+#ifdef COLLC_LARGE_COUNT
+// X(Name) for every large-count form of a collective.
+#define COLLC_LARGE_NAMES(Coll, ICall, X)                                      \
+  X(MPI_##Coll##_c)                                                            \
+  X(MPI_##ICall##_c) COLLC_NAMED(X, COLLC_INIT_AS(Coll, _init_c))
+#define COLLC_LARGE_OF(Coll, ICall, Shape, X)                                  \
+  COLLC_MPI_IF_COUNTED(Shape, COLLC_LARGE_NAMES, Coll, ICall, X)
+#define COLLC_LARGE_LIST(X) COLLC_MPI_COLLECTIVES(COLLC_LARGE_OF, X)
+#else
+#define COLLC_LARGE_LIST(X)
 #endif
 
 #ifdef COLLC_ABI_GUARD
@@ -1422,6 +1542,7 @@ __attribute__((visibility("hidden"))) unsigned char collcPassThrough = 0;
   __attribute__((visibility("hidden"))) void *collcNext_##Name = nullptr;
 COLLC_INTERPOSED_LIST(COLLC_DECLARE)
 COLLC_PERSISTENT_LIST(COLLC_DECLARE)
+COLLC_LARGE_LIST(COLLC_DECLARE)
 #undef COLLC_DECLARE
 }
 
@@ -1439,6 +1560,7 @@ COLLC_PERSISTENT_LIST(COLLC_DECLARE)
       ".size " #Name ", .-" #Name "\n");
 COLLC_INTERPOSED_LIST(COLLC_TRAMPOLINE)
 COLLC_PERSISTENT_LIST(COLLC_TRAMPOLINE)
+COLLC_LARGE_LIST(COLLC_TRAMPOLINE)
 #undef COLLC_TRAMPOLINE
 
 namespace {
@@ -1491,10 +1613,11 @@ __attribute__((constructor)) void checkProgramLibrary() {
   if (!Resolved)
     return; // No MPI library to hand the calls to: nothing to protect.
     // The persistent collectives are the build's library's own names (MPI-4's
-    // or Open MPI's MPIX_): the other library may not have them, and then its
-    // programs do not call them.
+    // or Open MPI's MPIX_), and the large-count forms MPI-4's: the other
+    // library may not have them, and then its programs do not call them.
 #define COLLC_RESOLVE_OPTIONAL(Name) collcNext_##Name = dlsym(RTLD_NEXT, #Name);
   COLLC_PERSISTENT_LIST(COLLC_RESOLVE_OPTIONAL)
+  COLLC_LARGE_LIST(COLLC_RESOLVE_OPTIONAL)
 #undef COLLC_RESOLVE_OPTIONAL
   collcPassThrough = 1;
   if (firstOfJob())
@@ -1516,33 +1639,51 @@ __attribute__((constructor)) void checkProgramLibrary() {
 // (MPI_Ibcast) and persistent (MPI_Bcast_init, where the MPI library has
 // it), by the shape of its arguments (ir/MpiEntries.h): \p Fields lists the
 // rt::Call's fields after the collective from the arguments; \p Args the
-// arguments themselves.
+// arguments themselves. COLLC_FORMS_AS names them: the blocking and the
+// non-blocking call after "MPI_" (Bcast, Ibcast), the persistent one's
+// suffix (_init), and what COLLC_VERBOSE calls the program's function
+// (null: the collective's own name; "Bcast_c" for the large-count forms).
 #ifdef COLLC_PERSISTENT
-#define COLLC_PERSISTENT_FORM(Coll, Params, Fields, Args)                      \
-  int COLLC_INTERPOSED(COLLC_INIT(Coll))(COLLC_UNPAREN Params, MPI_Info info,  \
-                                         MPI_Request * request) {              \
+#define COLLC_PERSISTENT_FORM(Coll, InitSuffix, Called, Params, Fields, Args)  \
+  int COLLC_INTERPOSED(COLLC_INIT_AS(Coll, InitSuffix))(                       \
+      COLLC_UNPAREN Params, MPI_Info info, MPI_Request * request) {            \
     return dispatchFlight(                                                     \
         rt::Call{rt::Coll, COLLC_UNPAREN Fields}, Persistent, request,         \
-        [&] { return COLLC_PINIT(Coll)(COLLC_UNPAREN Args, info, request); }); \
+        [&] {                                                                  \
+          return COLLC_PINIT_AS(Coll, InitSuffix)(COLLC_UNPAREN Args, info,    \
+                                                  request);                    \
+        },                                                                     \
+        Via{Called, {}, {}});                                                  \
   }
 #else
-#define COLLC_PERSISTENT_FORM(Coll, Params, Fields, Args)
+#define COLLC_PERSISTENT_FORM(Coll, InitSuffix, Called, Params, Fields, Args)
 #endif
 #define COLLC_UNPAREN COLLC_MPI_UNPAREN
-#define COLLC_FORMS(Coll, ICall, Params, Fields, Args)                         \
-  int COLLC_INTERPOSED(MPI_##Coll)(COLLC_UNPAREN Params) {                     \
-    return dispatch(rt::Call{rt::Coll, COLLC_UNPAREN Fields},                  \
-                    [&] { return PMPI_##Coll(COLLC_UNPAREN Args); });          \
+#define COLLC_FORMS_AS(Coll, Name, IName, InitSuffix, Called, Params, Fields,  \
+                       Args)                                                   \
+  int COLLC_INTERPOSED(MPI_##Name)(COLLC_UNPAREN Params) {                     \
+    return dispatch(                                                           \
+        rt::Call{rt::Coll, COLLC_UNPAREN Fields},                              \
+        [&] { return PMPI_##Name(COLLC_UNPAREN Args); }, Via{Called, {}, {}}); \
   }                                                                            \
-  int COLLC_INTERPOSED(MPI_##ICall)(COLLC_UNPAREN Params,                      \
+  int COLLC_INTERPOSED(MPI_##IName)(COLLC_UNPAREN Params,                      \
                                     MPI_Request * request) {                   \
     return dispatchFlight(                                                     \
         rt::Call{rt::Coll, COLLC_UNPAREN Fields}, NonBlocking, request,        \
-        [&] { return PMPI_##ICall(COLLC_UNPAREN Args, request); });            \
+        [&] { return PMPI_##IName(COLLC_UNPAREN Args, request); },             \
+        Via{Called, {}, {}});                                                  \
   }                                                                            \
-  COLLC_PERSISTENT_FORM(Coll, Params, Fields, Args)
+  COLLC_PERSISTENT_FORM(Coll, InitSuffix, Called, Params, Fields, Args)
+#define COLLC_FORMS(Coll, ICall, Params, Fields, Args)                         \
+  COLLC_FORMS_AS(Coll, Coll, ICall, _init, nullptr, Params, Fields, Args)
 #define COLLC_FORMS_OF(Coll, ICall, Shape, Unused)                             \
   COLLC_MPI_APPLY(COLLC_FORMS, Coll, ICall, Shape)
+// The large-count forms: MPI_Bcast_c, MPI_Ibcast_c, MPI_Bcast_init_c.
+#define COLLC_LARGE_FORMS(Coll, ICall, Params, Fields, Args)                   \
+  COLLC_FORMS_AS(Coll, Coll##_c, ICall##_c, _init_c, #Coll "_c", Params,       \
+                 Fields, Args)
+#define COLLC_LARGE_FORMS_OF(Coll, ICall, Shape, Unused)                       \
+  COLLC_MPI_APPLY_LARGE(COLLC_LARGE_FORMS, Coll, ICall, Shape)
 
 // The calls of COLLC_MPI_OTHERS in their three forms, each to its server.
 #ifdef COLLC_PERSISTENT
@@ -1551,7 +1692,10 @@ __attribute__((constructor)) void checkProgramLibrary() {
                                          MPI_Request * request) {              \
     return serve(                                                              \
         other::Coll{}, #Coll, Persistent, Why, request,                        \
-        [&] { return COLLC_PINIT(Coll)(COLLC_UNPAREN Args, info, request); },  \
+        [&] {                                                                  \
+          return COLLC_PINIT_AS(Coll, _init)(COLLC_UNPAREN Args, info,         \
+                                             request);                         \
+        },                                                                     \
         COLLC_UNPAREN Args);                                                   \
   }
 #else
@@ -1580,6 +1724,9 @@ __attribute__((constructor)) void checkProgramLibrary() {
 extern "C" {
 
 COLLC_MPI_COLLECTIVES(COLLC_FORMS_OF, )
+#ifdef COLLC_LARGE_COUNT
+COLLC_MPI_COLLECTIVES(COLLC_LARGE_FORMS_OF, )
+#endif
 COLLC_MPI_OTHERS(COLLC_OTHER_FORMS_OF, )
 
 // ---- requests: every call that tests or completes one moves collc's runs

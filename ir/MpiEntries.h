@@ -12,7 +12,8 @@
 /// (Ibcast), Shape one of the COLLC_MPI_SHAPE_* macros below, and Extra what
 /// the caller passes through (e.g. another macro to apply).
 ///
-/// A shape is three parenthesized lists:
+/// A shape is a macro of the count's type (int, or MPI_Count for MPI-4's
+/// large-count forms, MPI_Bcast_c) that gives three parenthesized lists:
 ///   (Params): the C parameters of the blocking call;
 ///   (Fields): collc::rt::Call's fields after the collective (runtime/collc/
 ///             runtime.h): send buffer, count and datatype, receive buffer,
@@ -20,7 +21,8 @@
 ///   (Args):   the parameters' names, to hand the call to the MPI library.
 /// The non-blocking call takes the same parameters and an MPI_Request *, the
 /// persistent one (MPI_Bcast_init) an MPI_Info and an MPI_Request * more.
-/// COLLC_MPI_APPLY(F, Coll, Shape) calls F(Coll, (Params), (Fields), (Args)).
+/// COLLC_MPI_APPLY(F, Coll, ICall, Shape) calls F(Coll, ICall, (Params),
+/// (Fields), (Args)) with int counts, COLLC_MPI_APPLY_LARGE with MPI_Count.
 ///
 /// Plain preprocessor text: it names MPI's types but includes no MPI header,
 /// so the compiler (which never includes mpi.h) can stringize it.
@@ -42,45 +44,45 @@
     COLLC_MPI_SHAPE_REDUCE_SCATTER_BLOCK, Extra)
 
 /// Broadcast: one buffer, sent by the root and received by the others.
-#define COLLC_MPI_SHAPE_BCAST                                                  \
-  (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),          \
+#define COLLC_MPI_SHAPE_BCAST(Count)                                           \
+  (void *buf, Count count, MPI_Datatype type, int root, MPI_Comm comm),        \
       (buf, count, type, buf, count, type, MPI_OP_NULL, root, comm),           \
       (buf, count, type, root, comm)
 /// A reduction to a root.
-#define COLLC_MPI_SHAPE_REDUCE                                                 \
-  (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,           \
+#define COLLC_MPI_SHAPE_REDUCE(Count)                                          \
+  (const void *sendbuf, void *recvbuf, Count count, MPI_Datatype type,         \
    MPI_Op op, int root, MPI_Comm comm),                                        \
       (sendbuf, count, type, recvbuf, count, type, op, root, comm),            \
       (sendbuf, recvbuf, count, type, op, root, comm)
 /// A reduction every rank gets a result of (allreduce, scan, exscan).
-#define COLLC_MPI_SHAPE_ALLREDUCE                                              \
-  (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,           \
+#define COLLC_MPI_SHAPE_ALLREDUCE(Count)                                       \
+  (const void *sendbuf, void *recvbuf, Count count, MPI_Datatype type,         \
    MPI_Op op, MPI_Comm comm),                                                  \
       (sendbuf, count, type, recvbuf, count, type, op, 0, comm),               \
       (sendbuf, recvbuf, count, type, op, comm)
 /// Reduce-scatter: every rank contributes count x P elements and gets its
 /// block of count elements reduced (the runtime measures the whole vector).
-#define COLLC_MPI_SHAPE_REDUCE_SCATTER_BLOCK                                   \
-  (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type,       \
+#define COLLC_MPI_SHAPE_REDUCE_SCATTER_BLOCK(Count)                            \
+  (const void *sendbuf, void *recvbuf, Count recvcount, MPI_Datatype type,     \
    MPI_Op op, MPI_Comm comm),                                                  \
       (sendbuf, recvcount, type, recvbuf, recvcount, type, op, 0, comm),       \
       (sendbuf, recvbuf, recvcount, type, op, comm)
 /// Personalized data to or from a root (gather, scatter).
-#define COLLC_MPI_SHAPE_GATHER                                                 \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
-   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),             \
+#define COLLC_MPI_SHAPE_GATHER(Count)                                          \
+  (const void *sendbuf, Count sendcount, MPI_Datatype sendtype, void *recvbuf, \
+   Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),           \
       (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,             \
        MPI_OP_NULL, root, comm),                                               \
       (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
 /// Data from every rank to every rank (allgather, alltoall).
-#define COLLC_MPI_SHAPE_ALLGATHER                                              \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
-   int recvcount, MPI_Datatype recvtype, MPI_Comm comm),                       \
+#define COLLC_MPI_SHAPE_ALLGATHER(Count)                                       \
+  (const void *sendbuf, Count sendcount, MPI_Datatype sendtype, void *recvbuf, \
+   Count recvcount, MPI_Datatype recvtype, MPI_Comm comm),                     \
       (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,             \
        MPI_OP_NULL, 0, comm),                                                  \
       (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
 /// The barrier: no data.
-#define COLLC_MPI_SHAPE_BARRIER                                                \
+#define COLLC_MPI_SHAPE_BARRIER(Count)                                         \
   (MPI_Comm comm),                                                             \
       (nullptr, 0, MPI_BYTE, nullptr, 0, MPI_BYTE, MPI_OP_NULL, 0, comm),      \
       (comm)
@@ -88,17 +90,18 @@
 /// COLLC_MPI_OTHERS(X, Extra) expands X(Coll, ICall, Shape, Why, Extra) for
 /// every MPI collective that is no collective of collc's own: the drop-in
 /// interposes each in its three forms, so that a program's every call is
-/// accounted for, serves what one of collc's collectives can serve exactly
-/// (MPI_Allgatherv whose counts are all equal: an allgather; MPI_Reduce_scatter
-/// likewise: a reduce-scatter) and hands the
+/// accounted for, serves what one of collc's collectives can serve
+/// (MPI_Allgatherv: an allgather of blocks of the largest count, when they
+/// are all equal or the padding at most doubles what moves;
+/// MPI_Reduce_scatter likewise: a reduce-scatter) and hands the
 /// rest to the MPI library, saying Why under COLLC_VERBOSE. Shape is one of
 /// the COLLC_MPI_VSHAPE_* macros below, two parenthesized lists: (Params)
 /// and (Args), as above. README.md's table of what is served lists them
 /// with their Why (tests/ir/MpiEntriesTest.cpp checks it).
 #define COLLC_MPI_OTHERS(X, Extra)                                             \
   X(Allgatherv, Iallgatherv, COLLC_MPI_VSHAPE_ALLGATHERV,                      \
-    "collc: the counts differ by rank, and collc's allgather moves blocks "    \
-    "of one size",                                                             \
+    "collc: the counts differ by rank so much that blocks of the largest "     \
+    "would more than double what collc's allgather moves",                     \
     Extra)                                                                     \
   X(Gatherv, Igatherv, COLLC_MPI_VSHAPE_GATHERV,                               \
     "collc: only the root knows the counts, so no rank can tell alone "        \
@@ -118,8 +121,8 @@
     "them",                                                                    \
     Extra)                                                                     \
   X(Reduce_scatter, Ireduce_scatter, COLLC_MPI_VSHAPE_REDUCE_SCATTER,          \
-    "collc: the counts differ by rank, and collc's reduce-scatter gives "      \
-    "every rank a block of one size",                                          \
+    "collc: the counts differ by rank so much that blocks of the largest "     \
+    "would more than double what collc's reduce-scatter moves",                \
     Extra)                                                                     \
   X(Neighbor_allgather, Ineighbor_allgather, COLLC_MPI_VSHAPE_ALLGATHER,       \
     COLLC_MPI_NEIGHBORHOOD, Extra)                                             \
@@ -183,9 +186,26 @@
    MPI_Datatype type, MPI_Op op, MPI_Comm comm),                               \
       (sendbuf, recvbuf, recvcounts, type, op, comm)
 
-/// F(Coll, (Params), (Fields), (Args)) for shape \p Shape.
-#define COLLC_MPI_APPLY(F, Coll, ...) COLLC_MPI_APPLY_(F, Coll, __VA_ARGS__)
+/// F(Coll, ICall, (Params), (Fields), (Args)) for shape \p Shape with int
+/// counts (the calls of MPI-3); COLLC_MPI_APPLY_LARGE likewise with MPI_Count
+/// counts (MPI-4's large-count forms, MPI_Bcast_c).
+#define COLLC_MPI_APPLY(F, Coll, ICall, Shape)                                 \
+  COLLC_MPI_APPLY_(F, Coll, ICall, Shape(int))
+#define COLLC_MPI_APPLY_LARGE(F, Coll, ICall, Shape)                           \
+  COLLC_MPI_IF_COUNTED(Shape, F, Coll, ICall, Shape(MPI_Count))
 #define COLLC_MPI_APPLY_(F, ...) F(__VA_ARGS__)
+
+/// COLLC_MPI_IF_COUNTED(Shape, F, ...) is F(...) for a shape with a count,
+/// and nothing for the barrier's: it counts nothing, and MPI-4 gives it no
+/// large-count form.
+#define COLLC_MPI_IF_COUNTED(Shape, ...) Shape##_COUNTED(__VA_ARGS__)
+#define COLLC_MPI_SHAPE_BCAST_COUNTED COLLC_MPI_APPLY_
+#define COLLC_MPI_SHAPE_REDUCE_COUNTED COLLC_MPI_APPLY_
+#define COLLC_MPI_SHAPE_ALLREDUCE_COUNTED COLLC_MPI_APPLY_
+#define COLLC_MPI_SHAPE_REDUCE_SCATTER_BLOCK_COUNTED COLLC_MPI_APPLY_
+#define COLLC_MPI_SHAPE_GATHER_COUNTED COLLC_MPI_APPLY_
+#define COLLC_MPI_SHAPE_ALLGATHER_COUNTED COLLC_MPI_APPLY_
+#define COLLC_MPI_SHAPE_BARRIER_COUNTED(...)
 
 /// The tokens of a parenthesized list, without the parentheses.
 #define COLLC_MPI_UNPAREN(...) __VA_ARGS__

@@ -698,10 +698,12 @@ private:
 struct Call {
   int Collective;
   const void *Send; ///< May be MPI_IN_PLACE.
-  int SendCount;
+  /// The counts: int in MPI-3's calls, MPI_Count in MPI-4's large-count
+  /// forms (MPI_Bcast_c); the runtime measures in bytes either way.
+  MPI_Count SendCount;
   MPI_Datatype SendType;
   void *Recv; ///< May be MPI_IN_PLACE (scatter root).
-  int RecvCount;
+  MPI_Count RecvCount;
   MPI_Datatype RecvType;
   MPI_Op Op; ///< MPI_OP_NULL unless a reduction.
   int Root;  ///< Rooted collectives only.
@@ -730,19 +732,19 @@ inline int typeLayout(MPI_Datatype T, uint64_t &Size, int64_t &Extent,
 }
 
 /// Bytes of \p Count elements of \p T (a block, as the variants count it).
-inline int measure(int Coll, int Count, MPI_Datatype T, uint64_t &Bytes,
+inline int measure(int Coll, MPI_Count Count, MPI_Datatype T, uint64_t &Bytes,
                    uint64_t &Size, bool &Contig) {
   if (Count < 0)
-    return fail(MPI_ERR_COUNT, "collc: %s with a negative count (%d)",
-                collName(Coll), Count);
+    return fail(MPI_ERR_COUNT, "collc: %s with a negative count (%lld)",
+                collName(Coll), (long long)Count);
   int64_t Extent = 0;
   if (int Err = typeLayout(T, Size, Extent, Contig))
     return Err;
   if (__builtin_mul_overflow(static_cast<uint64_t>(Count), Size, &Bytes))
     return fail(MPI_ERR_COUNT,
-                "collc: %s of %d elements of %llu bytes: the size overflows "
+                "collc: %s of %lld elements of %llu bytes: the size overflows "
                 "64 bits",
-                collName(Coll), Count, (unsigned long long)Size);
+                collName(Coll), (long long)Count, (unsigned long long)Size);
   return MPI_SUCCESS;
 }
 
@@ -806,7 +808,7 @@ struct Side {
   bool Used = false;            ///< Significant on this rank.
   bool In = false, Out = false; ///< Read by / written by the schedule.
   int64_t Blocks = 0;
-  int Count = 0;
+  MPI_Count Count = 0;
   MPI_Datatype Type = MPI_BYTE;
   char *User = nullptr;
   uint64_t Size = 0; ///< Bytes per element.
@@ -814,7 +816,7 @@ struct Side {
   bool Contig = true;
   char *Bytes = nullptr; ///< What the schedule reads and writes.
 
-  void use(const void *Buf, int Cnt, MPI_Datatype T, int64_t NumBlocks,
+  void use(const void *Buf, MPI_Count Cnt, MPI_Datatype T, int64_t NumBlocks,
            bool Input, bool Output) {
     Used = true;
     User = static_cast<char *>(const_cast<void *>(Buf));
@@ -864,8 +866,10 @@ inline void sidesOf(const Call &C, int Rank, int P, Side &S, Side &R) {
 /// its packed bytes (\p Pack) or back. Pieces stay within MPI_Pack's int
 /// sizes.
 inline int packSide(const Side &Sd, bool Pack, MPI_Comm Comm) {
+  if (Sd.Size == 0) // no bytes, whatever the count
+    return MPI_SUCCESS;
   const int64_t Elems = Sd.Blocks * Sd.Count;
-  if (Sd.Size == 0 || Elems == 0)
+  if (Elems == 0)
     return MPI_SUCCESS;
   if (Sd.Size > static_cast<uint64_t>(INT_MAX))
     return fail(MPI_ERR_COUNT,
@@ -928,12 +932,16 @@ inline int prepare(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
     if ((Err = typeLayout(Sd.Type, Sd.Size, Sd.Extent, Sd.Contig)) !=
         MPI_SUCCESS)
       return Err;
-    if (static_cast<uint64_t>(Sd.Count) * Sd.Size != Blk)
+    uint64_t SideBytes = 0;
+    if (Sd.Count < 0 ||
+        __builtin_mul_overflow(static_cast<uint64_t>(Sd.Count), Sd.Size,
+                               &SideBytes) ||
+        SideBytes != Blk)
       return fail(MPI_ERR_TRUNCATE,
-                  "collc: %s: the %s side has %llu bytes per block, the call "
-                  "%llu",
+                  "collc: %s: the %s side has %lld elements of %llu bytes per "
+                  "block, the call %llu bytes",
                   collName(C.Collective), I ? "receive" : "send",
-                  (unsigned long long)(Sd.Count * Sd.Size),
+                  (long long)Sd.Count, (unsigned long long)Sd.Size,
                   (unsigned long long)Blk);
     if (!Sd.Contig)
       PackBytes[I] = static_cast<uint64_t>(Sd.Blocks) * Blk;
@@ -1225,9 +1233,9 @@ inline bool shapeOf(const Call &C, Shape &Sh, int &Code) {
       if (__builtin_mul_overflow(static_cast<uint64_t>(C.SendCount), Unit,
                                  &Bytes)) {
         Code = fail(MPI_ERR_COUNT,
-                    "collc: %s of %d elements of %llu bytes: the size "
+                    "collc: %s of %lld elements of %llu bytes: the size "
                     "overflows 64 bits",
-                    Name, C.SendCount, (unsigned long long)Unit);
+                    Name, (long long)C.SendCount, (unsigned long long)Unit);
         return false;
       }
       Contig = true;
@@ -1238,9 +1246,9 @@ inline bool shapeOf(const Call &C, Shape &Sh, int &Code) {
   if (C.Collective == Reduce_scatter_block &&
       __builtin_mul_overflow(Bytes, static_cast<uint64_t>(Size), &Bytes)) {
     Code = fail(MPI_ERR_COUNT,
-                "collc: %s of %d ranks x %d elements: the size overflows 64 "
-                "bits",
-                Name, Size, C.SendCount);
+                "collc: %s of %d ranks x %lld elements: the size overflows "
+                "64 bits",
+                Name, Size, (long long)C.SendCount);
     return false;
   }
   bool &Commute = Sh.Commute;

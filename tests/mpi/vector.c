@@ -92,9 +92,29 @@ static void *must(size_t Bytes) {
 /* The forms of a call. */
 enum Form { Blocking, NonBlocking, Persistent };
 
-/* MPI_Allgatherv with \p Count ints from every rank (Unequal: rank r sends
- * Count + r), the blocks laid out at \p Stride ints apart in \p Order (0:
- * rank order; 1: reversed), in place or not, in form \p F. */
+/* Whether the drop-in serves a call of these counts: all equal, or P blocks
+ * of the largest move at most twice what they add up to (dropin/
+ * Interpose.cpp, MaxPadding). */
+static int padded(const int *Counts, int P) {
+  long Sum = 0, Max = 0;
+  for (int I = 0; I < P; ++I) {
+    Sum += Counts[I];
+    if (Counts[I] > Max)
+      Max = Counts[I];
+  }
+  return (long)P * Max <= 2 * Sum;
+}
+
+/* Rank r's count of a call of \p Count ints a rank: Count (Unequal 0),
+ * Count + r (1), or all on rank 0 (2: Count * P + 1 there, none elsewhere). */
+static int countOf(int Count, int Unequal, int R, int P) {
+  return Unequal == 2 ? (R == 0 ? Count * P + 1 : 0)
+                      : Count + (Unequal ? R : 0);
+}
+
+/* MPI_Allgatherv with \p Count ints from every rank (Unequal: countOf), the
+ * blocks laid out at \p Stride ints apart in \p Order (0: rank order; 1:
+ * reversed), in place or not, in form \p F. */
 static void allgatherv(MPI_Comm C, int Count, int Unequal, int Stride,
                        int Order, int InPlace, enum Form F, int Round) {
 #ifndef HAVE_PERSISTENT
@@ -106,7 +126,7 @@ static void allgatherv(MPI_Comm C, int Count, int Unequal, int Stride,
   int *Counts = must(sizeof(int) * P), *Displs = must(sizeof(int) * P);
   int Max = 0;
   for (int I = 0; I < P; ++I) {
-    Counts[I] = Count + (Unequal ? I : 0);
+    Counts[I] = countOf(Count, Unequal, I, P);
     if (Counts[I] > Max)
       Max = Counts[I];
   }
@@ -124,10 +144,10 @@ static void allgatherv(MPI_Comm C, int Count, int Unequal, int Stride,
       Recv[Displs[R] + I] = Send[I];
   }
   const void *From = InPlace ? MPI_IN_PLACE : Send;
-  /* Served as an allgather when every count is equal (one rank's always
-   * are); collc's non-blocking calls need MPI_Comm_idup (not under SMPI). */
-  const int Served =
-      (!Unequal || P == 1) && (F == Blocking || SERVES_NONBLOCKING);
+  /* Served as an allgather of blocks of the largest count when the counts
+   * are equal (one rank's always are) or not too unequal; collc's
+   * non-blocking calls need MPI_Comm_idup (not under SMPI). */
+  const int Served = padded(Counts, P) && (F == Blocking || SERVES_NONBLOCKING);
   MPI_Request Req;
   switch (F) {
   case Blocking:
@@ -272,10 +292,10 @@ static void reduceScatter(MPI_Comm C, int Count, int Round) {
   int P, R = rankOf(C);
   MPI_Comm_size(C, &P);
   int *Counts = must(sizeof(int) * P), *First = must(sizeof(int) * P);
-  for (int Unequal = -1; Unequal <= 1; ++Unequal) {
+  for (int Unequal = -1; Unequal <= 2; ++Unequal) {
     int Total = 0;
     for (int X = 0; X < P; ++X) {
-      Counts[X] = Count + (Unequal == 1 ? X : 0);
+      Counts[X] = countOf(Count, Unequal < 0 ? 0 : Unequal, X, P);
       First[X] = Total;
       Total += Counts[X];
     }
@@ -288,9 +308,10 @@ static void reduceScatter(MPI_Comm C, int Count, int Round) {
       MPI_Reduce_scatter_block(Send, Recv, Count, MPI_INT, MPI_SUM, C);
       expect(C, "served", "reduce_scatter_block");
     } else {
-      /* Served as a reduce-scatter when every count is equal. */
+      /* Served as a reduce-scatter of blocks of the largest count when the
+       * counts are equal or not too unequal. */
       MPI_Reduce_scatter(Send, Recv, Counts, MPI_INT, MPI_SUM, C);
-      const int Served = Unequal == 0 || P == 1;
+      const int Served = padded(Counts, P);
       expect(C, Served ? "served" : "passed",
              Served ? "reduce_scatter" : "MPI_Reduce_scatter");
     }
@@ -444,9 +465,13 @@ static void round_(MPI_Comm C, int Round) {
   allgatherv(C, Count, 0, Count + Gap[2], 1, 0, NonBlocking, Round);
   allgatherv(C, Count, 0, Count, 0, 1, NonBlocking, Round);
   allgatherv(C, Count, 0, Count + Gap[3], 1, 1, Persistent, Round);
-  /* Unequal counts: passed on. */
+  /* Unequal counts: served through the staging copy, padded; all on one
+   * rank: passed on from 3 ranks. */
   allgatherv(C, Count, 1, Count, 0, 0, Blocking, Round);
   allgatherv(C, Count, 1, Count, 1, 1, NonBlocking, Round);
+  allgatherv(C, Count, 1, Count + Gap[0], 1, 0, Persistent, Round);
+  allgatherv(C, Count, 2, Count, 0, 0, Blocking, Round);
+  allgatherv(C, Count, 2, Count, 1, 1, NonBlocking, Round);
   rooted(C, Count, Unequal, Root, Round);
   alltoallv(C, Count, Unequal, Round);
   reduceScatter(C, Count, Round);
