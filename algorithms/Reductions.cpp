@@ -3,6 +3,8 @@
 #include "algorithms/Cheapest.h"
 #include "algorithms/Placement.h"
 #include "algorithms/Reducer.h"
+#include "algorithms/SegmentedBcast.h"
+#include "algorithms/TreePipeline.h"
 
 #include <algorithm>
 #include <cassert>
@@ -512,6 +514,130 @@ llvm::Expected<Schedule> buildRingReduceScatter(const Machine &M,
     }
   S.Steps = groupedRounds(M, Rd.Ts, P, Rd.Tags);
   return S;
+}
+
+bool pipelineReduceApplies(const Machine &, const Request &R,
+                           std::string &Why) {
+  if (!R.Commutative) {
+    Why = "its segments fold in the order they arrive: a commutative "
+          "operator (binomial and direct fold in rank order)";
+    return false;
+  }
+  // One transfer per segment and tree edge, at least one segment.
+  return transfersFit(double(std::max<int64_t>(1, R.Segments)) * R.size(), Why);
+}
+
+namespace {
+
+/// The tree of a pipelined reduce over \p S's ranks in node order from the
+/// root (relative index i, algorithms/Builder.h): relative index i's parent
+/// is i - 1 (a chain) or (i - 1) / 2 (a binary tree); -1 at the root.
+std::vector<int32_t> reduceTree(const Schedule &S, bool Binary) {
+  const std::vector<int32_t> Order = nodeOrderFromRoot(S);
+  std::vector<int32_t> Parent(S.size(), -1);
+  for (size_t I = 1; I < Order.size(); ++I)
+    Parent[Order[I]] = Order[Binary ? (I - 1) / 2 : I - 1];
+  return Parent;
+}
+
+/// The most receives from one peer a pipelined reduce with an open window
+/// has out at once: enough to fill a link with small segments, few enough
+/// to keep the messages in flight (and a simulator's work) bounded.
+constexpr int64_t OpenWindow = 64;
+
+/// K segments folded up the tree \p Parent (over ranks; -1 at the root):
+/// segment c leaves a rank of height h (the longest way down to a leaf) in
+/// step c + h (of as many sub-steps as a rank has children), after its
+/// children's segment c (their heights are lower).
+Schedule treeReduce(const Machine &M, const Request &R, llvm::StringRef Name,
+                    const std::vector<int32_t> &Parent, int64_t K, bool Open) {
+  Schedule S = scheduleSkeleton(M, R, Name);
+  const int32_t P = S.size();
+  S.NumChunks = K;
+  // Open: up to OpenWindow segments' receives out at once, as MPI
+  // libraries' pipelines post them, so that a link carries several small
+  // segments at a time, their latencies overlapped (where the network does
+  // not split its links among them to everyone's loss: the search judges).
+  if (Open)
+    S.RecvWindow = std::min(K, OpenWindow);
+  // Heights: a child's is below its parent's, so relaxing parents in
+  // decreasing order of depth settles them.
+  std::vector<int64_t> Depth(P, 0), Height(P, 0);
+  std::vector<int32_t> ByDepth;
+  for (int32_t V = 0; V < P; ++V) {
+    int64_t D = 0;
+    for (int32_t U = V; Parent[U] >= 0; U = Parent[U])
+      ++D;
+    Depth[V] = D;
+    if (Parent[V] >= 0)
+      ByDepth.push_back(V);
+  }
+  std::stable_sort(ByDepth.begin(), ByDepth.end(),
+                   [&](int32_t A, int32_t B) { return Depth[A] > Depth[B]; });
+  for (int32_t V : ByDepth)
+    Height[Parent[V]] = std::max(Height[Parent[V]], Height[V] + 1);
+  // Listed child before parent for every segment, as the values flow.
+  std::vector<int32_t> Senders = ByDepth;
+  std::stable_sort(Senders.begin(), Senders.end(),
+                   [&](int32_t A, int32_t B) { return Height[A] < Height[B]; });
+  // Siblings send one after the other (one port receives one message a
+  // step): the i-th child of a rank sends in the i-th half of the step.
+  std::vector<int64_t> Sibling(P, 0), Children(P, 0);
+  for (int32_t V : Senders)
+    Sibling[V] = Children[Parent[V]]++;
+  const int64_t Fan =
+      std::max<int64_t>(1, *std::max_element(Children.begin(), Children.end()));
+  Reducer Rd(S);
+  for (int64_t C = 0; C < K; ++C)
+    for (int32_t V : Senders)
+      Rd.send(V, Parent[V], C, C + 1, TransferKind::Combine, 0, 1,
+              (C + Height[V]) * Fan + Sibling[V]);
+  std::vector<std::pair<int64_t, Transfer>> Tagged;
+  for (size_t I = 0; I < Rd.Ts.size(); ++I)
+    Tagged.push_back({Rd.Tags[I], std::move(Rd.Ts[I])});
+  S.Steps = placeInSteps(std::move(Tagged));
+  return S;
+}
+
+llvm::Expected<Schedule> pipelinedReduce(const Machine &M, const Request &R,
+                                         Pipeline &Pl, llvm::StringRef Name,
+                                         bool Binary) {
+  std::string Why;
+  if (!pipelineReduceApplies(M, R, Why))
+    return notApplicable(Name, Why);
+  const Schedule Skel = scheduleSkeleton(M, R, Name);
+  const std::vector<int32_t> Parent = reduceTree(Skel, Binary);
+  const int64_t P = R.size();
+  // A segment of at least one element; a candidate within what a search
+  // affords (one transfer per segment and edge).
+  const int64_t Units =
+      std::max<int64_t>(1, static_cast<int64_t>(elementCount(R)));
+  const int64_t Budget =
+      std::max<int64_t>(1, MaxSearchTransfers / std::max<int64_t>(1, P - 1));
+  const int64_t Hops = Binary ? 2 * ceilLog2(P) : P;
+  const double Hint = pipelineOptimalSegments(M, Hops, R.Bytes);
+  // The segment count searched with the posting rule's window and with an
+  // open one; the cheaper wins.
+  Cheapest Windows(M, Pl, makespanJudge());
+  for (bool Open : {false, true})
+    Windows.consider(Open ? "window=open" : "window=rule", [&] {
+      return searchSegments(
+          M, R, Pl, Hint, std::min(Units, Budget),
+          [&](int64_t K) { return treeReduce(M, R, Name, Parent, K, Open); });
+    });
+  return Windows.take();
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildPipelineReduce(const Machine &M, const Request &R,
+                                             Pipeline &P) {
+  return pipelinedReduce(M, R, P, "pipeline", false);
+}
+
+llvm::Expected<Schedule>
+buildBinaryPipelineReduce(const Machine &M, const Request &R, Pipeline &P) {
+  return pipelinedReduce(M, R, P, "pipelined-binary", true);
 }
 
 bool scanApplies(const Machine &, const Request &R, std::string &Why) {

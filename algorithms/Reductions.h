@@ -48,6 +48,23 @@ llvm::Expected<Schedule> buildReduceScatterAllgatherPart(const Machine &M,
                                                          const Request &R,
                                                          int32_t Rank);
 
+/// Pipelined reduces (Open MPI's `pipeline` and `binary` reduces, SMPI's
+/// NTSL): the vector in k segments folded up a tree of the ranks in node
+/// order from the root, every rank folding its own contribution in and
+/// sending a segment on as soon as its children's have come in; the tree a
+/// chain (`pipeline`: each link carries every segment once, one flow at a
+/// time, so shared backbones and uplinks are crossed as few times as a
+/// reduce can) or a binary tree (`pipelined-binary`: depth log2 P). The
+/// segment count is searched with the machine's cost pass (searchSegments,
+/// algorithms/Placement.h), or the request's `segments`. Commutative
+/// operators: segments fold as they arrive.
+llvm::Expected<Schedule> buildPipelineReduce(const Machine &M, const Request &R,
+                                             Pipeline &P);
+llvm::Expected<Schedule>
+buildBinaryPipelineReduce(const Machine &M, const Request &R, Pipeline &P);
+bool pipelineReduceApplies(const Machine &M, const Request &R,
+                           std::string &Why);
+
 /// Direct (flat) reduce: every rank sends its vector to the root at once,
 /// and the root folds them in rank order (the ranks after it appended, then
 /// the ones before it prepended), so any operator gets its operands in

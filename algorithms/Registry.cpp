@@ -259,6 +259,26 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/onNetwork},
+      {"pipeline",
+       "k segments folded up a chain of the ranks in node order to the root "
+       "(Open MPI's pipeline reduce, SMPI's NTSL), k searched with the cost "
+       "pass; commutative operators",
+       {Collective::Reduce},
+       buildPipelineReduce,
+       pipelineReduceApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"pipelined-binary",
+       "k segments folded up a binary tree of the ranks in node order (Open "
+       "MPI's binary reduce), k searched with the cost pass; commutative "
+       "operators",
+       {Collective::Reduce},
+       buildBinaryPipelineReduce,
+       pipelineReduceApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
       // Reduce-scatter (MPI_Reduce_scatter_block): the vector's P blocks,
       // rank r ends with block r reduced.
       {"recursive-halving",

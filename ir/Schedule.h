@@ -113,6 +113,12 @@ struct Schedule {
   int32_t Root = 0; ///< A rank; 0 for rootless collectives.
   /// Segments the message is split into (1 = unsegmented).
   int64_t NumChunks = 1;
+  /// Receives from one peer a rank may have out at once (the posting rule,
+  /// passes/Posting.h); 0: the rule's default, RecvWindow. A pipeline of
+  /// many small segments takes more, so that its links carry several
+  /// segments at a time, as MPI libraries' pipelines post every receive at
+  /// once.
+  int64_t RecvWindow = 0;
   /// Reduction operator and element type ("" when not a reduction).
   std::string Op, Datatype;
   bool Commutative = true;
@@ -132,6 +138,9 @@ struct Schedule {
   uint64_t chunkBytes(Interval C) const;
   uint64_t numTransfers() const;
 };
+
+/// The largest receive window a schedule may ask for (Schedule::RecvWindow).
+constexpr int64_t MaxRecvWindow = int64_t(1) << 16;
 
 /// Bytes of one element of a reduction's datatype (int32 and float: 4, int64
 /// and double: 8); 1 for anything else (data that is not reduced is counted

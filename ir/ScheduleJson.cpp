@@ -37,6 +37,8 @@ void writeScheduleJson(llvm::raw_ostream &OS, const Schedule &S,
   writeString(OS, S.MachineName);
   OS << ",\n  \"bytes\": " << S.Bytes << ",\n  \"root\": " << S.Root
      << ",\n  \"chunks\": " << S.NumChunks;
+  if (S.RecvWindow > 0)
+    OS << ",\n  \"recv_window\": " << S.RecvWindow;
   if (!S.Op.empty()) {
     OS << ",\n  \"op\": ";
     writeString(OS, S.Op);
@@ -194,17 +196,19 @@ struct Reader {
     if (!C)
       return fail(*J.find("collective"), "unknown collective '" + Coll + "'");
     S.Coll = *C;
-    int64_t Bytes = 0, Root = 0, Chunks = 1;
+    int64_t Bytes = 0, Root = 0, Chunks = 1, Window = 0;
     if (!getString(J, "algorithm", S.Algorithm) ||
         !getString(J, "machine", S.MachineName, false) ||
         !getInt(J, "bytes", Bytes, true, 0, static_cast<int64_t>(MaxBytes)) ||
         !getInt(J, "root", Root) || !getInt(J, "chunks", Chunks, false, 1) ||
+        !getInt(J, "recv_window", Window, false, 0, MaxRecvWindow) ||
         !getString(J, "op", S.Op, false) ||
         !getString(J, "datatype", S.Datatype, false) ||
         !getTime(J, "makespan", S.Makespan))
       return false;
     S.Bytes = static_cast<uint64_t>(Bytes);
     S.NumChunks = Chunks;
+    S.RecvWindow = Window;
     if (const JsonNode *V = J.find("commutative")) {
       if (V->K != JsonNode::Kind::Bool)
         return fail(*V, "'commutative' must be true or false");

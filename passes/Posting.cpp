@@ -538,7 +538,9 @@ private:
   /// (passes/Dependencies.h), as indices of its rank's operations (a
   /// reduction's receives are applied in order, so the latest suffices),
   /// and after the sends of the rank's latest earlier step that sends; every
-  /// receive after the one RecvWindow before it from the same peer.
+  /// receive after the one the window before it from the same peer
+  /// (RecvWindow, or the schedule's own; the rank's window is never the
+  /// smaller).
   void dataWaits() {
     TransferDependencies D = transferDependencies(S);
     // Where each transfer's receive is in its receiver's program.
@@ -552,7 +554,9 @@ private:
         continue;
       std::unordered_map<int32_t, std::vector<int32_t>> From;
       std::vector<int32_t> All;
-      const size_t RankWin = size_t(RankRecvWindow);
+      const size_t PeerWin =
+          size_t(S.RecvWindow > 0 ? S.RecvWindow : RecvWindow);
+      const size_t RankWin = std::max(size_t(RankRecvWindow), PeerWin);
       // The rank window of the first receive of the current step (NoOp:
       // none): the step's later receives wait for it, not for receives of
       // their own step, so a step's receives are posted together.
@@ -562,8 +566,8 @@ private:
         if (!O.isRecv())
           continue;
         std::vector<int32_t> &F = From[O.Peer];
-        if (F.size() >= size_t(RecvWindow))
-          O.PostWaits.push_back(F[F.size() - size_t(RecvWindow)]);
+        if (F.size() >= PeerWin)
+          O.PostWaits.push_back(F[F.size() - PeerWin]);
         int32_t Win = All.size() >= RankWin ? All[All.size() - RankWin] : NoOp;
         if (O.Step != Step) {
           Step = O.Step;

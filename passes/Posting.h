@@ -84,7 +84,8 @@
 namespace collc {
 
 /// Receives from one peer, and in all, a rank has out at once (see the file
-/// comment).
+/// comment), unless the schedule asks for more (Schedule::RecvWindow: then
+/// that many from one peer, and in all).
 constexpr int64_t RecvWindow = 2, RankRecvWindow = 8;
 
 /// Buffers a segment addresses.
