@@ -52,9 +52,7 @@ bool meshApplies(const Machine &M, const Request &, std::string &Why) {
 }
 
 llvm::Expected<Schedule> buildOptMesh(const Machine &M, const Request &R) {
-  OptTreeTable Table =
-      optTreeSplits(R.size(), M.M.tHold(R.Bytes), M.M.tEnd(R.Bytes));
-  return meshSchedule(M, R, "opt-mesh", optTreeSplit(Table.J));
+  return meshSchedule(M, R, "opt-mesh", optTreeSplit(M, R));
 }
 
 llvm::Expected<Schedule> buildUMesh(const Machine &M, const Request &R) {
