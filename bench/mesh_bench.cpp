@@ -8,6 +8,7 @@
 //
 //   build/bin/bench-mesh [--runs N]
 
+#include "bench/Args.h"
 #include "bench/Inputs.h"
 #include "bench/Timing.h"
 #include "compiler/Driver.h"
@@ -71,14 +72,10 @@ template <typename F> double timed(int Runs, F &&Fn) {
 
 int main(int argc, char **argv) {
   int Runs = 5;
-  for (int I = 1; I < argc; ++I) {
-    if (!std::strcmp(argv[I], "--runs") && I + 1 < argc)
-      Runs = std::max(1, std::atoi(argv[++I]));
-    else {
-      std::fprintf(stderr, "usage: %s [--runs N]\n", argv[0]);
-      return 1;
-    }
-  }
+  if (!readOptions(argc, argv, {{"--runs", &Runs}},
+                   (std::string(argv[0]) + " [--runs N]").c_str()))
+    return 1;
+  Runs = std::max(1, Runs);
   Machine M = mesh256();
   llvm::outs() << "OPT-mesh, 65536-node multicast on a 256x256 mesh, 4 KiB "
                   "(median of "
