@@ -44,8 +44,10 @@ Machine mesh256() {
   return M;
 }
 
-/// A multicast from a random node to K-1 other random nodes.
-Request group(const Machine &M, int64_t K, uint64_t Seed) {
+/// A multicast from a random node to K-1 other random nodes, by
+/// \p Algorithm.
+Request group(const Machine &M, int64_t K, uint64_t Seed,
+              const char *Algorithm = "auto") {
   std::mt19937_64 Rng(Seed);
   std::vector<int64_t> All(M.Topo.Nodes);
   std::iota(All.begin(), All.end(), 0);
@@ -55,6 +57,7 @@ Request group(const Machine &M, int64_t K, uint64_t Seed) {
   F.Root = All[0];
   F.Destinations.emplace(All.begin() + 1, All.begin() + K);
   F.Bytes = 4096;
+  F.Algorithm = Algorithm;
   return mustRequest(F, M);
 }
 
@@ -82,7 +85,7 @@ int main(int argc, char **argv) {
                << Runs << " runs)\n";
   llvm::outs() << llvm::format("%-28s %10s\n", (const char *)"phase",
                                (const char *)"seconds");
-  Request R = group(M, 65536, 1);
+  Request R = group(M, 65536, 1, "opt-mesh");
   std::optional<Schedule> S;
   double Build = timed(Runs, [&] {
     auto B = buildAndCost(M, R, "opt-mesh");
@@ -99,9 +102,7 @@ int main(int argc, char **argv) {
       std::exit(1);
   });
   double Total = timed(Runs, [&] {
-    Request RA = R;
-    RA.Algorithm = "opt-mesh";
-    auto C = compile(M, RA);
+    auto C = compile(M, R);
     if (!C)
       std::exit(1);
     checkContention(*C, M);
