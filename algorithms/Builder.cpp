@@ -1,5 +1,7 @@
 #include "algorithms/Builder.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -87,6 +89,14 @@ std::vector<int32_t> nodeOrderFromRoot(const Schedule &S) {
   std::rotate(Order.begin(), std::find(Order.begin(), Order.end(), S.Root),
               Order.end());
   return Order;
+}
+
+bool topologyIsOneOf(const Machine &M, llvm::ArrayRef<TopologyKind> Kinds,
+                     llvm::StringRef Needs, std::string &Why) {
+  if (llvm::is_contained(Kinds, M.Topo.Kind))
+    return true;
+  Why = (Needs + ", not '" + topologyKindName(M.Topo.Kind) + "'").str();
+  return false;
 }
 
 bool onNetwork(const Machine &M, const Request &, std::string &Why) {

@@ -83,6 +83,11 @@ int ceilLog2(int64_t N);
 /// and then the ranks after it (wrapping round), ties by rank.
 std::vector<int32_t> nodeOrderFromRoot(const Schedule &S);
 
+/// For an applicability test: whether \p M's topology is one of \p Kinds;
+/// if not, \p Why is "<Needs>, not '<its kind>'".
+bool topologyIsOneOf(const Machine &M, llvm::ArrayRef<TopologyKind> Kinds,
+                     llvm::StringRef Needs, std::string &Why);
+
 /// For `--algorithm auto`: builders laid onto a network, which auto
 /// considers only on a machine with one (where the flow-level evaluator
 /// judges them); an explicit request takes them anywhere.

@@ -39,22 +39,13 @@ llvm::Expected<Schedule> meshSchedule(const Machine &M, const Request &R,
 } // namespace
 
 bool meshApplies(const Machine &M, const Request &, std::string &Why) {
-  switch (M.Topo.Kind) {
-  case TopologyKind::Mesh:
-  case TopologyKind::Torus:
-  case TopologyKind::Hypercube:
-    return true;
-  default:
-    Why = std::string("needs a mesh, torus or hypercube topology, not '") +
-          topologyKindName(M.Topo.Kind) + "'";
-    return false;
-  }
+  return topologyIsOneOf(
+      M, {TopologyKind::Mesh, TopologyKind::Torus, TopologyKind::Hypercube},
+      "needs a mesh, torus or hypercube topology", Why);
 }
 
 llvm::Expected<Schedule> buildOptMesh(const Machine &M, const Request &R) {
-  OptTreeTable Table =
-      optTreeSplits(R.size(), M.M.tHold(R.Bytes), M.M.tEnd(R.Bytes));
-  return meshSchedule(M, R, "opt-mesh", optTreeSplit(Table.J));
+  return meshSchedule(M, R, "opt-mesh", optTreeSplit(M, R));
 }
 
 llvm::Expected<Schedule> buildUMesh(const Machine &M, const Request &R) {

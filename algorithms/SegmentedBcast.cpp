@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <vector>
 
 namespace collc {
 
@@ -184,51 +186,77 @@ llvm::Expected<Schedule> buildKSegment(const Machine &M, const Request &R) {
   return S;
 }
 
-llvm::Expected<Schedule> buildPipeline(const Machine &M, const Request &R) {
-  Schedule S = scheduleSkeleton(M, R, "pipeline");
+namespace {
+
+/// Paths of relative ranks.
+using PathList = std::vector<std::vector<int64_t>>;
+
+/// Relative ranks [\p Lo, \p Hi).
+std::vector<int64_t> relativeRange(int64_t Lo, int64_t Hi) {
+  std::vector<int64_t> Out(static_cast<size_t>(std::max<int64_t>(0, Hi - Lo)));
+  std::iota(Out.begin(), Out.end(), Lo);
+  return Out;
+}
+
+/// The steps of the root's chunks sent down \p Paths (relative ranks, each
+/// path from the root's child on): the root sends chunk c to path p in step
+/// c x |Paths| + p, and each path forwards it one link per step.
+std::vector<Step> pipelinedPaths(const Schedule &S, const PathList &Paths) {
+  const int32_t P = S.size();
+  const int64_t N = static_cast<int64_t>(Paths.size());
+  std::vector<std::pair<int64_t, Transfer>> Tagged;
+  for (int64_t C = 0; C < S.NumChunks; ++C)
+    for (int64_t Path = 0; Path < N; ++Path) {
+      int64_t Prev = 0;
+      for (size_t I = 0; I < Paths[Path].size(); ++I) {
+        const int64_t Next = Paths[Path][I];
+        Tagged.push_back(
+            {N * C + Path + static_cast<int64_t>(I),
+             rootChunksCall(S, relRank(Prev, S.Root, P),
+                            relRank(Next, S.Root, P), {C, C + 1})});
+        Prev = Next;
+      }
+    }
+  return placeInSteps(std::move(Tagged));
+}
+
+/// A broadcast of the root's chunks down paths (pipelinedPaths): \p Plan(P)
+/// gives the rank count whose chain the segments are sized for
+/// (pipelineOptimalSegments) and the paths.
+template <typename PlanFn>
+Schedule pathPipeline(const Machine &M, const Request &R, const char *Name,
+                      PlanFn Plan) {
+  Schedule S = scheduleSkeleton(M, R, Name);
   const int32_t P = S.size();
   if (P < 2)
     return S;
-  S.NumChunks =
-      pickSegments(R, pipelineOptimalSegments(M, P, R.Bytes), maxSegments(R));
-  std::vector<std::pair<int64_t, Transfer>> Tagged;
-  // Chunk c crosses link i -> i+1 in step i + c.
-  for (int64_t C = 0; C < S.NumChunks; ++C)
-    for (int64_t I = 0; I + 1 < P; ++I)
-      Tagged.push_back(
-          {I + C, rootChunksCall(S, relRank(I, S.Root, P),
-                                 relRank(I + 1, S.Root, P), {C, C + 1})});
-  S.Steps = placeInSteps(std::move(Tagged));
+  const auto [Ranks, Paths] = Plan(P);
+  S.NumChunks = pickSegments(R, pipelineOptimalSegments(M, Ranks, R.Bytes),
+                             maxSegments(R));
+  S.Steps = pipelinedPaths(S, Paths);
   return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildPipeline(const Machine &M, const Request &R) {
+  // One path, relative ranks 1..P-1: chunk c crosses link i -> i+1 in
+  // step i + c.
+  return pathPipeline(M, R, "pipeline", [](int64_t P) {
+    return std::pair{P, PathList{relativeRange(1, P)}};
+  });
 }
 
 llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M,
                                               const Request &R) {
-  Schedule S = scheduleSkeleton(M, R, "two-path-pipeline");
-  const int32_t P = S.size();
-  if (P < 2)
-    return S;
-  // Chains: relative ranks 1..H and H+1..P-1.
-  const int64_t H = P / 2;
-  const int64_t Len = std::max<int64_t>(H, P - 1 - H);
-  S.NumChunks = pickSegments(R, pipelineOptimalSegments(M, 2 * Len, R.Bytes),
-                             maxSegments(R));
-  std::vector<std::pair<int64_t, Transfer>> Tagged;
-  // The root sends chunk c to path 0 in step 2c and to path 1 in step
-  // 2c + 1; each path forwards it one link per step.
-  for (int64_t C = 0; C < S.NumChunks; ++C)
-    for (int64_t Path = 0; Path < 2; ++Path) {
-      int64_t Lo = Path ? H + 1 : 1, Hi = Path ? P : H + 1;
-      int64_t Prev = 0;
-      for (int64_t I = Lo; I < Hi; ++I) {
-        Tagged.push_back({2 * C + Path + (I - Lo),
-                          rootChunksCall(S, relRank(Prev, S.Root, P),
-                                         relRank(I, S.Root, P), {C, C + 1})});
-        Prev = I;
-      }
-    }
-  S.Steps = placeInSteps(std::move(Tagged));
-  return S;
+  // Chains: relative ranks 1..H and H+1..P-1, sized as one chain of twice
+  // the longer's ranks.
+  return pathPipeline(M, R, "two-path-pipeline", [](int64_t P) {
+    const int64_t H = P / 2;
+    const int64_t Len = std::max<int64_t>(H, P - 1 - H);
+    return std::pair{
+        2 * Len, PathList{relativeRange(1, H + 1), relativeRange(H + 1, P)}};
+  });
 }
 
 llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,

@@ -16,17 +16,11 @@ constexpr int64_t MaxKarySearchTransfers = int64_t(1) << 13;
 } // namespace
 
 bool switchBcastApplies(const Machine &M, const Request &, std::string &Why) {
-  switch (M.Topo.Kind) {
-  case TopologyKind::FatTree:
-  case TopologyKind::Cluster:
-  case TopologyKind::Full:
-    return true;
-  default:
-    Why = std::string("orders ranks by leaf switch: needs a fat-tree, cluster "
-                      "or full topology, not '") +
-          topologyKindName(M.Topo.Kind) + "'";
-    return false;
-  }
+  return topologyIsOneOf(
+      M, {TopologyKind::FatTree, TopologyKind::Cluster, TopologyKind::Full},
+      "orders ranks by leaf switch: needs a fat-tree, cluster or full "
+      "topology",
+      Why);
 }
 
 llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,

@@ -4,15 +4,18 @@
 #include "algorithms/Placement.h"
 
 #include <deque>
+#include <memory>
 #include <optional>
 
 #include "llvm/Support/MathExtras.h"
 
 namespace collc {
 
-ChainSplit optTreeSplit(const BigVector<int32_t> &J) {
-  return [&J](int64_t I, int64_t Offset) -> int64_t {
-    int64_t Keep = J[I];
+ChainSplit optTreeSplit(const Machine &M, const Request &R) {
+  auto Table = std::make_shared<const OptTreeTable>(
+      optTreeSplits(R.size(), M.M.tHold(R.Bytes), M.M.tEnd(R.Bytes)));
+  return [Table](int64_t I, int64_t Offset) -> int64_t {
+    int64_t Keep = Table->J[I];
     if (Offset < Keep)
       return Keep; // keep the lower j nodes
     // Keep the upper j nodes if they contain the holder; otherwise (only
@@ -96,9 +99,7 @@ Schedule treeSchedule(const Machine &M, const Request &R, llvm::StringRef Name,
 } // namespace
 
 llvm::Expected<Schedule> buildOptTree(const Machine &M, const Request &R) {
-  OptTreeTable Table =
-      optTreeSplits(R.size(), M.M.tHold(R.Bytes), M.M.tEnd(R.Bytes));
-  return treeSchedule(M, R, "opt-tree", optTreeSplit(Table.J));
+  return treeSchedule(M, R, "opt-tree", optTreeSplit(M, R));
 }
 
 llvm::Expected<Schedule> buildBinomial(const Machine &M, const Request &R) {

@@ -18,8 +18,9 @@ namespace collc {
 /// the upper part, or the highest node of the lower part, as Algorithm 2).
 using ChainSplit = std::function<int64_t(int64_t I, int64_t Offset)>;
 
-/// Split keeping the OPT-tree subtree size j_i on the holder's side.
-ChainSplit optTreeSplit(const BigVector<int32_t> &J);
+/// Split keeping the OPT-tree subtree size j_i on the holder's side, of the
+/// OPT-tree for \p R's ranks under \p M's t_hold and t_end at \p R's size.
+ChainSplit optTreeSplit(const Machine &M, const Request &R);
 /// Binomial split (McKinley's U-mesh): the lower part has floor(i/2) nodes.
 ChainSplit binomialSplit();
 

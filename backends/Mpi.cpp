@@ -63,11 +63,22 @@ const Entry &entry(Collective C) {
   llvm_unreachable("every collective has an entry point");
 }
 
-/// Writes \p T as the arrays <Prefix>_rank_ops, <Prefix>_ops,
-/// <Prefix>_segs and <Prefix>_waits.
-void writeTables(raw_ostream &OS, const std::string &Prefix,
-                 const MpiTables &T) {
-  OS << "const int64_t " << Prefix << "_rank_ops[] = {";
+/// `{a,b,...}`: the fields of one row of a runtime table.
+template <typename... Ts> std::string braced(const Ts &...Fields) {
+  std::string Row = "{";
+  ((Row += std::to_string(Fields) + ","), ...);
+  Row.back() = '}';
+  return Row;
+}
+
+/// Writes `const Type Name[] = {...};` with the row \p Row gives each of
+/// \p Items, wrapped after about 90 characters; \p Unused stands in for an
+/// empty table where one row is needed.
+template <typename ItemT, typename RowFn>
+void writeArray(raw_ostream &OS, const char *Type, const std::string &Name,
+                const std::vector<ItemT> &Items, RowFn Row,
+                const char *Unused = nullptr) {
+  OS << "const " << Type << " " << Name << "[] = {";
   std::string Line;
   auto Flush = [&](bool Last) {
     if (Line.size() > 90 || (Last && !Line.empty())) {
@@ -75,39 +86,38 @@ void writeTables(raw_ostream &OS, const std::string &Prefix,
       Line.clear();
     }
   };
-  for (size_t R = 0; R < T.RankOps.size(); ++R) {
-    Line += " " + std::to_string(T.RankOps[R]) + ",";
-    Flush(R + 1 == T.RankOps.size());
+  for (size_t I = 0; I < Items.size(); ++I) {
+    Line += " " + Row(Items[I]) + ",";
+    Flush(I + 1 == Items.size());
+  }
+  if (Items.empty() && Unused) {
+    Line = Unused;
+    Flush(true);
   }
   OS << "};\n";
-  OS << "const collc::rt::Op " << Prefix << "_ops[] = {";
-  for (const rt::Op &O : T.Ops) {
-    Line += " {" + std::to_string(O.Step) + "," + std::to_string(O.Peer) + "," +
-            std::to_string(O.Flags) + "," + std::to_string(O.Seg) + "," +
-            std::to_string(O.NumSegs) + "," + std::to_string(O.Wait) + "},";
-    Flush(false);
-  }
-  if (T.Ops.empty())
-    Line = " {0, 0, 0, 0, 0, 0}, /* unused */";
-  Flush(true);
-  OS << "};\n";
-  OS << "const collc::rt::Seg " << Prefix << "_segs[] = {";
-  for (const rt::Seg &G : T.Segs) {
-    Line += " {" + std::to_string(G.Block) + "," + std::to_string(G.NumBlocks) +
-            "," + std::to_string(G.ChunkLo) + "," + std::to_string(G.ChunkHi) +
-            "," + std::to_string(G.Buf) + "," + std::to_string(G.Mode) + "},";
-    Flush(false);
-  }
-  if (T.Segs.empty())
-    Line = " {0, 0, 0, 0, 0, 0}, /* unused */";
-  Flush(true);
-  OS << "};\n";
-  OS << "const int32_t " << Prefix << "_waits[] = {";
-  for (size_t I = 0; I < T.Waits.size(); ++I) {
-    Line += " " + std::to_string(T.Waits[I]) + ",";
-    Flush(I + 1 == T.Waits.size());
-  }
-  OS << "};\n";
+}
+
+/// Writes \p T as the arrays <Prefix>_rank_ops, <Prefix>_ops,
+/// <Prefix>_segs and <Prefix>_waits.
+void writeTables(raw_ostream &OS, const std::string &Prefix,
+                 const MpiTables &T) {
+  auto Number = [](auto V) { return std::to_string(V); };
+  const char *Unused = " {0, 0, 0, 0, 0, 0}, /* unused */";
+  writeArray(OS, "int64_t", Prefix + "_rank_ops", T.RankOps, Number);
+  writeArray(
+      OS, "collc::rt::Op", Prefix + "_ops", T.Ops,
+      [](const rt::Op &O) {
+        return braced(O.Step, O.Peer, O.Flags, O.Seg, O.NumSegs, O.Wait);
+      },
+      Unused);
+  writeArray(
+      OS, "collc::rt::Seg", Prefix + "_segs", T.Segs,
+      [](const rt::Seg &G) {
+        return braced(G.Block, G.NumBlocks, G.ChunkLo, G.ChunkHi, G.Buf,
+                      G.Mode);
+      },
+      Unused);
+  writeArray(OS, "int32_t", Prefix + "_waits", T.Waits, Number);
 }
 
 std::string functionName(Collective C, const std::string &Name) {

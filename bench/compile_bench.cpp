@@ -7,6 +7,7 @@
 
 #include "algorithms/OptTree.h"
 #include "algorithms/Registry.h"
+#include "bench/Args.h"
 #include "bench/Inputs.h"
 #include "bench/Timing.h"
 #include "compiler/Driver.h"
@@ -105,20 +106,12 @@ Row compileOnce(int64_t K) {
 int main(int argc, char **argv) {
   int64_t MaxDp = 10000000, MaxCompile = 1000000;
   int Runs = 5;
-  for (int I = 1; I < argc; ++I) {
-    if (!strcmp(argv[I], "--max-dp") && I + 1 < argc)
-      MaxDp = atoll(argv[++I]);
-    else if (!strcmp(argv[I], "--max-compile") && I + 1 < argc)
-      MaxCompile = atoll(argv[++I]);
-    else if (!strcmp(argv[I], "--runs") && I + 1 < argc)
-      Runs = atoi(argv[++I]);
-    else {
-      fprintf(
-          stderr,
-          "usage: bench-compile [--max-dp K] [--max-compile K] [--runs N]\n");
-      return 1;
-    }
-  }
+  if (!readOptions(argc, argv,
+                   {{"--max-dp", &MaxDp},
+                    {"--max-compile", &MaxCompile},
+                    {"--runs", &Runs}},
+                   "bench-compile [--max-dp K] [--max-compile K] [--runs N]"))
+    return 1;
 
   printf("OPT-tree DP (Algorithm 1, O(k)), t_hold = 40.48, t_end = 126.68 "
          "(IBM SP, 1 KiB); median of %d runs\n\n",

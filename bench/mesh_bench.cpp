@@ -8,6 +8,7 @@
 //
 //   build/bin/bench-mesh [--runs N]
 
+#include "bench/Args.h"
 #include "bench/Inputs.h"
 #include "bench/Timing.h"
 #include "compiler/Driver.h"
@@ -43,8 +44,10 @@ Machine mesh256() {
   return M;
 }
 
-/// A multicast from a random node to K-1 other random nodes.
-Request group(const Machine &M, int64_t K, uint64_t Seed) {
+/// A multicast from a random node to K-1 other random nodes, by
+/// \p Algorithm.
+Request group(const Machine &M, int64_t K, uint64_t Seed,
+              const char *Algorithm = "auto") {
   std::mt19937_64 Rng(Seed);
   std::vector<int64_t> All(M.Topo.Nodes);
   std::iota(All.begin(), All.end(), 0);
@@ -54,6 +57,7 @@ Request group(const Machine &M, int64_t K, uint64_t Seed) {
   F.Root = All[0];
   F.Destinations.emplace(All.begin() + 1, All.begin() + K);
   F.Bytes = 4096;
+  F.Algorithm = Algorithm;
   return mustRequest(F, M);
 }
 
@@ -71,21 +75,17 @@ template <typename F> double timed(int Runs, F &&Fn) {
 
 int main(int argc, char **argv) {
   int Runs = 5;
-  for (int I = 1; I < argc; ++I) {
-    if (!std::strcmp(argv[I], "--runs") && I + 1 < argc)
-      Runs = std::max(1, std::atoi(argv[++I]));
-    else {
-      std::fprintf(stderr, "usage: %s [--runs N]\n", argv[0]);
-      return 1;
-    }
-  }
+  if (!readOptions(argc, argv, {{"--runs", &Runs}},
+                   (std::string(argv[0]) + " [--runs N]").c_str()))
+    return 1;
+  Runs = std::max(1, Runs);
   Machine M = mesh256();
   llvm::outs() << "OPT-mesh, 65536-node multicast on a 256x256 mesh, 4 KiB "
                   "(median of "
                << Runs << " runs)\n";
   llvm::outs() << llvm::format("%-28s %10s\n", (const char *)"phase",
                                (const char *)"seconds");
-  Request R = group(M, 65536, 1);
+  Request R = group(M, 65536, 1, "opt-mesh");
   std::optional<Schedule> S;
   double Build = timed(Runs, [&] {
     auto B = buildAndCost(M, R, "opt-mesh");
@@ -102,9 +102,7 @@ int main(int argc, char **argv) {
       std::exit(1);
   });
   double Total = timed(Runs, [&] {
-    Request RA = R;
-    RA.Algorithm = "opt-mesh";
-    auto C = compile(M, RA);
+    auto C = compile(M, R);
     if (!C)
       std::exit(1);
     checkContention(*C, M);

@@ -12,6 +12,7 @@
 //   build/bin/bench-sem [--max-n N] [--runs R]
 
 #include "algorithms/Registry.h"
+#include "bench/Args.h"
 #include "bench/Inputs.h"
 #include "bench/Timing.h"
 #include "compiler/Driver.h"
@@ -120,16 +121,9 @@ Result inChild(int64_t N, long &MaxRssKiB) {
 int main(int argc, char **argv) {
   int64_t MaxN = 64;
   int Runs = 3;
-  for (int I = 1; I < argc; ++I) {
-    if (!strcmp(argv[I], "--max-n") && I + 1 < argc)
-      MaxN = atoll(argv[++I]);
-    else if (!strcmp(argv[I], "--runs") && I + 1 < argc)
-      Runs = atoi(argv[++I]);
-    else {
-      fprintf(stderr, "usage: bench-sem [--max-n N] [--runs R]\n");
-      return 1;
-    }
-  }
+  if (!readOptions(argc, argv, {{"--max-n", &MaxN}, {"--runs", &Runs}},
+                   "bench-sem [--max-n N] [--runs R]"))
+    return 1;
   printf("SEM: build + cost + block-exact verify (CPU s, median of %d; peak "
          "RSS of one run)\n\n",
          Runs);

@@ -13,6 +13,7 @@
 
 #include "algorithms/Builder.h"
 #include "algorithms/Registry.h"
+#include "bench/Args.h"
 #include "bench/Inputs.h"
 #include "bench/Timing.h"
 #include "compiler/Driver.h"
@@ -154,21 +155,15 @@ int main(int argc, char **argv) {
   bool Table = false, Time = false;
   int Runs = 3;
   int64_t GreedyMax = 362880;
-  for (int I = 1; I < argc; ++I) {
-    if (!strcmp(argv[I], "--table"))
-      Table = true;
-    else if (!strcmp(argv[I], "--time"))
-      Time = true;
-    else if (!strcmp(argv[I], "--runs") && I + 1 < argc)
-      Runs = std::max(1, atoi(argv[++I]));
-    else if (!strcmp(argv[I], "--greedy-max") && I + 1 < argc)
-      GreedyMax = atoll(argv[++I]);
-    else {
-      llvm::errs() << "usage: bench-star [--table] [--time] [--runs N] "
-                      "[--greedy-max NODES]\n";
-      return 1;
-    }
-  }
+  if (!readOptions(argc, argv,
+                   {{"--table", &Table},
+                    {"--time", &Time},
+                    {"--runs", &Runs},
+                    {"--greedy-max", &GreedyMax}},
+                   "bench-star [--table] [--time] [--runs N] "
+                   "[--greedy-max NODES]"))
+    return 1;
+  Runs = std::max(1, Runs);
   if (!Table && !Time)
     Table = Time = true;
   if (Table)

@@ -22,15 +22,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "algorithms/Registry.h"
+#include "bench/Inputs.h"
 #include "bench/Timing.h"
 #include "compiler/Driver.h"
 #include "passes/Verify.h"
-#include "tests/TestUtil.h"
 
-#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 
@@ -165,11 +166,10 @@ int main(int Argc, char **Argv) {
   M.M.Parameterized = {{10, 0.01}, {20, 0.02}};
   const uint64_t Bytes = 1 << 20;
   std::vector<std::string> Notes;
-  const char *const Format =
-      "{0,-10} {1,-26} {2,7} {3,7} {4,10} {5,10} {6,10} {7,10}\n";
-  llvm::outs() << llvm::formatv(Format, "collective", "algorithm", "ranks",
-                                "chunks", "transfers", "atoms s", "runs s",
-                                "atoms/runs");
+  const char *const Format = "%-10s %-26s %7s %7s %10s %10s %10s %10s\n";
+  llvm::outs() << llvm::format(Format, "collective", "algorithm", "ranks",
+                               "chunks", "transfers", "atoms s", "runs s",
+                               "atoms/runs");
   bool Failed = false;
   // Times both verifiers on S and prints its row.
   auto Measure = [&](const Schedule &S, const std::string &Name) {
@@ -184,26 +184,33 @@ int main(int Argc, char **Argv) {
       Failed = true;
     }
     if (Atoms < 0)
-      Notes.push_back(llvm::formatv("{0} at {1} ranks, atoms: {2}", Name,
-                                    S.size(), AtomProblem));
-    auto Secs = [](double T) {
-      return T < 0 ? std::string("-") : llvm::formatv("{0:f3}", T).str();
+      Notes.push_back(Name + " at " + std::to_string(S.size()) +
+                      " ranks, atoms: " + AtomProblem);
+    auto Fixed = [](double T, const char *Spec) {
+      char Buf[64];
+      std::snprintf(Buf, sizeof Buf, Spec, T);
+      return std::string(Buf);
     };
-    llvm::outs() << llvm::formatv(
-        Format, collectiveName(S.Coll), Name, S.size(), S.NumChunks,
-        S.numTransfers(), Secs(Atoms), Secs(Runs),
-        Atoms < 0 || Runs <= 0 ? "-"
-                               : llvm::formatv("{0:f1}x", Atoms / Runs).str());
+    const std::string Ratio =
+        Atoms < 0 || Runs <= 0 ? "-" : Fixed(Atoms / Runs, "%.1fx");
+    llvm::outs() << llvm::format(
+        Format, collectiveName(S.Coll), Name.c_str(),
+        std::to_string(S.size()).c_str(), std::to_string(S.NumChunks).c_str(),
+        std::to_string(S.numTransfers()).c_str(),
+        Atoms < 0 ? "-" : Fixed(Atoms, "%.3f").c_str(),
+        Runs < 0 ? "-" : Fixed(Runs, "%.3f").c_str(), Ratio.c_str());
     llvm::outs().flush();
   };
   for (const Row &Rw : Rows)
     for (int32_t P = 256; P <= std::min(MaxP, Rw.MaxRanks); P *= 4) {
-      Request R = test::request(Rw.Coll, P, 0, Bytes, Rw.Algorithm);
-      auto S = buildAndCost(M, R, Rw.Algorithm);
+      auto R =
+          makeRequest(bench::onFirstNodes(Rw.Coll, P, Bytes, Rw.Algorithm), M);
+      auto S = R ? buildAndCost(M, *R, Rw.Algorithm)
+                 : llvm::Expected<Schedule>(R.takeError());
       if (!S) {
-        Notes.push_back(llvm::formatv("{0} {1} at {2} ranks: {3}",
-                                      collectiveName(Rw.Coll), Rw.Algorithm, P,
-                                      llvm::toString(S.takeError())));
+        Notes.push_back(std::string(collectiveName(Rw.Coll)) + " " +
+                        Rw.Algorithm + " at " + std::to_string(P) +
+                        " ranks: " + llvm::toString(S.takeError()));
         continue;
       }
       Measure(*S, Rw.Algorithm);

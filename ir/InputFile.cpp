@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 using namespace llvm;
 
@@ -23,18 +24,13 @@ Error fileError(StringRef Path, const Twine &What) {
 
 /// What a file that is not regular is, in words.
 const char *kindOf(mode_t Mode) {
-  if (S_ISDIR(Mode))
-    return "a directory";
-  if (S_ISFIFO(Mode))
-    return "a FIFO";
-  if (S_ISCHR(Mode))
-    return "a character device";
-  if (S_ISBLK(Mode))
-    return "a block device";
-  if (S_ISSOCK(Mode))
-    return "a socket";
-  if (S_ISLNK(Mode))
-    return "a symbolic link";
+  static const std::pair<mode_t, const char *> Kinds[] = {
+      {S_IFDIR, "a directory"},        {S_IFIFO, "a FIFO"},
+      {S_IFCHR, "a character device"}, {S_IFBLK, "a block device"},
+      {S_IFSOCK, "a socket"},          {S_IFLNK, "a symbolic link"}};
+  for (const auto &[Kind, Words] : Kinds)
+    if ((Mode & S_IFMT) == Kind)
+      return Words;
   return "not a regular file";
 }
 

@@ -127,30 +127,37 @@ struct Reader {
       return fail(Obj, std::string("missing key '") + Key + "'");
     return true;
   }
+  /// Member \p Key of \p Obj read by \p Read(value); a missing required one
+  /// is an error at \p Obj, a missing optional one is not read.
+  template <typename ReadFn>
+  bool read(const JsonNode &Obj, const char *Key, bool Required, ReadFn Read) {
+    const JsonNode *V;
+    if (!member(Obj, Key, V, Required))
+      return false;
+    return !V || Read(*V);
+  }
   /// An integer in [Min, Max]; a missing optional key leaves \p Out as is.
   bool getInt(const JsonNode &Obj, const char *Key, int64_t &Out,
               bool Required = true, int64_t Min = INT64_MIN,
               int64_t Max = INT64_MAX) {
-    const JsonNode *V;
-    if (!member(Obj, Key, V, Required))
-      return false;
-    if (!V)
+    return read(Obj, Key, Required, [&](const JsonNode &V) {
+      // An integer beyond 64 bits reads as a floating-point number.
+      bool Digits = V.K == JsonNode::Kind::Number &&
+                    V.Str.find_first_of(".eE") == std::string::npos;
+      if (!V.isInteger() && !Digits)
+        return fail(V, std::string("'") + Key + "' must be an integer");
+      if (Digits || V.Huge || V.Int < Min || V.Int > Max) {
+        std::string Range =
+            Max == INT64_MAX ? (Min == INT64_MIN ? "of 64 bits"
+                                                 : ">= " + std::to_string(Min))
+                             : "in [" + std::to_string(Min) + ", " +
+                                   std::to_string(Max) + "]";
+        return fail(V, std::string("'") + Key + "' must be an integer " +
+                           Range + ", got " + V.Str);
+      }
+      Out = V.Int;
       return true;
-    // An integer beyond 64 bits reads as a floating-point number.
-    bool Digits = V->K == JsonNode::Kind::Number &&
-                  V->Str.find_first_of(".eE") == std::string::npos;
-    if (!V->isInteger() && !Digits)
-      return fail(*V, std::string("'") + Key + "' must be an integer");
-    if (Digits || V->Huge || V->Int < Min || V->Int > Max) {
-      std::string Range =
-          Max == INT64_MAX
-              ? (Min == INT64_MIN ? "of 64 bits" : ">= " + std::to_string(Min))
-              : "in [" + std::to_string(Min) + ", " + std::to_string(Max) + "]";
-      return fail(*V, std::string("'") + Key + "' must be an integer " + Range +
-                          ", got " + V->Str);
-    }
-    Out = V->Int;
-    return true;
+    });
   }
   bool getTime(const JsonNode &Obj, const char *Key, double &Out) {
     const JsonNode *V = Obj.find(Key);
@@ -163,27 +170,30 @@ struct Reader {
     Out = V->Num;
     return true;
   }
-  bool getInterval(const JsonNode &Obj, const char *Key, Interval &Out) {
-    const JsonNode *V;
-    if (!member(Obj, Key, V, true))
+  /// The required array \p Key of \p Obj.
+  bool getArray(const JsonNode &Obj, const char *Key, const JsonNode *&Out) {
+    if (!member(Obj, Key, Out, true))
       return false;
-    if (!V->isArray() || V->Items.size() != 2 || !V->Items[0].isInteger() ||
-        !V->Items[1].isInteger() || V->Items[0].Huge || V->Items[1].Huge)
-      return fail(*V, std::string("'") + Key + "' must be [lo, hi]");
-    Out = {V->Items[0].Int, V->Items[1].Int};
-    return true;
+    return Out->isArray() ||
+           fail(*Out, std::string("'") + Key + "' must be an array");
+  }
+  bool getInterval(const JsonNode &Obj, const char *Key, Interval &Out) {
+    return read(Obj, Key, true, [&](const JsonNode &V) {
+      if (!V.isArray() || V.Items.size() != 2 || !V.Items[0].isInteger() ||
+          !V.Items[1].isInteger() || V.Items[0].Huge || V.Items[1].Huge)
+        return fail(V, std::string("'") + Key + "' must be [lo, hi]");
+      Out = {V.Items[0].Int, V.Items[1].Int};
+      return true;
+    });
   }
   bool getString(const JsonNode &Obj, const char *Key, std::string &Out,
                  bool Required = true) {
-    const JsonNode *V;
-    if (!member(Obj, Key, V, Required))
-      return false;
-    if (!V)
+    return read(Obj, Key, Required, [&](const JsonNode &V) {
+      if (V.K != JsonNode::Kind::String)
+        return fail(V, std::string("'") + Key + "' must be a string");
+      Out = V.Str;
       return true;
-    if (V->K != JsonNode::Kind::String)
-      return fail(*V, std::string("'") + Key + "' must be a string");
-    Out = V->Str;
-    return true;
+    });
   }
 
   bool read(const JsonNode &J, Schedule &S) {
@@ -215,10 +225,8 @@ struct Reader {
       S.Commutative = V->Bool;
     }
     const JsonNode *Ps;
-    if (!member(J, "participants", Ps, true))
+    if (!getArray(J, "participants", Ps))
       return false;
-    if (!Ps->isArray())
-      return fail(*Ps, "'participants' must be an array");
     for (const JsonNode &P : Ps->Items) {
       int64_t Node = 0;
       if (!P.isObject())
@@ -245,10 +253,8 @@ struct Reader {
     S.Root = static_cast<int32_t>(Root);
     Piece Whole = S.wholeMessage();
     const JsonNode *Ss;
-    if (!member(J, "steps", Ss, true))
+    if (!getArray(J, "steps", Ss))
       return false;
-    if (!Ss->isArray())
-      return fail(*Ss, "'steps' must be an array");
     for (const JsonNode &SJ : Ss->Items) {
       const JsonNode *Ts = SJ.find("transfers");
       if (!SJ.isObject() || !Ts || !Ts->isArray())

@@ -392,34 +392,46 @@ private:
       checkSendRuns(SI, T);
       return;
     }
-    for (const Piece &Pc : T.Pieces)
-      for (int64_t Or = Pc.Origins.Lo; Or < Pc.Origins.Hi; ++Or)
-        for (int64_t De = Pc.Dests.Lo; De < Pc.Dests.Hi; ++De) {
-          if (Kind == DataKind::Replicated && De != Pc.Dests.Lo)
-            break; // the dest axis does not split replicated data
-          if (!atomExists(Or, De)) {
-            problem(transferWhere(SI, T) +
-                    "sends data that does not exist in a " +
-                    collectiveName(S.Coll) + " (origin " + std::to_string(Or) +
-                    ")");
-            return;
-          }
-          for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C) {
-            double Since = heldSince(T.Src, Or, De, C);
-            if (std::isnan(Since)) {
-              problem(transferWhere(SI, T) + "rank " + std::to_string(T.Src) +
-                      " sends " + atomName(Or, De, C) + " before it holds it");
-              return;
-            }
-            if (O.Timing && !std::isnan(T.Start) &&
-                startsBeforeReady(Since, T.Start)) {
-              problem(transferWhere(SI, T) + "starts at " +
-                      formatShort(T.Start) + " before " + atomName(Or, De, C) +
-                      " arrived (" + formatShort(Since) + ")");
-              return;
-            }
-          }
+    forEachBlock(T, [&](const Piece &Pc, int64_t Or, int64_t De) {
+      if (!atomExists(Or, De)) {
+        problem(transferWhere(SI, T) + "sends data that does not exist in a " +
+                collectiveName(S.Coll) + " (origin " + std::to_string(Or) +
+                ")");
+        return false;
+      }
+      for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C) {
+        double Since = heldSince(T.Src, Or, De, C);
+        if (std::isnan(Since)) {
+          problem(transferWhere(SI, T) + "rank " + std::to_string(T.Src) +
+                  " sends " + atomName(Or, De, C) + " before it holds it");
+          return false;
         }
+        if (O.Timing && !std::isnan(T.Start) &&
+            startsBeforeReady(Since, T.Start)) {
+          problem(transferWhere(SI, T) + "starts at " + formatShort(T.Start) +
+                  " before " + atomName(Or, De, C) + " arrived (" +
+                  formatShort(Since) + ")");
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  /// Calls \p Fn(piece, origin, dest) for each block of \p T's pieces,
+  /// origin-major; a replicated piece's once per origin (the dest axis does
+  /// not split replicated data). Stops where \p Fn returns false.
+  template <typename BlockFn>
+  void forEachBlock(const Transfer &T, BlockFn Fn) const {
+    for (const Piece &Pc : T.Pieces) {
+      const int64_t DestHi = Kind == DataKind::Replicated
+                                 ? std::min(Pc.Dests.Hi, Pc.Dests.Lo + 1)
+                                 : Pc.Dests.Hi;
+      for (int64_t Or = Pc.Origins.Lo; Or < Pc.Origins.Hi; ++Or)
+        for (int64_t De = Pc.Dests.Lo; De < DestHi; ++De)
+          if (!Fn(Pc, Or, De))
+            return;
+    }
   }
 
   /// checkSend on runs: the first atom, origin-major, that does not exist,
@@ -544,26 +556,23 @@ private:
       deliverRuns(SI, T);
       return;
     }
-    for (const Piece &Pc : T.Pieces)
-      for (int64_t Or = Pc.Origins.Lo; Or < Pc.Origins.Hi; ++Or)
-        for (int64_t De = Pc.Dests.Lo; De < Pc.Dests.Hi; ++De) {
-          if (Kind == DataKind::Replicated && De != Pc.Dests.Lo)
-            break;
-          if (!atomExists(Or, De))
-            continue; // checkSend reported it; it does not arrive
-          for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C) {
-            if (!std::isnan(heldSince(T.Dst, Or, De, C))) {
-              problem(transferWhere(SI, T) + "rank " + std::to_string(T.Dst) +
-                      " receives " + atomName(Or, De, C) + " a second time");
-              return;
-            }
-            double When = std::isnan(T.End) ? 0 : T.End;
-            if (FlatAtoms)
-              HeldFlat[static_cast<uint64_t>(T.Dst) * FlatAtoms + C] = When;
-            else
-              Held[T.Dst][atomKey(Or, De, C)] = When;
-          }
+    forEachBlock(T, [&](const Piece &Pc, int64_t Or, int64_t De) {
+      if (!atomExists(Or, De))
+        return true; // checkSend reported it; it does not arrive
+      for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C) {
+        if (!std::isnan(heldSince(T.Dst, Or, De, C))) {
+          problem(transferWhere(SI, T) + "rank " + std::to_string(T.Dst) +
+                  " receives " + atomName(Or, De, C) + " a second time");
+          return false;
         }
+        double When = std::isnan(T.End) ? 0 : T.End;
+        if (FlatAtoms)
+          HeldFlat[static_cast<uint64_t>(T.Dst) * FlatAtoms + C] = When;
+        else
+          Held[T.Dst][atomKey(Or, De, C)] = When;
+      }
+      return true;
+    });
   }
 
   /// deliverData on runs: the atoms a piece brings join the receiver's;

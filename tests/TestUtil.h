@@ -1,14 +1,13 @@
 /// \file
-/// Helpers shared by the unit tests: machines and requests built in code.
+/// Machines built in code, for the unit tests and the benchmarks (requests:
+/// tests/Requests.h).
 #ifndef COLLC_TESTS_TESTUTIL_H
 #define COLLC_TESTS_TESTUTIL_H
 
 #include "ir/Machine.h"
-#include "ir/Request.h"
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 namespace collc::test {
 
@@ -35,32 +34,6 @@ inline Machine linearTorus(int32_t P) {
   M.Topo.Dims = {A, B};
   M.Topo.Nodes = A * B;
   return M;
-}
-
-inline Request bcast(int32_t Ranks, int32_t Root = 0, uint64_t Bytes = 0,
-                     const char *Algorithm = "auto") {
-  Request R;
-  R.Coll = Collective::Bcast;
-  R.Nodes.resize(Ranks);
-  std::iota(R.Nodes.begin(), R.Nodes.end(), 0);
-  R.Root = Root;
-  R.Bytes = Bytes;
-  R.Algorithm = Algorithm;
-  return R;
-}
-
-/// A request for \p C on ranks 0..Ranks-1 (nodes 0..Ranks-1); reductions
-/// sum int32 elements.
-inline Request request(Collective C, int32_t Ranks, int32_t Root,
-                       uint64_t Bytes, const char *Algorithm) {
-  Request R =
-      bcast(Ranks, Root, C == Collective::Barrier ? 0 : Bytes, Algorithm);
-  R.Coll = C;
-  if (isReduction(C)) {
-    R.Op = "sum";
-    R.Datatype = "int32";
-  }
-  return R;
 }
 
 } // namespace collc::test

@@ -295,6 +295,19 @@ summarise() {
   mkdir -p "$out/shortfalls"
   awk -F'\t' -v seedline="$(head -2 "$out/index.tsv" | tail -1)" -v out="$out" '
     function num(v) { return v ~ /^[0-9.]+$/ }
+    # The numbers of a list written " a b c" into V, sorted; how many.
+    function sorted(list, V,   m, x, y, t) {
+      m = split(substr(list, 2), V, " ")
+      for (x = 1; x <= m; x++) for (y = x + 1; y <= m; y++) if (V[y] + 0 < V[x] + 0) { t = V[x]; V[x] = V[y]; V[y] = t }
+      return m
+    }
+    function median(V, m) { return (m % 2) ? V[(m + 1) / 2] : (V[m / 2] + V[m / 2 + 1]) / 2 }
+    # A worst ratio r and the cell where (platform, collective, bytes); the
+    # collective left out where the table is by collective.
+    function worst(r, at, bycoll,   W) {
+      split(at, W, SUBSEP)
+      return bycoll ? sprintf("%.2f (%s, %d B)", r, W[1], W[3]) : sprintf("%.2f (%s, %s %d B)", r, W[1], W[2], W[3])
+    }
     FNR == NR { B[$1 SUBSEP $2 SUBSEP $3] = $4; next }
     {
       k = $1 SUBSEP $4 SUBSEP $5
@@ -335,13 +348,10 @@ summarise() {
       nf = split("torus-2d torus-3d fat-tree-2 fat-tree-3 cluster-flat cluster-thin cluster-fat", F, " ")
       for (j = 1; j <= nf; j++) {
         f = F[j]; if (!(f in Cells)) continue
-        w = "-"
-        if (f in Worst) { split(WorstAt[f], W, SUBSEP); w = sprintf("%.2f (%s, %s %d B)", Worst[f], W[1], W[2], W[3]) }
-        wb = "-"
-        if (f in WorstB) { split(WorstBAt[f], W, SUBSEP); wb = sprintf("%.2f (%s, %s %d B)", WorstB[f], W[1], W[2], W[3]) }
-        m = split(substr(Q[f], 2), V, " ")
-        for (x = 1; x <= m; x++) for (y = x + 1; y <= m; y++) if (V[y] + 0 < V[x] + 0) { t = V[x]; V[x] = V[y]; V[y] = t }
-        med = m ? sprintf("%.2f", (m % 2) ? V[(m + 1) / 2] : (V[m / 2] + V[m / 2 + 1]) / 2) : "-"
+        w = (f in Worst) ? worst(Worst[f], WorstAt[f], 0) : "-"
+        wb = (f in WorstB) ? worst(WorstB[f], WorstBAt[f], 0) : "-"
+        m = sorted(Q[f], V)
+        med = m ? sprintf("%.2f", median(V, m)) : "-"
         printf "| %s | %d | %d | %d | %s | %s | %s |\n", f, Cells[f], Short[f], Failed[f], w, med, wb
       }
       printf "| all | %d | %d | | | | |\n\n", AllCells, AllShort
@@ -356,8 +366,7 @@ summarise() {
       nc = split("bcast allreduce allgather reduce alltoall", CL, " ")
       for (j = 1; j <= nc; j++) {
         c = CL[j]; if (!(c in CCells)) continue
-        w = "-"
-        if (c in CWorst) { split(CWorstAt[c], W, SUBSEP); w = sprintf("%.2f (%s, %d B)", CWorst[c], W[1], W[3]) }
+        w = (c in CWorst) ? worst(CWorst[c], CWorstAt[c], 1) : "-"
         printf "| %s | %d | %d | %s |\n", c, CCells[c], CShort[c], w
       }
       # The evaluator (what auto plans with) against SMPI, on the auto cells.
@@ -375,11 +384,9 @@ summarise() {
         print "|---|---:|---:|---|"
         for (j = 1; j <= nf; j++) {
           f = F[j]; if (!(f in E)) continue
-          m = split(substr(E[f], 2), V, " ")
-          for (x = 1; x <= m; x++) for (y = x + 1; y <= m; y++) if (V[y] + 0 < V[x] + 0) { t = V[x]; V[x] = V[y]; V[y] = t }
+          m = sorted(E[f], V)
           split(EWorstAt[f], W, SUBSEP)
-          printf "| %s | %d | %.3f | %.3f (%s, %s %d B) |\n", f, m,
-            (m % 2) ? V[(m + 1) / 2] : (V[m / 2] + V[m / 2 + 1]) / 2, EWorst[f], W[1], W[2], W[3]
+          printf "| %s | %d | %.3f | %.3f (%s, %s %d B) |\n", f, m, median(V, m), EWorst[f], W[1], W[2], W[3]
         }
       }
       printf "\nCells where a measured time is below the bound (the bound does not hold there): %d.\n", nb

@@ -7,6 +7,7 @@
 #include "algorithms/Registry.h"
 #include "compiler/Driver.h"
 #include "passes/Cost.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 #include "tests/network/Platforms.h"
 

@@ -6,6 +6,7 @@
 #include "passes/Contention.h"
 #include "passes/Routes.h"
 #include "passes/Verify.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -2,6 +2,7 @@
 // the plain dynamic program.
 #include "algorithms/OptTree.h"
 #include "compiler/Driver.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -5,6 +5,7 @@
 #include "compiler/Driver.h"
 #include "passes/Verify.h"
 #include "readers/Spec.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>
@@ -51,7 +52,10 @@ TEST_CASE("ports: every algorithm verifies with 1 to 4 ports") {
           for (int32_t Root : {0, P - 1}) {
             if (Root && !hasRoot(C))
               continue;
-            for (uint64_t Bytes : {64u, 4096u}) {
+            for (uint64_t Size : {64u, 4096u}) {
+              // A reduce-scatter's size is the whole vector: a block a rank.
+              const uint64_t Bytes =
+                  C == Collective::ReduceScatter ? Size * P : Size;
               bool AnyBuilds = false;
               const auto Candidates =
                   autoCandidates(M, test::request(C, P, Root, Bytes, "auto"));

@@ -13,6 +13,7 @@
 #include "passes/Verify.h"
 #include "readers/MachineSpec.h"
 #include "readers/RequestSpec.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 #include "tools/PlatformDraw.h"
 
@@ -124,7 +125,7 @@ TEST_CASE("rank parts: every algorithm's ranks lowered alone are its whole "
                              << G.uniform(2, 20);
       Machine M = test::linearTorus(P);
       Request R = test::request(C, P, isRooted(C) ? Root : 0,
-                                isReduction(C) ? Bytes / 4 * 4 : Bytes, "");
+                                isReduction(C) ? Bytes / 4 * 4 : Bytes, "auto");
       R.Commutative = G.uniform(0, 2) != 0;
       for (const AlgorithmInfo &A : algorithms()) {
         std::string Why;

@@ -8,6 +8,7 @@
 #include "algorithms/TopologyReductions.h"
 #include "ir/Random.h"
 #include "passes/Verify.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -4,6 +4,7 @@
 #include "algorithms/Placement.h"
 #include "algorithms/SegmentedBcast.h"
 #include "passes/Cost.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 #include "tests/network/Platforms.h"
 

@@ -4,14 +4,15 @@
 // the spanning trees' links checked disjoint; contention checked where the
 // builders claim none.
 
-#include "algorithms/SwitchBcast.h"
 #include "algorithms/TopologyBcast.h"
 #include "algorithms/Registry.h"
+#include "algorithms/SwitchBcast.h"
 #include "passes/Contention.h"
 #include "passes/Cost.h"
 #include "passes/NetworkCost.h"
 #include "passes/Routes.h"
 #include "passes/Verify.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 #include "tests/network/Platforms.h"
 

@@ -12,6 +12,7 @@
 #include "passes/Cost.h"
 #include "passes/Verify.h"
 #include "readers/MachineSpec.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>
@@ -49,11 +50,8 @@ Machine platform(const char *Name) {
 
 Request request(Collective C, int32_t P, uint64_t Count, bool Commutative,
                 const char *Alg) {
-  Request R = test::request(C, P, 0, Count, Alg);
-  if (C == Collective::Allreduce)
-    R.Bytes = Count * 4;
-  R.Commutative = Commutative;
-  return R;
+  return test::request(C, P, 0, C == Collective::Allreduce ? Count * 4 : Count,
+                       Alg, Commutative);
 }
 
 /// Compiles (builds, costs, verifies) \p R with \p Alg on \p M, or checks

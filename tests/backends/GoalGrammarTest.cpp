@@ -19,6 +19,7 @@
 #include "algorithms/Registry.h"
 #include "backends/Traces.h"
 #include "compiler/Driver.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -4,6 +4,7 @@
 #include "backends/Backend.h"
 #include "compiler/Driver.h"
 #include "passes/Verify.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

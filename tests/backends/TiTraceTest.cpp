@@ -4,6 +4,7 @@
 // to replay linear-model schedules at the model's times).
 #include "backends/Traces.h"
 #include "compiler/Driver.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

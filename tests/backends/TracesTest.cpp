@@ -4,6 +4,7 @@
 #include "backends/Traces.h"
 #include "compiler/Driver.h"
 #include "ir/Format.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 #include "tools/WormholeExperiments.h"
 

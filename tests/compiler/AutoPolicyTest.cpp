@@ -8,6 +8,7 @@
 #include "compiler/Select.h"
 #include "passes/Contention.h"
 #include "readers/Spec.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 #include "tests/network/Platforms.h"
 

@@ -1,5 +1,6 @@
 #include "ir/ScheduleJson.h"
 #include "compiler/Driver.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -5,6 +5,7 @@
 #include "passes/Dependencies.h"
 #include "compiler/Driver.h"
 #include "readers/Spec.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

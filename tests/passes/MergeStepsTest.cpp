@@ -5,6 +5,7 @@
 #include "passes/Contention.h"
 #include "passes/Cost.h"
 #include "passes/Verify.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -3,6 +3,7 @@
 #include "compiler/Driver.h"
 #include "passes/Contention.h"
 #include "passes/Routes.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -7,6 +7,7 @@
 #include "algorithms/Registry.h"
 #include "algorithms/SegmentedBcast.h"
 #include "compiler/Driver.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

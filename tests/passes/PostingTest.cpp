@@ -5,6 +5,7 @@
 
 #include "algorithms/Registry.h"
 #include "backends/Emit.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -6,6 +6,7 @@
 #include "compiler/Driver.h"
 #include "passes/Cost.h"
 #include "passes/NetworkCost.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 #include "tests/network/Platforms.h"
 

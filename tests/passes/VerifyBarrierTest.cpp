@@ -3,6 +3,7 @@
 #include "compiler/Driver.h"
 #include "passes/Cost.h"
 #include "passes/Verify.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>

@@ -8,6 +8,7 @@
 #include "passes/ReductionFlow.h"
 #include "passes/Verify.h"
 #include "readers/Spec.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>
@@ -148,8 +149,10 @@ TEST_CASE("verify-runs: runs and atoms agree on every algorithm's schedules, "
               std::uniform_int_distribution<int32_t>(2, MaxP)(Rng);
           const int32_t Root =
               std::uniform_int_distribution<int32_t>(0, P - 1)(Rng);
-          const uint64_t Bytes =
+          const uint64_t Drawn =
               std::uniform_int_distribution<uint64_t>(1, 1 << 17)(Rng);
+          // Reductions: whole int32 elements.
+          const uint64_t Bytes = isReduction(C) ? (Drawn + 3) / 4 * 4 : Drawn;
           Request R = test::request(C, P, Root, Bytes, A.Name);
           std::string Why;
           if (!A.applies(M, R, Why))
