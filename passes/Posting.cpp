@@ -380,11 +380,22 @@ private:
     std::vector<int64_t> Slot;
     int64_t L = 0;
     if (NumKeys) {
+      // The chosen lookahead's colouring is the last one within the budget:
+      // kept, not made again.
       const int64_t Peak0 = colourScratch(R, 0, Runs, Slot);
-      L = chooseLookahead(Peak0, Peak0 + Peak0 / 4, [&](int64_t La) {
-        return colourScratch(R, La, Runs, Slot);
+      const int64_t Budget = Peak0 + Peak0 / 4;
+      std::vector<int64_t> Kept = Slot, Trial;
+      int64_t KeptPeak = Peak0;
+      L = chooseLookahead(Peak0, Budget, [&](int64_t La) {
+        const int64_t Peak = colourScratch(R, La, Runs, Trial);
+        if (Peak <= Budget) {
+          Kept.swap(Trial);
+          KeptPeak = Peak;
+        }
+        return Peak;
       });
-      RP.ScratchSlots = colourScratch(R, L, Runs, Slot);
+      Slot.swap(Kept);
+      RP.ScratchSlots = KeptPeak;
     }
     RP.Lookahead = L;
     // The segments in slots, merged where they continue each other. A slot
@@ -435,19 +446,29 @@ private:
     if (Staged.empty())
       return;
     std::vector<int64_t> First;
-    auto Colour = [&](int64_t La) {
+    auto Colour = [&](int64_t La, std::vector<int64_t> &Out) {
       std::vector<SlotRequest> Reqs;
       for (size_t I : Staged) {
         const PlannedOp &O = RP.Ops[I];
         Reqs.push_back(
             {std::max<int64_t>(0, O.Step - La), O.Step, O.StageUnits});
       }
-      return assignSlots(Reqs, First);
+      return assignSlots(Reqs, Out);
     };
-    const int64_t Peak0 = Colour(0);
-    const int64_t L =
-        chooseLookahead(Peak0, std::max(Peak0 + Peak0 / 4, K), Colour);
-    RP.StagingUnits = Colour(L);
+    // As for the scratch: the chosen lookahead's colouring is kept.
+    const int64_t Peak0 = Colour(0, First);
+    const int64_t Budget = std::max(Peak0 + Peak0 / 4, K);
+    std::vector<int64_t> Trial;
+    int64_t Kept = Peak0;
+    chooseLookahead(Peak0, Budget, [&](int64_t La) {
+      const int64_t Peak = Colour(La, Trial);
+      if (Peak <= Budget) {
+        First.swap(Trial);
+        Kept = Peak;
+      }
+      return Peak;
+    });
+    RP.StagingUnits = Kept;
     for (size_t J = 0; J < Staged.size(); ++J)
       RP.Ops[Staged[J]].Stage = First[J];
   }
