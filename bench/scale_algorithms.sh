@@ -3,7 +3,9 @@
 # algorithm builds and verifies at 4,096 ranks"): for each line of
 # `collc --list-algorithms` and each collective it serves, collc builds the
 # named algorithm on three machines and runs its passes, the verifier of data
-# flow, ports and timing included (it runs on every schedule). Machines: a
+# flow, ports and timing included (it runs on every schedule), and writes it
+# as JSON (not the summary, whose scratch line plans every rank's posting:
+# gigabytes for an all-to-all of 4,096 ranks). Machines: a
 # 2-D torus and a 2:1 fat tree as SimGrid platforms of the bundled kinds
 # (bench/scale_platform.sh, 12.5 GB/s, 1 us links) and a plain spec machine
 # (linear model, every node linked to every other). Prints one row per case:
@@ -79,7 +81,7 @@ printf '%-10s %-25s %-9s %-30s %8s %8s\n' collective algorithm machine \
         exec /usr/bin/time -f '%e %M' -o "$DIR/time.txt" \
           timeout "$LIMIT" "$COLLC" --machine "$File" --collective "$C" \
           "${Group[@]}" --bytes "$Bytes" --algorithm "$Name" "${Extra[@]}" \
-          --emit summary -o /dev/null
+          --emit json -o /dev/null
       ) </dev/null >"$Out" 2>&1
       RC=$?
       read -r Wall Peak < <(tail -1 "$DIR/time.txt") || true
