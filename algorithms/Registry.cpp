@@ -135,7 +135,7 @@ const std::vector<AlgorithmInfo> &algorithms() {
        "columns, one hop per step",
        {Collective::Alltoall},
        buildTorusRowColumn,
-       torusAlltoallApplies},
+       torusRowColumnApplies},
       // Paper 001: segmented and pipelined collectives (linear model).
       {"edge-disjoint",
        "log P parts along edge-disjoint spanning binomial trees (paper 001)",

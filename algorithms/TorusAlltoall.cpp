@@ -1,6 +1,7 @@
 #include "algorithms/TorusAlltoall.h"
 
 #include "algorithms/Builder.h"
+#include "passes/Verify.h"
 
 #include <algorithm>
 #include <numeric>
@@ -395,6 +396,24 @@ bool semApplies(const Machine &M, const Request &R, std::string &Why) {
   return true;
 }
 
+bool torusRowColumnApplies(const Machine &M, const Request &R,
+                           std::string &Why) {
+  if (!torusAlltoallApplies(M, R, Why))
+    return false;
+  // Each phase's step t moves N - t blocks of each of N rows (columns) from
+  // every node: N^4 (N - 1) / 2 a phase.
+  const uint64_t N = uint64_t(M.Topo.Dims[0]);
+  const uint64_t Moved = N * N * N * N * (N - 1);
+  if (Moved > VerifyLimits::MaxMoved) {
+    Why = "its blocks make " + std::to_string(Moved) +
+          " hops in all, more than the " +
+          std::to_string(VerifyLimits::MaxMoved) +
+          " the verifier follows (torus-direct or sem move each once)";
+    return false;
+  }
+  return true;
+}
+
 std::vector<SemStepInfo> semStepPlan(int64_t N) {
   Machine M;
   M.Topo.Kind = TopologyKind::Torus;
@@ -462,7 +481,7 @@ llvm::Expected<Schedule> buildTorusDirect(const Machine &M, const Request &R) {
 llvm::Expected<Schedule> buildTorusRowColumn(const Machine &M,
                                              const Request &R) {
   std::string Why;
-  if (!torusAlltoallApplies(M, R, Why))
+  if (!torusRowColumnApplies(M, R, Why))
     return notApplicable("torus-row-column", Why);
   Schedule S = scheduleSkeleton(M, R, "torus-row-column");
   const int64_t N = torusSide(M);

@@ -38,6 +38,11 @@ namespace collc {
 /// of 4 (see semApplies).
 bool torusAlltoallApplies(const Machine &M, const Request &R, std::string &Why);
 bool semApplies(const Machine &M, const Request &R, std::string &Why);
+/// torusAlltoallApplies, and the blocks' hops within what the verifier
+/// follows: store and forward moves N^4 (N - 1) blocks in all (about 2^30 on
+/// a 64 x 64 torus, over VerifyLimits::MaxMoved).
+bool torusRowColumnApplies(const Machine &M, const Request &R,
+                           std::string &Why);
 
 llvm::Expected<Schedule> buildSem(const Machine &M, const Request &R);
 llvm::Expected<Schedule> buildTorusDirect(const Machine &M, const Request &R);

@@ -7,7 +7,6 @@
 #include <cassert>
 #include <map>
 #include <queue>
-#include <tuple>
 #include <unordered_map>
 
 using namespace llvm;
@@ -381,11 +380,22 @@ private:
     std::vector<int64_t> Slot;
     int64_t L = 0;
     if (NumKeys) {
+      // The chosen lookahead's colouring is the last one within the budget:
+      // kept, not made again.
       const int64_t Peak0 = colourScratch(R, 0, Runs, Slot);
-      L = chooseLookahead(Peak0, Peak0 + Peak0 / 4, [&](int64_t La) {
-        return colourScratch(R, La, Runs, Slot);
+      const int64_t Budget = Peak0 + Peak0 / 4;
+      std::vector<int64_t> Kept = Slot, Trial;
+      int64_t KeptPeak = Peak0;
+      L = chooseLookahead(Peak0, Budget, [&](int64_t La) {
+        const int64_t Peak = colourScratch(R, La, Runs, Trial);
+        if (Peak <= Budget) {
+          Kept.swap(Trial);
+          KeptPeak = Peak;
+        }
+        return Peak;
       });
-      RP.ScratchSlots = colourScratch(R, L, Runs, Slot);
+      Slot.swap(Kept);
+      RP.ScratchSlots = KeptPeak;
     }
     RP.Lookahead = L;
     // The segments in slots, merged where they continue each other. A slot
@@ -436,19 +446,29 @@ private:
     if (Staged.empty())
       return;
     std::vector<int64_t> First;
-    auto Colour = [&](int64_t La) {
+    auto Colour = [&](int64_t La, std::vector<int64_t> &Out) {
       std::vector<SlotRequest> Reqs;
       for (size_t I : Staged) {
         const PlannedOp &O = RP.Ops[I];
         Reqs.push_back(
             {std::max<int64_t>(0, O.Step - La), O.Step, O.StageUnits});
       }
-      return assignSlots(Reqs, First);
+      return assignSlots(Reqs, Out);
     };
-    const int64_t Peak0 = Colour(0);
-    const int64_t L =
-        chooseLookahead(Peak0, std::max(Peak0 + Peak0 / 4, K), Colour);
-    RP.StagingUnits = Colour(L);
+    // As for the scratch: the chosen lookahead's colouring is kept.
+    const int64_t Peak0 = Colour(0, First);
+    const int64_t Budget = std::max(Peak0 + Peak0 / 4, K);
+    std::vector<int64_t> Trial;
+    int64_t Kept = Peak0;
+    chooseLookahead(Peak0, Budget, [&](int64_t La) {
+      const int64_t Peak = Colour(La, Trial);
+      if (Peak <= Budget) {
+        First.swap(Trial);
+        Kept = Peak;
+      }
+      return Peak;
+    });
+    RP.StagingUnits = Kept;
     for (size_t J = 0; J < Staged.size(); ++J)
       RP.Ops[Staged[J]].Stage = First[J];
   }
@@ -733,22 +753,48 @@ int64_t maxSizeOf(ArrayRef<SlotRequest> Requests) {
   return Max;
 }
 
+/// Requests by their steps: the order of First (ties as given) and, per
+/// step, the requests whose Last it is, by counting (steps are schedule step
+/// indices, so this is linear where a sort and a heap of expiries were not).
+struct StepIndex {
+  std::vector<size_t> Order;
+  /// Expiring[S]: the requests of Size > 0 whose max(Last, First) is S.
+  std::vector<std::vector<size_t>> Expiring;
+
+  explicit StepIndex(ArrayRef<SlotRequest> Requests) {
+    int64_t MaxStep = 0;
+    for (const SlotRequest &Q : Requests) {
+      assert(Q.First >= 0 && "a slot request's steps are step indices");
+      MaxStep = std::max({MaxStep, Q.First, Q.Last});
+    }
+    std::vector<size_t> Start(size_t(MaxStep) + 2, 0);
+    for (const SlotRequest &Q : Requests)
+      ++Start[size_t(Q.First) + 1];
+    for (size_t I = 1; I < Start.size(); ++I)
+      Start[I] += Start[I - 1];
+    Order.resize(Requests.size());
+    for (size_t I = 0; I < Requests.size(); ++I)
+      Order[Start[size_t(Requests[I].First)]++] = I;
+    Expiring.resize(size_t(MaxStep) + 1);
+    for (size_t I = 0; I < Requests.size(); ++I)
+      if (Requests[I].Size > 0)
+        Expiring[size_t(std::max(Requests[I].Last, Requests[I].First))]
+            .push_back(I);
+  }
+};
+
 /// assignSlots() when no request needs more than one slot: first fit is the
 /// lowest free slot, the lowest freed one or else the next never used.
-int64_t assignUnitSlots(ArrayRef<SlotRequest> Requests,
-                        const std::vector<size_t> &Order,
+int64_t assignUnitSlots(ArrayRef<SlotRequest> Requests, const StepIndex &Ix,
                         std::vector<int64_t> &Slots) {
-  using Expiry = std::pair<int64_t, int64_t>; // (last step, slot)
-  std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> Ends;
   std::priority_queue<int64_t, std::vector<int64_t>, std::greater<int64_t>>
       Freed;
-  int64_t Used = 0;
-  for (size_t I : Order) {
+  int64_t Used = 0, Released = 0; // steps whose expiries are freed
+  for (size_t I : Ix.Order) {
     const SlotRequest &Q = Requests[I];
-    while (!Ends.empty() && Ends.top().first < Q.First) {
-      Freed.push(Ends.top().second);
-      Ends.pop();
-    }
+    for (; Released < Q.First; ++Released)
+      for (size_t J : Ix.Expiring[size_t(Released)])
+        Freed.push(Slots[J]);
     if (Q.Size <= 0)
       continue;
     int64_t At = Used;
@@ -757,7 +803,6 @@ int64_t assignUnitSlots(ArrayRef<SlotRequest> Requests,
       Freed.pop();
     }
     Slots[I] = At;
-    Ends.push({Q.Last, At});
     Used = std::max(Used, At + 1);
   }
   return Used;
@@ -767,47 +812,42 @@ int64_t assignUnitSlots(ArrayRef<SlotRequest> Requests,
 
 int64_t assignSlots(ArrayRef<SlotRequest> Requests,
                     std::vector<int64_t> &Slots) {
-  std::vector<size_t> Order(Requests.size());
-  for (size_t I = 0; I < Order.size(); ++I)
-    Order[I] = I;
-  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-    return Requests[A].First < Requests[B].First;
-  });
+  const StepIndex Ix(Requests);
   Slots.assign(Requests.size(), 0);
   if (maxSizeOf(Requests) <= 1)
-    return assignUnitSlots(Requests, Order, Slots);
+    return assignUnitSlots(Requests, Ix, Slots);
   // Where first fit can reach: when k other requests of Live slots in all
   // are live, the free slots below Live + (k + 1) x Size form at most k + 1
-  // runs of at least (k + 1) x Size slots in all, so one of them fits.
+  // runs of at least (k + 1) x Size slots in all, so one of them fits. The
+  // peaks are taken after each step's changes (its ends count before its
+  // starts).
+  const size_t Steps = Ix.Expiring.size() + 1;
+  std::vector<int64_t> LiveAt(Steps, 0), CountAt(Steps, 0);
   int64_t Total = 0, MaxSize = 0;
-  std::vector<std::pair<int64_t, int64_t>> Changes; // (step, +-size), ends last
   for (const SlotRequest &Q : Requests)
     if (Q.Size > 0) {
       Total += Q.Size;
       MaxSize = std::max(MaxSize, Q.Size);
-      Changes.push_back({Q.First, Q.Size});
-      Changes.push_back({std::max(Q.Last, Q.First) + 1, -Q.Size});
+      const size_t End = size_t(std::max(Q.Last, Q.First)) + 1;
+      LiveAt[size_t(Q.First)] += Q.Size;
+      LiveAt[End] -= Q.Size;
+      ++CountAt[size_t(Q.First)];
+      --CountAt[End];
     }
-  std::sort(Changes.begin(), Changes.end());
   int64_t Live = 0, Count = 0, PeakLive = 0, PeakCount = 0;
-  for (auto [Step, Delta] : Changes) {
-    (void)Step;
-    Live += Delta;
-    Count += Delta > 0 ? 1 : -1;
+  for (size_t St = 0; St < Steps; ++St) {
+    Live += LiveAt[St];
+    Count += CountAt[St];
     PeakLive = std::max(PeakLive, Live);
     PeakCount = std::max(PeakCount, Count);
   }
   FreeRuns Free(std::min(Total, PeakLive + PeakCount * MaxSize));
-  // Busy stretches expire by their last step: (last step, first slot, end).
-  using Expiry = std::tuple<int64_t, int64_t, int64_t>;
-  std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> Ends;
-  int64_t Used = 0;
-  for (size_t I : Order) {
+  int64_t Used = 0, Released = 0;
+  for (size_t I : Ix.Order) {
     const SlotRequest &Q = Requests[I];
-    while (!Ends.empty() && std::get<0>(Ends.top()) < Q.First) {
-      Free.set(std::get<1>(Ends.top()), std::get<2>(Ends.top()), false);
-      Ends.pop();
-    }
+    for (; Released < Q.First; ++Released)
+      for (size_t J : Ix.Expiring[size_t(Released)])
+        Free.set(Slots[J], Slots[J] + Requests[J].Size, false);
     if (Q.Size <= 0) {
       Slots[I] = 0;
       continue;
@@ -815,7 +855,6 @@ int64_t assignSlots(ArrayRef<SlotRequest> Requests,
     const int64_t At = Free.lowestFit(Q.Size);
     Slots[I] = At;
     Free.set(At, At + Q.Size, true);
-    Ends.push({Q.Last, At, At + Q.Size});
     Used = std::max(Used, At + Q.Size);
   }
   return Used;

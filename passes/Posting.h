@@ -182,9 +182,11 @@ struct SlotRequest {
 /// Interval colouring by first fit in order of First (ties: as given): the
 /// first slot of each request, such that two requests live in a common step
 /// never share a slot. Returns the slots used (one past the highest). With
-/// unit sizes that is the most requests live in one step. Each request takes
-/// O(log) time (the lowest freed slot from a heap, or the lowest free run
-/// from a segment tree), so plans of thousands of relayed blocks stay fast.
+/// unit sizes that is the most requests live in one step. Steps are step
+/// indices (0 <= First <= Last): requests are ordered and expired by
+/// counting over them, and each takes O(log) time (the lowest freed slot
+/// from a heap, or the lowest free run from a segment tree), so plans of
+/// thousands of relayed blocks stay fast.
 int64_t assignSlots(llvm::ArrayRef<SlotRequest> Requests,
                     std::vector<int64_t> &Slots);
 
