@@ -188,17 +188,21 @@ Schedule bineTreePersonalized(const Machine &M, const Request &R) {
   return S;
 }
 
-/// The Bine butterfly of the allgather over the first N ranks (N = P for an
-/// even P; for an odd one N = P - 1 and rank P - 1 folds into rank P - 2,
-/// whose blocks are then P - 2 and P - 1): ceil(log2 N) steps, step t
-/// pairing rank c with Swing's partner at distance rho(L - 1 - t) round a
-/// ring of N (the farthest first, the nearest last), and each rank sending
-/// its partner every block it holds that the partner lacks. For N a power
-/// of two the blocks double each step; for any even N every rank still
-/// gets every block exactly once.
+/// The Bine butterfly of the allgather: step t pairs rank c with Swing's
+/// partner at distance rho(L - 1 - t) round a ring of N (the farthest first,
+/// the nearest last; L = ceil(log2 N)), and each rank sends its partner
+/// every block it holds that the partner lacks. N = P for an even P: the L
+/// steps get every block to every rank once (2^t blocks at step t for P a
+/// power of two). An odd P leaves one place of a ring of N = P + 1 empty:
+/// the rank whose partner would sit there waits that step, and the steps go
+/// round again from the farthest until every rank holds every block (at
+/// most two more, and never more than folding a rank into its neighbour
+/// would take: every P to 2048 checked). A plan that has not closed after
+/// 2 L + 2 steps says so (Closed), and the builders refuse it.
 struct BineButterflyPlan {
   int64_t N = 0;
-  /// Peer[t][c]: c's partner at allgather step t.
+  bool Closed = false;
+  /// Peer[t][c]: c's partner at allgather step t, -1 if it waits.
   std::vector<std::vector<int64_t>> Peer;
   /// Sent[t][c]: the blocks c sends its partner at allgather step t, as
   /// ranges of ranks.
@@ -207,36 +211,40 @@ struct BineButterflyPlan {
 
 BineButterflyPlan bineButterflyPlan(int32_t P) {
   BineButterflyPlan B;
-  B.N = P % 2 == 0 ? P : P - 1;
-  const int64_t N = B.N;
-  const int L = N > 1 ? ceilLog2(N) : 0;
-  const size_t Words = size_t(N + 63) / 64;
-  std::vector<std::vector<uint64_t>> Held(N, std::vector<uint64_t>(Words));
-  for (int64_t C = 0; C < N; ++C)
+  B.N = P % 2 == 0 ? P : P + 1;
+  const int L = P > 1 ? ceilLog2(B.N) : 0;
+  const size_t Words = size_t(P + 63) / 64;
+  std::vector<std::vector<uint64_t>> Held(P, std::vector<uint64_t>(Words));
+  for (int32_t C = 0; C < P; ++C)
     Held[C][C / 64] |= uint64_t(1) << (C % 64);
-  // Core blocks [A, B) as ranks: the last core's block is two ranks' when
-  // P is odd.
-  auto Ranks = [&](int64_t A, int64_t Bk) {
-    return Interval{A, Bk == N ? int64_t(P) : Bk};
-  };
   auto Has = [&](int64_t C, int64_t X) {
     return (Held[C][X / 64] >> (X % 64) & 1) != 0;
   };
-  for (int T = 0; T < L; ++T) {
-    std::vector<int64_t> Peer(N);
-    std::vector<std::vector<Interval>> Sent(N);
+  // Blocks each rank holds: done when every rank holds P.
+  std::vector<int64_t> Count(P, 1);
+  auto Done = [&] {
+    return std::all_of(Count.begin(), Count.end(),
+                       [&](int64_t X) { return X == P; });
+  };
+  for (int T = 0; !Done() && T < 2 * L + 2; ++T) {
+    const int K = L - 1 - T % L;
+    std::vector<int64_t> Peer(P, -1);
+    std::vector<std::vector<Interval>> Sent(P);
     std::vector<std::vector<uint64_t>> Next = Held;
-    for (int64_t C = 0; C < N; ++C) {
-      const int64_t Q = swingPeer(C, L - 1 - T, N);
-      assert(swingPeer(Q, L - 1 - T, N) == C && "Bine partners pair up");
+    for (int64_t C = 0; C < P; ++C) {
+      const int64_t Q = swingPeer(C, K, B.N);
+      assert(swingPeer(Q, K, B.N) == C && "Bine partners pair up");
+      if (Q >= P)
+        continue;
       Peer[C] = Q;
       int64_t Open = -1;
-      for (int64_t X = 0; X <= N; ++X) {
-        const bool In = X < N && Has(C, X) && !Has(Q, X);
+      for (int64_t X = 0; X <= P; ++X) {
+        const bool In = X < P && Has(C, X) && !Has(Q, X);
         if (In && Open < 0)
           Open = X;
         if (!In && Open >= 0) {
-          Sent[C].push_back(Ranks(Open, X));
+          Sent[C].push_back({Open, X});
+          Count[Q] += X - Open;
           Open = -1;
         }
       }
@@ -247,71 +255,66 @@ BineButterflyPlan bineButterflyPlan(int32_t P) {
     B.Peer.push_back(std::move(Peer));
     B.Sent.push_back(std::move(Sent));
   }
+  B.Closed = Done();
   return B;
 }
 
+llvm::Error notClosed(int32_t P) {
+  return notApplicable("bine", "its butterfly leaves a block missing after "
+                               "2 ceil(log2 P) + 2 steps for P = " +
+                                   std::to_string(P));
+}
+
 /// Bine allgather: the butterfly's steps, each rank's blocks to its partner
-/// in one message; P odd: rank P - 1's block to rank P - 2 first, and every
-/// other block to it last.
-Schedule bineAllgather(const Machine &M, const Request &R) {
+/// in one message.
+llvm::Expected<Schedule> bineAllgather(const Machine &M, const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "bine");
   const int32_t P = S.size();
   const BineButterflyPlan B = bineButterflyPlan(P);
-  const bool Odd = P > 1 && B.N < P;
+  if (!B.Closed)
+    return notClosed(P);
   std::vector<Transfer> Ts;
   std::vector<int64_t> Groups;
-  if (Odd) {
-    Ts.push_back(allgatherBlocks(S, P - 1, P - 2, {{P - 1, P}}));
-    Groups.push_back(-1);
-  }
   for (size_t T = 0; T < B.Sent.size(); ++T)
-    for (int64_t C = 0; C < B.N; ++C)
+    for (int32_t C = 0; C < P; ++C)
       if (!B.Sent[T][C].empty()) {
-        Ts.push_back(allgatherBlocks(S, int32_t(C), int32_t(B.Peer[T][C]),
-                                     B.Sent[T][C]));
+        Ts.push_back(
+            allgatherBlocks(S, C, int32_t(B.Peer[T][C]), B.Sent[T][C]));
         Groups.push_back(int64_t(T));
       }
-  if (Odd) {
-    Ts.push_back(allgatherBlocks(S, P - 2, P - 1, {{0, P - 1}}));
-    Groups.push_back(-1);
-  }
   S.Steps = orderedRounds(Ts, P, &Groups);
   return S;
 }
 
 /// Bine reduce-scatter: the allgather's butterfly backwards (the nearest
 /// partner first), each rank sending its partner the partial sums of the
-/// blocks the partner sent it in the allgather's mirror step; P odd: rank
-/// P - 1 folds its vector into rank P - 2 first and gets its block back
-/// last.
-Schedule bineReduceScatter(const Machine &M, const Request &R) {
+/// blocks the partner sent it in the allgather's mirror step.
+llvm::Expected<Schedule> bineReduceScatter(const Machine &M, const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "bine");
   const int32_t P = S.size();
   S.NumChunks = P;
   const BineButterflyPlan B = bineButterflyPlan(P);
-  const bool Odd = P > 1 && B.N < P;
-  const int L = static_cast<int>(B.Sent.size());
+  if (!B.Closed)
+    return notClosed(P);
+  const int Steps = static_cast<int>(B.Sent.size());
   Reducer Rd(S);
-  if (Odd)
-    Rd.send(P - 1, P - 2, 0, P);
-  for (int T = 0; T < L; ++T) {
-    const int A = L - 1 - T;
+  for (int T = 0; T < Steps; ++T) {
+    const int A = Steps - 1 - T;
     Rd.begin();
-    for (int64_t C = 0; C < B.N; ++C) {
+    for (int32_t C = 0; C < P; ++C) {
       const int64_t Q = B.Peer[A][C];
-      for (const Interval &I : B.Sent[A][Q])
-        Rd.send(int32_t(C), int32_t(Q), I.Lo, I.Hi);
+      if (Q >= 0)
+        for (const Interval &I : B.Sent[A][Q])
+          Rd.send(C, int32_t(Q), I.Lo, I.Hi);
     }
     Rd.end();
   }
-  if (Odd)
-    Rd.send(P - 2, P - 1, P - 1, P, TransferKind::Copy);
   // One message per partner and step: its ranges of blocks as pieces.
   std::vector<Transfer> Ts;
   std::vector<int64_t> Groups;
   for (size_t I = 0; I < Rd.Ts.size(); ++I) {
     const Transfer &T = Rd.Ts[I];
-    if (!Ts.empty() && Groups.back() >= 0 && Groups.back() == Rd.Groups[I] &&
+    if (!Ts.empty() && Groups.back() == Rd.Groups[I] &&
         Ts.back().Src == T.Src && Ts.back().Dst == T.Dst) {
       Ts.back().Bytes += T.Bytes;
       Ts.back().Pieces.insert(Ts.back().Pieces.end(), T.Pieces.begin(),
