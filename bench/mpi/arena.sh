@@ -30,9 +30,12 @@
 #                    examples/platforms)
 #   ARENA_RANKS      ranks, one per host node-0.. (default 256)
 #   ARENA_COLLS      collectives (default "bcast allreduce"; also allgather,
-#                    gather and scatter, rooted at rank 0, and the others
-#                    bench/mpi has an osu_COLL.cpp driver for)
-#   ARENA_SIZES      bytes (default "1 1024 65536 1048576"; allreduce sums
+#                    gather and scatter, rooted at rank 0, reduce-scatter
+#                    (MPI_Reduce_scatter_block against SMPI's reduce_scatter
+#                    algorithms), and the others bench/mpi has an
+#                    osu_COLL.cpp driver for)
+#   ARENA_SIZES      bytes (default "1 1024 65536 1048576"; a reduce-scatter's
+#                    round up to a multiple of 4 x ARENA_RANKS; allreduce sums
 #                    int32, so its sizes round up to whole elements: 1 -> 4)
 #   ARENA_SMPI_ALGS  only these SMPI algorithms (default: all)
 #   ARENA_COLLC_ALGS only these collc algorithms besides auto (default: all)
@@ -82,11 +85,14 @@ for pname in "${platforms[@]}"; do
     sizes=()
     for b in "${base_sizes[@]}"; do
       [ "$coll" = allreduce ] && b=$(((b + 3) / 4 * 4))
+      [ "$coll" = reduce-scatter ] && b=$(((b + 4 * p - 1) / (4 * p) * 4 * p))
       sizes+=("$b")
     done
     opts=(--collective "$coll" --ranks $p)
     case $coll in bcast | gather | scatter) opts+=(--root 0) ;; esac
-    [ "$coll" = allreduce ] && opts+=(--op sum --datatype int32)
+    case $coll in allreduce | reduce-scatter) opts+=(--op sum --datatype int32) ;; esac
+    # SMPI's name of the collective, and its driver's: reduce_scatter.
+    scoll=${coll//-/_}
     declare -A T=() Chosen=()
     # collc: auto, then every algorithm of the collective.
     if [ -n "${ARENA_COLLC_ALGS:-}" ]; then
@@ -112,7 +118,7 @@ for pname in "${platforms[@]}"; do
       [ ${#files[@]} -gt 0 ] || { say "$pname $coll collc:$a does not build: $(head -1 "$work/err")"; continue; }
       collc_cols+=("$a")
       "$collc" "${files[@]}" --emit mpi --mpi-name bench -o "$work/g.cpp"
-      smpicxx "${flags[@]}" "$root/bench/mpi/osu_$coll.cpp" "$work/g.cpp" \
+      smpicxx "${flags[@]}" "$root/bench/mpi/osu_$scoll.cpp" "$work/g.cpp" \
         -o "$work/osu-$coll-$a" 2> "$work/err" ||
         { cat "$work/err" >&2; echo "arena: error: the driver did not build" >&2; exit 1; }
       rm -f "$work"/s-*.json
@@ -132,7 +138,7 @@ for pname in "${platforms[@]}"; do
     if [ -n "${ARENA_SMPI_ALGS:-}" ]; then
       read -ra smpi_algs <<< "$ARENA_SMPI_ALGS"
     else
-      read -ra smpi_algs <<< "$(arena_smpi_algorithms "$coll" "$plat" "$work/hosts" "$drv")"
+      read -ra smpi_algs <<< "$(arena_smpi_algorithms "$scoll" "$plat" "$work/hosts" "$drv")"
       [ ${#smpi_algs[@]} -gt 0 ] ||
         { echo "arena: error: smpirun did not list its $coll algorithms" >&2; exit 1; }
     fi
@@ -150,7 +156,7 @@ for pname in "${platforms[@]}"; do
           fi
         fi
         t0=$(date +%s)
-        v=$(run "$plat" "$limit" --cfg=smpi/$coll:$a "$drv" --which mpi --measure makespan \
+        v=$(run "$plat" "$limit" --cfg=smpi/$scoll:$a "$drv" --which mpi --measure makespan \
           --warmup 0 --prewarm "$b" | awk -v b="$b" '$1 == b {print $3; exit} $1 == "-" || $1 == "x" {print $1}')
         v=${v:-x}
         T[s:$a,$b]=$v
