@@ -15,7 +15,8 @@
 
 namespace collc {
 
-/// Bine broadcast, reduce and allreduce. Broadcast: the whole message down
+/// Bine broadcast, reduce, allreduce, gather, scatter, allgather and
+/// reduce-scatter. Broadcast: the whole message down
 /// the tree, or (the paper's large-message form) a scatter of 2^d blocks
 /// along Swing's butterfly from the root followed by the butterfly's
 /// allgather (ranks in node order from the root; P not a power of two: the
@@ -24,7 +25,21 @@ namespace collc {
 /// second needs a byte per block). Reduce: up the tree to the root;
 /// allreduce: up the tree to the root, then down it (2 ceil(log2 P) steps;
 /// Swing, algorithms/Swing.h, is the butterfly with the same partners).
-/// Reductions combine out of rank order.
+/// Gather and scatter: down the tree, each node sending its parent (or
+/// getting from it) the blocks of its subtree, one range of ranks.
+/// Allgather: the Bine butterfly over the ranks in rank order, ceil(log2 P)
+/// steps whose partners are rho(k) apart, the farthest first
+/// (k = ceil(log2 P) - 1, ..., 1, 0), each rank sending its partner every
+/// block it holds that the partner lacks: for any even P every rank gets
+/// every block once, 2^t blocks at step t for P a power of two. An odd P
+/// takes the partners of a ring of P + 1 with one place empty (its partner
+/// waits) and goes round the steps again until every rank holds every
+/// block (at most two steps more). Reduce-scatter: the same steps backwards
+/// (the nearest partner first, where the halves of the vector go), each rank
+/// sending its partner the partial sums of the blocks the partner would send it
+/// in the allgather; rank r ends with block r. The blocks of a step are not one
+/// range of ranks: one message per partner, a piece per range. Reductions
+/// combine out of rank order.
 llvm::Expected<Schedule> buildBine(const Machine &M, const Request &R,
                                    Pipeline &P);
 /// One form of the Bine broadcast, without the search: \p ScatterAllgather,

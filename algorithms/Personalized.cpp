@@ -12,12 +12,9 @@
 
 namespace collc {
 
-namespace {
-
-/// Blocks of origins x dests (each a list of rank intervals).
-Transfer blocks(const Schedule &S, int32_t Src, int32_t Dst,
-                const std::vector<Interval> &Origins,
-                const std::vector<Interval> &Dests) {
+Transfer personalizedBlocks(const Schedule &S, int32_t Src, int32_t Dst,
+                            const std::vector<Interval> &Origins,
+                            const std::vector<Interval> &Dests) {
   Transfer T;
   T.Src = Src;
   T.Dst = Dst;
@@ -28,6 +25,8 @@ Transfer blocks(const Schedule &S, int32_t Src, int32_t Dst,
     }
   return T;
 }
+
+namespace {
 
 std::vector<Interval> one(int32_t R) { return {{R, R + 1}}; }
 
@@ -87,9 +86,9 @@ static std::vector<Transfer> rootExchanges(const Schedule &S) {
   for (int64_t I = 1; I < P; ++I) {
     int32_t X = relRank(I, S.Root, P);
     if (S.Coll == Collective::Scatter)
-      Ts.push_back(blocks(S, S.Root, X, one(S.Root), one(X)));
+      Ts.push_back(personalizedBlocks(S, S.Root, X, one(S.Root), one(X)));
     else
-      Ts.push_back(blocks(S, X, S.Root, one(X), one(S.Root)));
+      Ts.push_back(personalizedBlocks(S, X, S.Root, one(X), one(S.Root)));
   }
   return Ts;
 }
@@ -114,18 +113,18 @@ llvm::Expected<Schedule> buildBinomialPersonalized(const Machine &M,
     // Relative rank i (a multiple of 2m) sends the blocks of [i+m, i+2m).
     for (int64_t Mask = Top / 2; Mask >= 1; Mask >>= 1)
       for (int64_t I = 0; I + Mask < P; I += 2 * Mask)
-        Ts.push_back(
-            blocks(S, Rel(I), Rel(I + Mask), one(S.Root),
-                   relIntervals(I + Mask, std::min<int64_t>(I + 2 * Mask, P),
-                                S.Root, P)));
+        Ts.push_back(personalizedBlocks(
+            S, Rel(I), Rel(I + Mask), one(S.Root),
+            relIntervals(I + Mask, std::min<int64_t>(I + 2 * Mask, P), S.Root,
+                         P)));
   } else {
     // Relative rank i (i mod 2m = m) sends the blocks of [i, i+m) to i - m.
     for (int64_t Mask = 1; Mask < P; Mask <<= 1)
       for (int64_t I = Mask; I < P; I += 2 * Mask)
-        Ts.push_back(
-            blocks(S, Rel(I), Rel(I - Mask),
-                   relIntervals(I, std::min<int64_t>(I + Mask, P), S.Root, P),
-                   one(S.Root)));
+        Ts.push_back(personalizedBlocks(
+            S, Rel(I), Rel(I - Mask),
+            relIntervals(I, std::min<int64_t>(I + Mask, P), S.Root, P),
+            one(S.Root)));
   }
   S.Steps = orderedRounds(Ts, P);
   return S;
@@ -140,7 +139,7 @@ Schedule pairwiseAlltoall(const Machine &M, const Request &R, int32_t Only) {
       S, upTo(P - 1), Only,
       [&](int64_t St, int32_t Rk) {
         int32_t To = static_cast<int32_t>((Rk + St + 1) % P);
-        return blocks(S, Rk, To, one(Rk), one(To));
+        return personalizedBlocks(S, Rk, To, one(Rk), one(To));
       },
       [&](int64_t St, int32_t Rk) { return minusMod(Rk, St + 1, P); });
   return S;
@@ -184,11 +183,8 @@ llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M,
   return bruckAlltoall(M, R, -1);
 }
 
-/// Allgather blocks of origins [Lo, Lo + N) (mod P), for every rank.
-/// Allgather blocks of the origins \p Origins (rank intervals), for every
-/// rank.
-static Transfer allgatherBlocks(const Schedule &S, int32_t Src, int32_t Dst,
-                                const std::vector<Interval> &Origins) {
+Transfer allgatherBlocks(const Schedule &S, int32_t Src, int32_t Dst,
+                         const std::vector<Interval> &Origins) {
   Transfer T;
   T.Src = Src;
   T.Dst = Dst;
@@ -329,7 +325,7 @@ bool allPairsFit(const Machine &, const Request &R, std::string &Why) {
 namespace {
 
 Transfer directAlltoallBlock(const Schedule &S, int32_t From, int32_t To) {
-  return blocks(S, From, To, one(From), one(To));
+  return personalizedBlocks(S, From, To, one(From), one(To));
 }
 
 Transfer directAllgatherBlock(const Schedule &S, int32_t From, int32_t To) {

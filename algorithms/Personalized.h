@@ -11,6 +11,17 @@
 
 namespace collc {
 
+/// A transfer of the blocks M[a][b] for every origin a in \p Origins and
+/// dest b in \p Dests (rank intervals) from rank \p Src to rank \p Dst: a
+/// gather's or scatter's subtree of blocks, one piece per pair of intervals.
+Transfer personalizedBlocks(const Schedule &S, int32_t Src, int32_t Dst,
+                            const std::vector<Interval> &Origins,
+                            const std::vector<Interval> &Dests);
+/// A transfer of an allgather's blocks of the origins \p Origins (rank
+/// intervals), each meant for every rank, from \p Src to \p Dst.
+Transfer allgatherBlocks(const Schedule &S, int32_t Src, int32_t Dst,
+                         const std::vector<Interval> &Origins);
+
 /// The root exchanges one block with every other rank in turn.
 llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M,
                                                  const Request &R);

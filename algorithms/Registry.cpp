@@ -313,8 +313,12 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*AutoApplies=*/onNetwork},
       {"bine",
        "Bine tree (SC'25): binomial tree at negabinary distances, subtrees "
-       "ranges round the root (allreduce: reduce, then broadcast)",
-       {Collective::Bcast, Collective::Reduce, Collective::Allreduce},
+       "ranges round the root (allreduce: reduce, then broadcast; gather, "
+       "scatter: a subtree's blocks together); allgather: butterfly over "
+       "partners r +- ..., 11, -5, 3, -1, 1, reduce-scatter the reverse",
+       {Collective::Bcast, Collective::Reduce, Collective::Allreduce,
+        Collective::Gather, Collective::Scatter, Collective::Allgather,
+        Collective::ReduceScatter},
        buildBine,
        bineApplies,
        /*InAuto=*/true,

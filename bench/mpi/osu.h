@@ -201,6 +201,12 @@ inline Options prewarmOptions(const Options &O) {
   return One;
 }
 
+/// Byte \p Byte of rank \p Src's block in the drivers that move blocks
+/// (allgather, gather, scatter): a pattern naming both.
+inline char blockPattern(int Src, size_t Byte) {
+  return static_cast<char>(Src * 131 + Byte * 7 + 3);
+}
+
 /// Prints one row on rank 0: bytes, collc's time, the MPI library's time;
 /// flushed, so that a run stopped by a time limit keeps the sizes done.
 inline void row(long Bytes, double Collc, double Mpi) {

@@ -21,10 +21,6 @@
 extern "C" int collc_allgather_bench(const void *, int, MPI_Datatype, void *,
                                      int, MPI_Datatype, MPI_Comm);
 
-static char pattern(int Src, size_t Byte) {
-  return static_cast<char>(Src * 131 + Byte * 7 + 3);
-}
-
 int main(int argc, char **argv) {
   return osu::run(
       argc, argv, 1,
@@ -32,7 +28,7 @@ int main(int argc, char **argv) {
         const int N = static_cast<int>(B);
         std::vector<char> In(B), Out(static_cast<size_t>(P) * B);
         for (size_t I = 0; I < In.size(); ++I)
-          In[I] = pattern(Rank, I);
+          In[I] = osu::blockPattern(Rank, I);
         return osu::timed(
             O, [&] { std::fill(Out.begin(), Out.end(), 0); },
             [&] {
@@ -45,7 +41,7 @@ int main(int argc, char **argv) {
             [&] {
               for (int S = 0; S < P; ++S)
                 for (size_t I = 0; I < In.size(); ++I)
-                  if (Out[S * In.size() + I] != pattern(S, I))
+                  if (Out[S * In.size() + I] != osu::blockPattern(S, I))
                     return false;
               return true;
             },

@@ -99,7 +99,8 @@ TEST_CASE("reduce-scatter: every algorithm, rank count and operator builds "
   CHECK(Built > 150);
 }
 
-TEST_CASE("reduce-scatter: auto chooses among the three, commutative or not") {
+TEST_CASE("reduce-scatter: auto chooses among the three and bine, commutative "
+          "or not") {
   const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
   for (int32_t P : {4, 7, 16})
     for (bool Commutative : {true, false})
@@ -113,9 +114,11 @@ TEST_CASE("reduce-scatter: auto chooses among the three, commutative or not") {
         CAPTURE(Commutative);
         CAPTURE(Count);
         CHECK((S->Algorithm == "recursive-halving" || S->Algorithm == "ring" ||
-               S->Algorithm == "direct"));
-        if (!Commutative)
+               S->Algorithm == "direct" || S->Algorithm == "bine"));
+        if (!Commutative) {
           CHECK(S->Algorithm != "ring");
+          CHECK(S->Algorithm != "bine");
+        }
         CHECK(verifySchedule(*S, Net).empty());
       }
 }

@@ -88,6 +88,9 @@ COLLC_REDUCE(binomial_nc)
 // The newest published families (issue 27): Bine trees and Swing.
 COLLC_BCAST(bine)
 COLLC_REDUCE(bine)
+COLLC_ROOTED_PERS(bine)
+int collc_allgather_bine(const void *, int, MPI_Datatype, void *, int,
+                         MPI_Datatype, MPI_Comm);
 int collc_allreduce_swing(const void *, void *, int, MPI_Datatype, MPI_Op,
                           MPI_Comm);
 // The one-shot algorithms, built on a torus of P nodes (a network).
@@ -736,6 +739,7 @@ const RootedPersAlg RootedPersAlgs[] = {
     {"linear", collc_gather_linear, collc_scatter_linear},
     {"binomial", collc_gather_binomial, collc_scatter_binomial},
     {"direct", collc_gather_direct, collc_scatter_direct},
+    {"bine", collc_gather_bine, collc_scatter_bine},
 };
 const std::pair<const char *, PersFn> AlltoallAlgs[] = {
     {"pairwise", collc_alltoall_pairwise},
@@ -749,6 +753,7 @@ const std::pair<const char *, PersFn> AllgatherAlgs[] = {
     {"direct", collc_allgather_direct},
     {"node-direct", collc_allgather_node_direct},
     {"grid-direct", collc_allgather_grid_direct},
+    {"bine", collc_allgather_bine},
 };
 
 void checkBuilderPersonalized() {

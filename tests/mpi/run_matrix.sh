@@ -16,8 +16,8 @@
 #     kary-pipeline, knomial, scatter-rdb-allgather, bine; and ring-pipeline, spanning-trees, scatter-ring,
 #     scatter-trees on a torus of P nodes, <gendir>/torus-P.yaml, up to 64
 #     ranks),
-#     gather/scatter (linear, binomial), alltoall (pairwise, bruck),
-#     allgather (ring, bruck, dimension-rings):
+#     gather/scatter (linear, binomial, bine), alltoall (pairwise, bruck),
+#     allgather (ring, bruck, dimension-rings, bine):
 #     bytes {0, 1, 1000, 1 MiB + 3} per block;
 #   reduce/allreduce (binomial, reduce-scatter-allgather, bine), allreduce
 #     (nearest-halving, nearest-doubling, dimension-rings, swing), scan/exscan
@@ -136,7 +136,7 @@ if [ "$mode" = generate ]; then
           tjob direct bcast "$p" "$r" "$b" --algorithm direct
         fi
         if [ $((b * p)) -le "$cap" ]; then
-          for alg in linear binomial; do
+          for alg in linear binomial bine; do
             for c in gather scatter; do job "$alg" "$c" "$p" "$r" "$b" --algorithm "$alg"; done
           done
           for c in gather scatter; do tjob direct "$c" "$p" "$r" "$b" --algorithm direct; done
@@ -152,7 +152,7 @@ if [ "$mode" = generate ]; then
           [ "$r" = 0 ] && for alg in pairwise bruck; do
             job "$alg" alltoall "$p" 0 "$b" --algorithm "$alg"
           done
-          [ "$r" = 0 ] && for alg in ring bruck dimension-rings; do
+          [ "$r" = 0 ] && for alg in ring bruck dimension-rings bine; do
             job "${alg//-/_}" allgather "$p" 0 "$b" --algorithm "$alg"
           done
         fi

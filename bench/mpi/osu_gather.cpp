@@ -1,0 +1,78 @@
+//===- osu_gather: OSU-style latency of collc's gather or scatter and MPI's
+//
+//   mpirun -np P osu_gather [--iters N] [--warmup N]
+//                           [--which collc|mpi|both]
+//                           [--measure average|makespan] [--prewarm] BYTES...
+//
+// BYTES is the size of one rank's block; the root is rank 0. Prints one row
+// per size: bytes, then the time in µs of the generated gather
+// (collc_gather_bench, from `collc --emit mpi --mpi-name bench`) and of the
+// MPI library's MPI_Gather, by the measure of osu.h (OSU's average by
+// default). Block r holds a pattern naming (r, byte); the receiving buffers
+// are cleared before each checked call and every byte compared after it
+// (the root's whole buffer for the gather, each rank's block for the
+// scatter); wrong data aborts. Built with -DOSU_SCATTER (osu_scatter.cpp) it
+// times the scatter, collc_scatter_bench against MPI_Scatter, instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "osu.h"
+
+#include <algorithm>
+
+using RootedFn = int (*)(const void *, int, MPI_Datatype, void *, int,
+                         MPI_Datatype, int, MPI_Comm);
+extern "C" int collc_gather_bench(const void *, int, MPI_Datatype, void *, int,
+                                  MPI_Datatype, int, MPI_Comm);
+extern "C" int collc_scatter_bench(const void *, int, MPI_Datatype, void *, int,
+                                   MPI_Datatype, int, MPI_Comm);
+
+#ifdef OSU_SCATTER
+static const bool Scatter = true;
+static const char *const Name = "osu_scatter";
+static RootedFn collcFn() { return collc_scatter_bench; }
+#else
+static const bool Scatter = false;
+static const char *const Name = "osu_gather";
+static RootedFn collcFn() { return collc_gather_bench; }
+#endif
+
+int main(int argc, char **argv) {
+  return osu::run(
+      argc, argv, 1,
+      [](const osu::Options &O, long B, bool Collc, int Rank, int P) {
+        const int N = static_cast<int>(B);
+        const size_t Block = static_cast<size_t>(B);
+        // The gather: every rank's block in, all at the root; the scatter:
+        // all at the root, each rank's block out. Only the root holds all.
+        std::vector<char> One(Block),
+            All(Rank == 0 ? static_cast<size_t>(P) * Block : 0);
+        std::vector<char> &Src = Scatter ? All : One;
+        std::vector<char> &Dst = Scatter ? One : All;
+        auto Fill = [&](std::vector<char> &V, int First) {
+          for (size_t I = 0; I < V.size(); ++I)
+            V[I] = osu::blockPattern(First + static_cast<int>(I / Block),
+                                     I % Block);
+        };
+        if (Block > 0)
+          Fill(Src, Scatter ? 0 : Rank);
+        RootedFn F = Collc ? collcFn() : Scatter ? MPI_Scatter : MPI_Gather;
+        return osu::timed(
+            O, [&] { std::fill(Dst.begin(), Dst.end(), 0); },
+            [&] {
+              return F(Src.data(), N, MPI_BYTE, Dst.data(), N, MPI_BYTE, 0,
+                       MPI_COMM_WORLD);
+            },
+            [&] {
+              if (!Scatter && Rank != 0)
+                return true;
+              std::vector<char> Want(Dst.size());
+              if (Block > 0)
+                Fill(Want, Scatter ? Rank : 0);
+              return Want == Dst;
+            },
+            Name, Collc,
+            std::string(Scatter ? "scatter" : "gather") + " of " +
+                std::to_string(N) + "-byte blocks");
+      });
+}

@@ -1,0 +1,8 @@
+//===- osu_scatter: osu_gather.cpp built for the scatter ------------------===//
+//
+//   mpirun -np P osu_scatter [options] BYTES...   (as osu_gather)
+//
+//===----------------------------------------------------------------------===//
+
+#define OSU_SCATTER 1
+#include "osu_gather.cpp"
