@@ -167,9 +167,11 @@ int main(int Argc, char **Argv) {
   const uint64_t Bytes = 1 << 20;
   std::vector<std::string> Notes;
   const char *const Format = "%-10s %-26s %7s %7s %10s %10s %10s %10s\n";
-  llvm::outs() << llvm::format(Format, "collective", "algorithm", "ranks",
-                               "chunks", "transfers", "atoms s", "runs s",
-                               "atoms/runs");
+  using Text = const char *;
+  llvm::outs() << llvm::format(Format, Text("collective"), Text("algorithm"),
+                               Text("ranks"), Text("chunks"), Text("transfers"),
+                               Text("atoms s"), Text("runs s"),
+                               Text("atoms/runs"));
   bool Failed = false;
   // Times both verifiers on S and prints its row.
   auto Measure = [&](const Schedule &S, const std::string &Name) {

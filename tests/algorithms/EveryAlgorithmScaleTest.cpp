@@ -10,6 +10,7 @@
 #include "algorithms/Registry.h"
 #include "ir/Random.h"
 #include "passes/Verify.h"
+#include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>
