@@ -68,10 +68,10 @@ struct Channel {
   MPI_Comm Dup = MPI_COMM_NULL;
   /// The MPI_Comm_idup in flight (MPI_REQUEST_NULL once it completed).
   MPI_Request Making = MPI_REQUEST_NULL;
-  /// Starts so far.
-  uint64_t Starts = 0;
-  /// The start numbers of the calls in flight.
-  std::multiset<uint64_t> InFlight;
+  /// Non-blocking calls started so far, and persistent requests made.
+  uint64_t Starts = 0, Inits = 0;
+  /// The tags of the runs in flight.
+  std::multiset<int> InFlight;
   ~Channel() {
     if (Making != MPI_REQUEST_NULL)
       PMPI_Wait(&Making, MPI_STATUS_IGNORE);
@@ -547,8 +547,11 @@ struct Flight {
   /// call is in flight.
   MPI_Datatype Types[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
   int Error = MPI_SUCCESS;
-  /// Its start number on the channel (the tag is that modulo MPI_TAG_UB+1).
-  uint64_t Start = 0;
+  /// A persistent one's number among the channel's persistent requests, in
+  /// the order they were made (MPI matches persistent collectives by it).
+  uint64_t Init = 0;
+  /// The tag of its run on the channel (launch()).
+  int Tag = 0;
   /// Started by the program, its run not over (a persistent one's handle is
   /// hidden meanwhile).
   bool Started = false;
@@ -577,6 +580,11 @@ struct Flights {
   /// Freed by the MPI library (a generalized request's free function):
   /// deleted at the next call, outside of the MPI library's callbacks.
   std::vector<Flight *> Dead;
+  /// The handles of freed persistent requests, kept for the next ones:
+  /// MPICH 4.0.2 hangs in a persistent collective made on the request object
+  /// of a freed persistent receive (it reuses the handle), so collc never
+  /// frees one before MPI_Finalize.
+  std::vector<MPI_Request> Spare;
   /// Inside collc: the interposers go straight to the MPI library.
   int Busy = 0;
   bool Progressing = false;
@@ -679,6 +687,13 @@ std::shared_ptr<Channel> channelOf(CommInfo &Info, MPI_Comm Comm,
   return C;
 }
 
+/// Keeps the freed persistent request \p R (inactive once waited for: a
+/// receive from MPI_PROC_NULL completes at once) for the next one.
+void spare(MPI_Request R) {
+  PMPI_Wait(&R, MPI_STATUS_IGNORE);
+  TheFlights.Spare.push_back(R);
+}
+
 /// The last run of \p F is over: hands the program its completion.
 void land(Flight &F) {
   F.Started = false;
@@ -694,7 +709,7 @@ void land(Flight &F) {
     say("%s (rank %d)", printableText(rt::lastError()).c_str(), F.D.Sh.Rank);
   if (F.FreeWhenDone) {
     TheFlights.Persistent.erase(F.Handle);
-    PMPI_Request_free(&F.Handle);
+    spare(F.Handle);
     delete &F;
     return;
   }
@@ -715,8 +730,7 @@ int progress() {
     if (F.Queued && channelReady(*F.Chan)) {
       F.Queued = false;
       // Start n's tag: n modulo MPI_TAG_UB + 1.
-      Err = F.Run->start(F.Chan->Dup,
-                         static_cast<int>(F.Start % (uint64_t(Q.TagUb) + 1)));
+      Err = F.Run->start(F.Chan->Dup, F.Tag);
     }
     if (Err == MPI_SUCCESS && !F.Queued)
       Err = F.Run->test(Over);
@@ -732,7 +746,7 @@ int progress() {
       continue;
     }
     Q.Flying.erase(Q.Flying.begin() + static_cast<std::ptrdiff_t>(I));
-    F.Chan->InFlight.erase(F.Chan->InFlight.find(F.Start));
+    F.Chan->InFlight.erase(F.Chan->InFlight.find(F.Tag));
     land(F);
   }
   --Q.Busy;
@@ -741,8 +755,9 @@ int progress() {
   return static_cast<int>(Q.Flying.size());
 }
 
-/// Starts a run of \p F: it takes the channel's next start number, and runs
-/// as soon as the channel is ready.
+/// Starts a run of \p F: it takes its tag (the channel's next start number,
+/// or its persistent request's number), and runs as soon as the channel is
+/// ready.
 void launch(Flight &F) {
   Flights &Q = TheFlights;
   Channel &C = *F.Chan;
@@ -752,13 +767,17 @@ void launch(Flight &F) {
     PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &Ub, &Flag);
     Q.TagUb = Flag && Ub ? *static_cast<int *>(Ub) : 32767;
   }
-  // With MPI_TAG_UB + 1 calls in flight on one communicator, the oldest
-  // must be over before the next shares its tag.
-  while (!C.InFlight.empty() &&
-         *C.InFlight.begin() + uint64_t(Q.TagUb) + 1 <= C.Starts)
+  // MPI matches non-blocking collectives in the order they start, and
+  // persistent ones in the order they were made (their starts may come in
+  // any order): the lower half of the tags numbers the non-blocking calls'
+  // starts, the upper half the persistent requests. A run whose tag is in
+  // use on the channel waits until that run is over.
+  const uint64_t Half = std::max<uint64_t>(1, (uint64_t(Q.TagUb) + 1) / 2);
+  F.Tag = static_cast<int>(F.F == Persistent ? Half + F.Init % Half
+                                             : C.Starts++ % Half);
+  while (C.InFlight.count(F.Tag))
     progress();
-  F.Start = C.Starts++;
-  C.InFlight.insert(F.Start);
+  C.InFlight.insert(F.Tag);
   F.Started = true;
   F.Queued = true;
   F.Error = F.Before ? F.Before() : MPI_SUCCESS;
@@ -841,11 +860,19 @@ int dispatchFlight(rt::Call C, Form F, MPI_Request *Req, Fn &&Library,
                                           Sh.Unit, Sh.Rank);
   Fl->D = std::move(D);
   Fl->Chan = std::move(Chan);
-  int Err = F == NonBlocking
-                ? PMPI_Grequest_start(queryFlight, freeFlight, cancelFlight,
-                                      Fl.get(), &Fl->Handle)
-                : PMPI_Recv_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0,
-                                 MPI_COMM_SELF, &Fl->Handle);
+  int Err = MPI_SUCCESS;
+  if (F == NonBlocking) {
+    Err = PMPI_Grequest_start(queryFlight, freeFlight, cancelFlight, Fl.get(),
+                              &Fl->Handle);
+  } else if (!TheFlights.Spare.empty()) {
+    Fl->Handle = TheFlights.Spare.back();
+    TheFlights.Spare.pop_back();
+  } else {
+    Err = PMPI_Recv_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF,
+                         &Fl->Handle);
+  }
+  if (F == Persistent)
+    Fl->Init = Fl->Chan->Inits++;
   if (Err != MPI_SUCCESS)
     return rt::reportError(C.Comm, Err);
   *Req = Fl->Handle;
@@ -1836,9 +1863,9 @@ int COLLC_INTERPOSED(MPI_Request_free)(MPI_Request *request) {
     return MPI_SUCCESS;
   }
   Q.Persistent.erase(It);
-  int Err = PMPI_Request_free(&F->Handle);
+  spare(F->Handle);
   delete F;
-  return Err;
+  return MPI_SUCCESS;
 }
 
 /// Starts collc's persistent request \p F.
@@ -1964,6 +1991,9 @@ int COLLC_INTERPOSED(MPI_Finalize)(void) {
   while (progress() > 0)
     sched_yield();
   bury();
+  for (MPI_Request &R : TheFlights.Spare)
+    PMPI_Request_free(&R);
+  TheFlights.Spare.clear();
   return PMPI_Finalize();
 }
 
