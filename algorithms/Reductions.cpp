@@ -640,6 +640,66 @@ buildBinaryPipelineReduce(const Machine &M, const Request &R, Pipeline &P) {
   return pipelinedReduce(M, R, P, "pipelined-binary", true);
 }
 
+namespace {
+
+/// The k-nomial reduce of radix \p K to the root: at level L (m = K^L),
+/// relative rank i with i mod Km = 0 folds in its children i + jm, j = 1 ..
+/// K - 1, each bringing its subtree [i + jm, i + (j + 1)m), one after the
+/// other (one port receives one message a step).
+Schedule knomialReduce(const Machine &M, const Request &R, int64_t K) {
+  Schedule S = scheduleSkeleton(M, R, "knomial");
+  const int32_t P = S.size();
+  std::vector<std::pair<int64_t, Transfer>> Tagged;
+  // On a machine with a network a rank receives its children's messages of
+  // a level at once (one step); on a model one port takes one a step.
+  const bool AtOnce = M.Net.has_value();
+  int64_t Step = 0;
+  for (int64_t Mm = 1; Mm < P; Mm *= K) {
+    for (int64_t J = 1; J < K; ++J, Step += AtOnce ? 0 : 1)
+      for (int64_t I = 0; I + J * Mm < P; I += K * Mm) {
+        const int64_t Child = I + J * Mm;
+        Tagged.push_back(
+            {Step,
+             carry(S, relRank(Child, S.Root, P), relRank(I, S.Root, P), {0, 1},
+                   relIntervals(Child, std::min<int64_t>(Child + Mm, P), S.Root,
+                                P),
+                   TransferKind::Combine)});
+      }
+    Step += AtOnce ? 1 : 0;
+    if (Mm > P / K)
+      break;
+  }
+  S.Steps = placeInSteps(std::move(Tagged));
+  return S;
+}
+
+} // namespace
+
+bool knomialReduceApplies(const Machine &, const Request &R, std::string &Why) {
+  if (!R.Commutative) {
+    Why = "its subtrees fold round the root: a commutative operator "
+          "(binomial and direct fold in rank order)";
+    return false;
+  }
+  return true;
+}
+
+llvm::Expected<Schedule> buildKnomialReduce(const Machine &M, const Request &R,
+                                            Pipeline &Pl) {
+  std::string Why;
+  if (!knomialReduceApplies(M, R, Why))
+    return notApplicable("knomial", Why);
+  // The radix: MVAPICH2's 4, and its neighbours, by the cost pass.
+  Cheapest Radix(M, Pl, makespanJudge());
+  for (int64_t K : {3, 4, 8}) {
+    CandidateHooks Hooks;
+    Hooks.TieKey = K == 4 ? 0 : K;
+    Radix.consider(
+        "k=" + llvm::Twine(K), [&] { return knomialReduce(M, R, K); }, Hooks);
+  }
+  return Radix.take();
+}
+
 bool scanApplies(const Machine &, const Request &R, std::string &Why) {
   // A chain of P - 1 transfers per segment, and the exscan's shift.
   return transfersFit(

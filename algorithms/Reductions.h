@@ -65,6 +65,14 @@ buildBinaryPipelineReduce(const Machine &M, const Request &R, Pipeline &P);
 bool pipelineReduceApplies(const Machine &M, const Request &R,
                            std::string &Why);
 
+/// K-nomial tree reduce (MVAPICH2's knomial, radix 3, 4 or 8 by the cost
+/// pass): a rank folds in its K - 1 children of each level one after the
+/// other; log_K P levels. Commutative operators (the tree is rooted at the
+/// root).
+llvm::Expected<Schedule> buildKnomialReduce(const Machine &M, const Request &R,
+                                            Pipeline &P);
+bool knomialReduceApplies(const Machine &M, const Request &R, std::string &Why);
+
 /// Direct (flat) reduce: every rank sends its vector to the root at once,
 /// and the root folds them in rank order (the ranks after it appended, then
 /// the ones before it prepended), so any operator gets its operands in

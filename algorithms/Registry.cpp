@@ -269,6 +269,15 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/onNetwork},
+      {"knomial",
+       "k-nomial tree reduce (MVAPICH2's), radix 3, 4 or 8 by the cost pass; "
+       "commutative operators",
+       {Collective::Reduce},
+       buildKnomialReduce,
+       knomialReduceApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
       {"pipelined-binary",
        "k segments folded up a binary tree of the ranks in node order (Open "
        "MPI's binary reduce), k searched with the cost pass; commutative "

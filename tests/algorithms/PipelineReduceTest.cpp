@@ -248,3 +248,54 @@ TEST_CASE("json: a schedule's receive window survives the round trip, and a "
   REQUIRE_FALSE(Refused);
   CHECK(llvm::toString(Refused.takeError()).find("w.json:") == 0);
 }
+
+TEST_CASE("knomial reduce: every rank count and root builds and verifies; a "
+          "level's children arrive in one step on a network, one a step on a "
+          "model") {
+  const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
+  const Machine Model = test::exampleMachine("pc-cluster.yaml");
+  size_t Built = 0;
+  for (int32_t P : rankCounts())
+    for (int32_t Root : {0, P / 3, P - 1})
+      for (const Machine *M : {&Net, &Model}) {
+        if (M == &Model && P > 16)
+          continue; // its 16 nodes
+        CAPTURE(P);
+        CAPTURE(Root);
+        auto S = compile(
+            *M, test::request(*M, Collective::Reduce, P, Root, 64, "knomial"));
+        REQUIRE_MESSAGE(static_cast<bool>(S), llvm::toString(S.takeError()));
+        CHECK(S->Algorithm == "knomial");
+        // Every rank but the root sends once, to one parent.
+        std::vector<int64_t> Sent;
+        parents(*S, Sent);
+        for (int32_t V = 0; V < P; ++V)
+          CHECK(Sent[V] == (V == Root ? 0 : 1));
+        // The radix the search kept: the most a rank receives in one step
+        // on the network, and the levels that takes.
+        size_t Most = 0;
+        for (const Step &St : S->Steps) {
+          std::map<int32_t, size_t> In;
+          for (const Transfer &T : St.Transfers)
+            Most = std::max(Most, ++In[T.Dst]);
+        }
+        if (M == &Model) {
+          CHECK(Most == 1);
+        } else if (P > 1) {
+          CHECK(Most >= 1);
+          CHECK(Most <= 7);
+          int64_t Levels = 0;
+          for (int64_t Span = 1; Span < P; Span *= int64_t(Most) + 1)
+            ++Levels;
+          CHECK(S->Steps.size() >= size_t(Levels));
+        }
+        ++Built;
+      }
+  CHECK(Built > 40);
+  // A non-commutative operator is refused, saying why.
+  auto R = makeRequest(test::fields(Collective::Reduce, 8, 0, 64, "knomial",
+                                    /*Commutative=*/false),
+                       Net);
+  REQUIRE_FALSE(R);
+  CHECK(llvm::toString(R.takeError()).find("commutative") != std::string::npos);
+}
