@@ -69,9 +69,14 @@ TEST_CASE("non-commutative: every reduction, rank count, root and algorithm "
               std::string Why;
               // Only sizes may stop an algorithm, never the operator; but
               // the published families whose partners are commutative by
-              // definition (Swing, Bine trees) refuse every such operator.
+              // definition (Swing, Bine trees) refuse every such operator,
+              // and so do the reduces whose trees are rooted at the root
+              // and fold segments as they arrive (the pipelines, k-nomial);
+              // binomial, direct and reduce-scatter-direct serve it.
+              const std::string Name = Alg;
               const bool CommutativeOnly =
-                  std::string(Alg) == "swing" || std::string(Alg) == "bine";
+                  Name == "swing" || Name == "bine" || Name == "pipeline" ||
+                  Name == "pipelined-binary" || Name == "knomial";
               if (!A->applies(M, R, Why)) {
                 CHECK((Why.find("commutative") != std::string::npos) ==
                       CommutativeOnly);
