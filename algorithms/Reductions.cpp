@@ -532,9 +532,9 @@ namespace {
 /// The tree of a pipelined reduce over \p S's ranks in node order from the
 /// root (relative index i, algorithms/Builder.h): relative index i's parent
 /// is i - 1 (a chain) or (i - 1) / 2 (a binary tree); -1 at the root.
-std::vector<int32_t> reduceTree(const Schedule &S, bool Binary) {
+ParentArray reduceTree(const Schedule &S, bool Binary) {
   const std::vector<int32_t> Order = nodeOrderFromRoot(S);
-  std::vector<int32_t> Parent(S.size(), -1);
+  ParentArray Parent(S.size(), -1);
   for (size_t I = 1; I < Order.size(); ++I)
     Parent[Order[I]] = Order[Binary ? (I - 1) / 2 : I - 1];
   return Parent;
@@ -550,7 +550,7 @@ constexpr int64_t OpenWindow = 64;
 /// step c + h (of as many sub-steps as a rank has children), after its
 /// children's segment c (their heights are lower).
 Schedule treeReduce(const Machine &M, const Request &R, llvm::StringRef Name,
-                    const std::vector<int32_t> &Parent, int64_t K, bool Open) {
+                    const ParentArray &Parent, int64_t K, bool Open) {
   Schedule S = scheduleSkeleton(M, R, Name);
   const int32_t P = S.size();
   S.NumChunks = K;
@@ -562,16 +562,12 @@ Schedule treeReduce(const Machine &M, const Request &R, llvm::StringRef Name,
     S.RecvWindow = std::min(K, OpenWindow);
   // Heights: a child's is below its parent's, so relaxing parents in
   // decreasing order of depth settles them.
-  std::vector<int64_t> Depth(P, 0), Height(P, 0);
+  const std::vector<int64_t> Depth = depths(Parent);
+  std::vector<int64_t> Height(P, 0);
   std::vector<int32_t> ByDepth;
-  for (int32_t V = 0; V < P; ++V) {
-    int64_t D = 0;
-    for (int32_t U = V; Parent[U] >= 0; U = Parent[U])
-      ++D;
-    Depth[V] = D;
+  for (int32_t V = 0; V < P; ++V)
     if (Parent[V] >= 0)
       ByDepth.push_back(V);
-  }
   std::stable_sort(ByDepth.begin(), ByDepth.end(),
                    [&](int32_t A, int32_t B) { return Depth[A] > Depth[B]; });
   for (int32_t V : ByDepth)
@@ -590,8 +586,8 @@ Schedule treeReduce(const Machine &M, const Request &R, llvm::StringRef Name,
   Reducer Rd(S);
   for (int64_t C = 0; C < K; ++C)
     for (int32_t V : Senders)
-      Rd.send(V, Parent[V], C, C + 1, TransferKind::Combine, 0, 1,
-              (C + Height[V]) * Fan + Sibling[V]);
+      Rd.send(V, static_cast<int32_t>(Parent[V]), C, C + 1,
+              TransferKind::Combine, 0, 1, (C + Height[V]) * Fan + Sibling[V]);
   std::vector<std::pair<int64_t, Transfer>> Tagged;
   for (size_t I = 0; I < Rd.Ts.size(); ++I)
     Tagged.push_back({Rd.Tags[I], std::move(Rd.Ts[I])});
@@ -606,7 +602,7 @@ llvm::Expected<Schedule> pipelinedReduce(const Machine &M, const Request &R,
   if (!pipelineReduceApplies(M, R, Why))
     return notApplicable(Name, Why);
   const Schedule Skel = scheduleSkeleton(M, R, Name);
-  const std::vector<int32_t> Parent = reduceTree(Skel, Binary);
+  const ParentArray Parent = reduceTree(Skel, Binary);
   const int64_t P = R.size();
   // A segment of at least one element; a candidate within what a search
   // affords (one transfer per segment and edge).
