@@ -716,6 +716,43 @@ void land(Flight &F) {
   PMPI_Start(&F.Handle); // a receive from MPI_PROC_NULL: complete at once
 }
 
+#if defined(OMPI_MAJOR_VERSION) && !defined(COLLC_DROPIN_SMPI)
+#define COLLC_LIBRARY_PROGRESS_HOOK 1
+#else
+#define COLLC_LIBRARY_PROGRESS_HOOK 0
+#endif
+
+#if COLLC_LIBRARY_PROGRESS_HOOK
+/// Open MPI's progress callback (opal/runtime/opal_progress.h).
+using LibraryCallback = int (*)();
+int libraryProgress() {
+  if (!TheFlights.Flying.empty())
+    progress();
+  return 0;
+}
+/// Has Open MPI's progress engine call libraryProgress() from every wait
+/// inside the library, as its own non-blocking collectives (libNBC) are
+/// moved on: a rank blocked in any call of the library (a collective collc
+/// passes on, a communicator's making) still relays what collc's runs on
+/// other ranks wait for. Once, at the first run; undone by MPI_Finalize.
+void hookLibraryProgress(bool On) {
+  static bool Hooked = false;
+  if (Hooked == On)
+    return;
+  auto *Fn = reinterpret_cast<int (*)(LibraryCallback)>(
+      dlsym(RTLD_DEFAULT,
+            On ? "opal_progress_register" : "opal_progress_unregister"));
+  if (Fn && Fn(&libraryProgress) == 0)
+    Hooked = On;
+  else if (On && state().Config.Verbose && !Fn)
+    say("collc: Open MPI's opal_progress_register is not found: a collective "
+        "collc passes on, entered with collc's runs in flight, may wait for "
+        "them");
+}
+#else
+void hookLibraryProgress(bool) {}
+#endif
+
 /// Moves every run of collc's in flight on; returns how many remain.
 int progress() {
   Flights &Q = TheFlights;
@@ -782,6 +819,7 @@ void launch(Flight &F) {
   F.Queued = true;
   F.Error = F.Before ? F.Before() : MPI_SUCCESS;
   Q.Flying.push_back(&F);
+  hookLibraryProgress(true);
   progress();
 }
 
@@ -884,26 +922,33 @@ int dispatchFlight(rt::Call C, Form F, MPI_Request *Req, Fn &&Library,
   return MPI_SUCCESS;
 }
 
-/// The program's requests \p Reqs as the MPI library may see them: collc's
+/// The program's requests as the MPI library may see them: collc's
 /// persistent ones whose run is not over as MPI_REQUEST_NULL (inactive, the
-/// library would take them for complete). \p Hidden counts them.
-std::vector<MPI_Request> unhidden(int N, const MPI_Request *Reqs, int &Hidden) {
-  std::vector<MPI_Request> Seen(Reqs, Reqs + std::max(N, 0));
-  Hidden = 0;
-  for (MPI_Request &R : Seen)
-    if (hidden(R)) {
-      R = MPI_REQUEST_NULL;
-      ++Hidden;
-    }
-  return Seen;
-}
+/// library would take them for complete).
+struct Unhidden {
+  std::vector<MPI_Request> Seen;
+  /// Which of them were hidden; how many.
+  std::vector<char> Was;
+  int Hidden = 0;
 
-/// Writes back what the MPI library did to the requests it saw.
-void writeBack(int N, MPI_Request *Reqs, const std::vector<MPI_Request> &Seen) {
-  for (int I = 0; I < N; ++I)
-    if (!hidden(Reqs[I]))
-      Reqs[I] = Seen[static_cast<size_t>(I)];
-}
+  Unhidden(int N, const MPI_Request *Reqs)
+      : Seen(Reqs, Reqs + std::max(N, 0)), Was(Seen.size(), 0) {
+    for (size_t I = 0; I < Seen.size(); ++I)
+      if (hidden(Seen[I])) {
+        Seen[I] = MPI_REQUEST_NULL;
+        Was[I] = 1;
+        ++Hidden;
+      }
+  }
+  /// Writes back what the MPI library did to the requests it saw (a run
+  /// that ended meanwhile, moved on from inside the library, keeps its
+  /// handle).
+  void writeBack(MPI_Request *Reqs) const {
+    for (size_t I = 0; I < Seen.size(); ++I)
+      if (!Was[I])
+        Reqs[I] = Seen[I];
+  }
+};
 
 /// Calls \p Test (which sets its argument when the wait is over) until it
 /// says so, moving collc's runs on between; once none is in flight, the
@@ -952,20 +997,17 @@ int postAndWait(Fn &&Post, MPI_Status *St = MPI_STATUS_IGNORE) {
 
 int testAny(int N, MPI_Request *Reqs, int *Index, int *Flag, MPI_Status *St) {
   progress();
-  int Hidden = 0;
-  std::vector<MPI_Request> Seen = unhidden(N, Reqs, Hidden);
-  int Err = PMPI_Testany(N, Seen.data(), Index, Flag, St);
-  writeBack(N, Reqs, Seen);
-  if (Err == MPI_SUCCESS && *Flag && *Index == MPI_UNDEFINED && Hidden)
+  Unhidden U(N, Reqs);
+  int Err = PMPI_Testany(N, U.Seen.data(), Index, Flag, St);
+  U.writeBack(Reqs);
+  if (Err == MPI_SUCCESS && *Flag && *Index == MPI_UNDEFINED && U.Hidden)
     *Flag = 0;
   return Err;
 }
 
 int testAll(int N, MPI_Request *Reqs, int *Flag, MPI_Status *Sts) {
   progress();
-  int Hidden = 0;
-  unhidden(N, Reqs, Hidden);
-  if (Hidden) {
+  if (Unhidden(N, Reqs).Hidden) {
     *Flag = 0;
     return MPI_SUCCESS;
   }
@@ -975,11 +1017,10 @@ int testAll(int N, MPI_Request *Reqs, int *Flag, MPI_Status *Sts) {
 int testSome(int N, MPI_Request *Reqs, int *Out, int *Indices,
              MPI_Status *Sts) {
   progress();
-  int Hidden = 0;
-  std::vector<MPI_Request> Seen = unhidden(N, Reqs, Hidden);
-  int Err = PMPI_Testsome(N, Seen.data(), Out, Indices, Sts);
-  writeBack(N, Reqs, Seen);
-  if (Err == MPI_SUCCESS && *Out == MPI_UNDEFINED && Hidden)
+  Unhidden U(N, Reqs);
+  int Err = PMPI_Testsome(N, U.Seen.data(), Out, Indices, Sts);
+  U.writeBack(Reqs);
+  if (Err == MPI_SUCCESS && *Out == MPI_UNDEFINED && U.Hidden)
     *Out = 0;
   return Err;
 }
@@ -1030,6 +1071,52 @@ int finish(int Err, MPI_Request &R) {
     Err = PMPI_Test(&R, &Done, MPI_STATUS_IGNORE);
   }
   return Err;
+}
+
+/// What collc keeps on \p Comm, if it made anything (null otherwise).
+const CommInfo *knownInfo(State &S, MPI_Comm Comm) {
+  int Key = MPI_KEYVAL_INVALID;
+  {
+    std::lock_guard<std::mutex> G(S.KeyvalLock);
+    Key = S.Keyval;
+  }
+  void *Attr = nullptr;
+  int Found = 0;
+  if (Key == MPI_KEYVAL_INVALID || Comm == MPI_COMM_NULL ||
+      MPI_Comm_get_attr(Comm, Key, &Attr, &Found) != MPI_SUCCESS || !Found)
+    return nullptr;
+  return static_cast<const CommInfo *>(Attr);
+}
+
+/// A blocking collective collc hands to the MPI library on \p Comm, entered
+/// maybe while collc's runs are in flight: the other ranks' runs may wait
+/// for this rank to relay, and a rank may wait for them before it enters
+/// this call (MPI allows it), so the runs must move on inside it.
+/// - Under Open MPI, the library's progress engine moves them on
+///   (hookLibraryProgress()): its blocking call \p Blocking.
+/// - Elsewhere, on a communicator where collc has served a non-blocking or
+///   persistent call (it has a channel: the same on every rank, as those
+///   calls are collective), the library's non-blocking form \p NonBlocking
+///   and a wait that moves collc's runs on (MPI never matches a blocking
+///   collective with a non-blocking one, so every rank of the communicator
+///   takes the same form); on other communicators \p Blocking (docs/mpi.md
+///   says what is left).
+template <typename BlockingFn, typename NonBlockingFn>
+int viaLibrary(MPI_Comm Comm, BlockingFn &&Blocking,
+               NonBlockingFn &&NonBlocking) {
+#if COLLC_LIBRARY_PROGRESS_HOOK
+  (void)Comm;
+  (void)NonBlocking;
+  return Blocking();
+#else
+  const CommInfo *Info = knownInfo(state(), Comm);
+  if (!Info || !Info->Chan)
+    return Blocking();
+  // The duplicate's making runs collectives of its own (quietChannel).
+  quietChannel(Info);
+  MPI_Request R = MPI_REQUEST_NULL;
+  return finish(NonBlocking(&R), R);
+#endif
 }
 
 /// Records a watched call that took \p Micros; once the samples are in,
@@ -1150,21 +1237,6 @@ COLLC_MPI_OTHERS(COLLC_OTHER_TAG, )
 #undef COLLC_OTHER_TAG
 } // namespace other
 
-/// What collc keeps on \p Comm, if it made anything (null otherwise).
-const CommInfo *knownInfo(State &S, MPI_Comm Comm) {
-  int Key = MPI_KEYVAL_INVALID;
-  {
-    std::lock_guard<std::mutex> G(S.KeyvalLock);
-    Key = S.Keyval;
-  }
-  void *Attr = nullptr;
-  int Found = 0;
-  if (Key == MPI_KEYVAL_INVALID || Comm == MPI_COMM_NULL ||
-      MPI_Comm_get_attr(Comm, Key, &Attr, &Found) != MPI_SUCCESS || !Found)
-    return nullptr;
-  return static_cast<const CommInfo *>(Attr);
-}
-
 /// Hands the program's call MPI_\p Called (form \p F) on \p Comm to the MPI
 /// library, saying \p Why under COLLC_VERBOSE.
 template <typename Fn>
@@ -1203,10 +1275,10 @@ constexpr int64_t MaxPadding = 2;
 /// has every count, so every rank takes the same decision. Otherwise the
 /// call goes to the MPI library, saying \p Why (or why the arguments do not
 /// do), and \p Code is the library's result.
-template <typename Fn>
-std::optional<int> blockCount(const char *Called, Form F, const char *Why,
-                              MPI_Comm Comm, const int Counts[], int &P,
-                              bool &Equal, int &Code, Fn &&Library) {
+template <typename Fn, typename CountT>
+std::optional<int64_t> blockCount(const char *Called, Form F, const char *Why,
+                                  MPI_Comm Comm, const CountT Counts[], int &P,
+                                  bool &Equal, int &Code, Fn &&Library) {
   int Inter = 0;
   const char *Refusal = nullptr;
   if (Comm == MPI_COMM_NULL || !Counts ||
@@ -1216,13 +1288,12 @@ std::optional<int> blockCount(const char *Called, Form F, const char *Why,
   else if (Inter)
     Refusal = "collc: an intercommunicator (collc schedules run on "
               "intracommunicators)";
-  int Most = 0;
-  int64_t Sum = 0;
+  int64_t Most = 0, Sum = 0;
   Equal = true;
   for (int I = 0; !Refusal && I < P; ++I) {
     if (Counts[I] < 0)
       Refusal = "collc: invalid arguments";
-    Most = std::max(Most, Counts[I]);
+    Most = std::max<int64_t>(Most, Counts[I]);
     Sum += Counts[I];
     Equal = Equal && Counts[I] == Counts[0];
   }
@@ -1241,7 +1312,8 @@ std::optional<int> blockCount(const char *Called, Form F, const char *Why,
 /// the largest count, and they are unpacked to the displacements after.
 struct Staging {
   std::vector<char> Packed;
-  std::vector<int> Counts, Displs;
+  std::vector<int> Counts;
+  std::vector<MPI_Aint> Displs;
   char *User = nullptr;
   MPI_Datatype Type = MPI_DATATYPE_NULL;
   /// Where this rank's own block comes from when the counts differ (the
@@ -1315,26 +1387,26 @@ bool stage(std::vector<char> &Copy, uint64_t Bytes, const char *Called,
 /// layout (they may differ by rank), so they decide only whether the blocks
 /// go straight to the receive buffer (equal counts in an allgather's
 /// layout: block i at i * count) or through a staging copy.
-template <typename Fn>
+template <typename Fn, typename CountT, typename DisplT>
 int serve(other::Allgatherv, const char *Called, Form F, const char *Why,
-          MPI_Request *Req, Fn &&Library, const void *sendbuf, int sendcount,
-          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-          const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+          MPI_Request *Req, Fn &&Library, const void *sendbuf, CountT sendcount,
+          MPI_Datatype sendtype, void *recvbuf, const CountT recvcounts[],
+          const DisplT displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   int P = 0, Rank = 0, Size = 0, Code = MPI_SUCCESS;
   bool Equal = true;
   if (comm == MPI_COMM_NULL || !displs ||
       MPI_Comm_rank(comm, &Rank) != MPI_SUCCESS ||
       PMPI_Type_size(recvtype, &Size) != MPI_SUCCESS)
     return passOn(Called, F, "collc: invalid arguments", comm, Library);
-  const std::optional<int> Most =
+  const std::optional<int64_t> Most =
       blockCount(Called, F, Why, comm, recvcounts, P, Equal, Code, Library);
   if (!Most)
     return Code;
-  const int Count = *Most;
+  const int64_t Count = *Most;
   // The staging copy's blocks are MPI_BYTE counts: the same limit on every
   // rank, whether it stages or not.
   const uint64_t Block = static_cast<uint64_t>(Count) * Size;
-  if (Block > static_cast<uint64_t>(INT_MAX))
+  if (Block > static_cast<uint64_t>(INT_MAX) || Count > INT_MAX)
     return passOn(Called, F, "collc: a block of more than INT_MAX bytes", comm,
                   Library);
   rt::Call C{rt::Allgather, sendbuf,  sendcount,   sendtype, recvbuf,
@@ -1365,7 +1437,7 @@ int serve(other::Allgatherv, const char *Called, Form F, const char *Why,
       // Blocks of the largest count: this rank's goes into its place in
       // the staging copy, and the schedule gathers in place.
       St->Own = sendbuf;
-      St->OwnCount = sendcount;
+      St->OwnCount = static_cast<int>(sendcount);
       St->Kept[1] = F == Blocking ? MPI_DATATYPE_NULL : keepType(sendtype);
       St->OwnType = St->Kept[1] != MPI_DATATYPE_NULL ? St->Kept[1] : sendtype;
       C.Send = MPI_IN_PLACE;
@@ -1390,13 +1462,14 @@ int serve(other::Allgatherv, const char *Called, Form F, const char *Why,
 /// buffer, in place too); otherwise each rank's vector is copied into
 /// blocks of the largest count (the padding is reduced and dropped) and its
 /// own block's result copied back.
-template <typename Fn>
+template <typename Fn, typename CountT>
 int serve(other::Reduce_scatter, const char *Called, Form F, const char *Why,
           MPI_Request *Req, Fn &&Library, const void *sendbuf, void *recvbuf,
-          const int recvcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+          const CountT recvcounts[], MPI_Datatype type, MPI_Op op,
+          MPI_Comm comm) {
   int P = 0, Rank = 0, Code = MPI_SUCCESS;
   bool Equal = true;
-  const std::optional<int> Most =
+  const std::optional<int64_t> Most =
       blockCount(Called, F, Why, comm, recvcounts, P, Equal, Code, Library);
   if (!Most)
     return Code;
@@ -1434,7 +1507,7 @@ int serve(other::Reduce_scatter, const char *Called, Form F, const char *Why,
     if (!stage(Pad[0], uint64_t(P) * Block, Called, comm, Code) ||
         !stage(Pad[1], Block, Called, comm, Code))
       return Code;
-    std::vector<int> Counts(recvcounts, recvcounts + P);
+    std::vector<int64_t> Counts(recvcounts, recvcounts + P);
     const char *From =
         static_cast<const char *>(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf);
     char *To = static_cast<char *>(recvbuf);
@@ -1520,7 +1593,11 @@ int serve(other::Reduce_scatter, const char *Called, Form F, const char *Why,
   X(MPI_##ICall##_c) COLLC_NAMED(X, COLLC_INIT_AS(Coll, _init_c))
 #define COLLC_LARGE_OF(Coll, ICall, Shape, X)                                  \
   COLLC_MPI_IF_COUNTED(Shape, COLLC_LARGE_NAMES, Coll, ICall, X)
-#define COLLC_LARGE_LIST(X) COLLC_MPI_COLLECTIVES(COLLC_LARGE_OF, X)
+#define COLLC_OTHER_LARGE_OF(Coll, ICall, Shape, Why, X)                       \
+  COLLC_LARGE_NAMES(Coll, ICall, X)
+#define COLLC_LARGE_LIST(X)                                                    \
+  COLLC_MPI_COLLECTIVES(COLLC_LARGE_OF, X)                                     \
+  COLLC_MPI_OTHERS(COLLC_OTHER_LARGE_OF, X)
 #else
 #define COLLC_LARGE_LIST(X)
 #endif
@@ -1686,12 +1763,21 @@ __attribute__((constructor)) void checkProgramLibrary() {
 #define COLLC_PERSISTENT_FORM(Coll, InitSuffix, Called, Params, Fields, Args)
 #endif
 #define COLLC_UNPAREN COLLC_MPI_UNPAREN
+// The MPI library's blocking call MPI_Name, as viaLibrary() runs it.
+#define COLLC_BLOCKING_LIBRARY(Name, IName, Args)                              \
+  [&] {                                                                        \
+    return viaLibrary(                                                         \
+        comm, [&] { return PMPI_##Name(COLLC_UNPAREN Args); },                 \
+        [&](MPI_Request *Started) {                                            \
+          return PMPI_##IName(COLLC_UNPAREN Args, Started);                    \
+        });                                                                    \
+  }
 #define COLLC_FORMS_AS(Coll, Name, IName, InitSuffix, Called, Params, Fields,  \
                        Args)                                                   \
   int COLLC_INTERPOSED(MPI_##Name)(COLLC_UNPAREN Params) {                     \
-    return dispatch(                                                           \
-        rt::Call{rt::Coll, COLLC_UNPAREN Fields},                              \
-        [&] { return PMPI_##Name(COLLC_UNPAREN Args); }, Via{Called, {}, {}}); \
+    return dispatch(rt::Call{rt::Coll, COLLC_UNPAREN Fields},                  \
+                    COLLC_BLOCKING_LIBRARY(Name, IName, Args),                 \
+                    Via{Called, {}, {}});                                      \
   }                                                                            \
   int COLLC_INTERPOSED(MPI_##IName)(COLLC_UNPAREN Params,                      \
                                     MPI_Request * request) {                   \
@@ -1712,41 +1798,55 @@ __attribute__((constructor)) void checkProgramLibrary() {
 #define COLLC_LARGE_FORMS_OF(Coll, ICall, Shape, Unused)                       \
   COLLC_MPI_APPLY_LARGE(COLLC_LARGE_FORMS, Coll, ICall, Shape)
 
-// The calls of COLLC_MPI_OTHERS in their three forms, each to its server.
+// The calls of COLLC_MPI_OTHERS in their three forms, each to its server,
+// named as COLLC_FORMS_AS names the collectives' (the server is the
+// collective's, Tag: other::Allgatherv serves MPI_Allgatherv_c too).
 #ifdef COLLC_PERSISTENT
-#define COLLC_OTHER_PERSISTENT_FORM(Coll, Params, Args, Why)                   \
-  int COLLC_INTERPOSED(COLLC_INIT(Coll))(COLLC_UNPAREN Params, MPI_Info info,  \
-                                         MPI_Request * request) {              \
+#define COLLC_OTHER_PERSISTENT_FORM(Tag, InitSuffix, Called, Params, Args,     \
+                                    Why)                                       \
+  int COLLC_INTERPOSED(COLLC_INIT_AS(Tag, InitSuffix))(                        \
+      COLLC_UNPAREN Params, MPI_Info info, MPI_Request * request) {            \
     return serve(                                                              \
-        other::Coll{}, #Coll, Persistent, Why, request,                        \
+        other::Tag{}, Called, Persistent, Why, request,                        \
         [&] {                                                                  \
-          return COLLC_PINIT_AS(Coll, _init)(COLLC_UNPAREN Args, info,         \
-                                             request);                         \
+          return COLLC_PINIT_AS(Tag, InitSuffix)(COLLC_UNPAREN Args, info,     \
+                                                 request);                     \
         },                                                                     \
         COLLC_UNPAREN Args);                                                   \
   }
 #else
-#define COLLC_OTHER_PERSISTENT_FORM(Coll, Params, Args, Why)
+#define COLLC_OTHER_PERSISTENT_FORM(Tag, InitSuffix, Called, Params, Args, Why)
 #endif
-#define COLLC_OTHER_FORMS(Coll, ICall, Params, Args, Why)                      \
-  int COLLC_INTERPOSED(MPI_##Coll)(COLLC_UNPAREN Params) {                     \
-    return serve(                                                              \
-        other::Coll{}, #Coll, Blocking, Why, nullptr,                          \
-        [&] { return PMPI_##Coll(COLLC_UNPAREN Args); }, COLLC_UNPAREN Args);  \
+#define COLLC_OTHER_FORMS_AS(Tag, Name, IName, InitSuffix, Called, Params,     \
+                             Args, Why)                                        \
+  int COLLC_INTERPOSED(MPI_##Name)(COLLC_UNPAREN Params) {                     \
+    return serve(other::Tag{}, Called, Blocking, Why, nullptr,                 \
+                 COLLC_BLOCKING_LIBRARY(Name, IName, Args),                    \
+                 COLLC_UNPAREN Args);                                          \
   }                                                                            \
-  int COLLC_INTERPOSED(MPI_##ICall)(COLLC_UNPAREN Params,                      \
+  int COLLC_INTERPOSED(MPI_##IName)(COLLC_UNPAREN Params,                      \
                                     MPI_Request * request) {                   \
     return serve(                                                              \
-        other::Coll{}, #Coll, NonBlocking, Why, request,                       \
-        [&] { return PMPI_##ICall(COLLC_UNPAREN Args, request); },             \
+        other::Tag{}, Called, NonBlocking, Why, request,                       \
+        [&] { return PMPI_##IName(COLLC_UNPAREN Args, request); },             \
         COLLC_UNPAREN Args);                                                   \
   }                                                                            \
-  COLLC_OTHER_PERSISTENT_FORM(Coll, Params, Args, Why)
+  COLLC_OTHER_PERSISTENT_FORM(Tag, InitSuffix, Called, Params, Args, Why)
+#define COLLC_OTHER_FORMS(Coll, ICall, Params, Args, Why)                      \
+  COLLC_OTHER_FORMS_AS(Coll, Coll, ICall, _init, #Coll, Params, Args, Why)
 #define COLLC_OTHER_APPLY(F, Coll, ICall, Params, Args, Why)                   \
   F(Coll, ICall, Params, Args, Why)
 #define COLLC_OTHER_APPLY_(...) COLLC_OTHER_APPLY(__VA_ARGS__)
 #define COLLC_OTHER_FORMS_OF(Coll, ICall, Shape, Why, Unused)                  \
-  COLLC_OTHER_APPLY_(COLLC_OTHER_FORMS, Coll, ICall, Shape, Why)
+  COLLC_OTHER_APPLY_(COLLC_OTHER_FORMS, Coll, ICall, Shape(int, int), Why)
+// The large-count forms: MPI_Allgatherv_c, MPI_Iallgatherv_c,
+// MPI_Allgatherv_init_c.
+#define COLLC_OTHER_LARGE_FORMS(Coll, ICall, Params, Args, Why)                \
+  COLLC_OTHER_FORMS_AS(Coll, Coll##_c, ICall##_c, _init_c, #Coll "_c", Params, \
+                       Args, Why)
+#define COLLC_OTHER_LARGE_FORMS_OF(Coll, ICall, Shape, Why, Unused)            \
+  COLLC_OTHER_APPLY_(COLLC_OTHER_LARGE_FORMS, Coll, ICall,                     \
+                     Shape(MPI_Count, MPI_Aint), Why)
 
 extern "C" {
 
@@ -1755,6 +1855,9 @@ COLLC_MPI_COLLECTIVES(COLLC_FORMS_OF, )
 COLLC_MPI_COLLECTIVES(COLLC_LARGE_FORMS_OF, )
 #endif
 COLLC_MPI_OTHERS(COLLC_OTHER_FORMS_OF, )
+#ifdef COLLC_LARGE_COUNT
+COLLC_MPI_OTHERS(COLLC_OTHER_LARGE_FORMS_OF, )
+#endif
 
 // ---- requests: every call that tests or completes one moves collc's runs
 // on (see "non-blocking and persistent calls" above).
@@ -1990,6 +2093,7 @@ int COLLC_INTERPOSED(MPI_Finalize)(void) {
   // Runs the program freed in flight end before MPI does.
   while (progress() > 0)
     sched_yield();
+  hookLibraryProgress(false);
   bury();
   for (MPI_Request &R : TheFlights.Spare)
     PMPI_Request_free(&R);

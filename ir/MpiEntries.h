@@ -95,9 +95,12 @@
 /// are all equal or the padding at most doubles what moves;
 /// MPI_Reduce_scatter likewise: a reduce-scatter) and hands the
 /// rest to the MPI library, saying Why under COLLC_VERBOSE. Shape is one of
-/// the COLLC_MPI_VSHAPE_* macros below, two parenthesized lists: (Params)
-/// and (Args), as above. README.md's table of what is served lists them
-/// with their Why (tests/ir/MpiEntriesTest.cpp checks it).
+/// the COLLC_MPI_VSHAPE_* macros below: Shape(Count, Displ) is two
+/// parenthesized lists, (Params) and (Args), as above, with the counts of
+/// type Count and the displacements of type Displ (int, int for MPI-3's
+/// calls; MPI_Count, MPI_Aint for MPI-4's large-count forms). README.md's table
+/// of what is served lists them with their Why (tests/ir/MpiEntriesTest.cpp
+/// checks it).
 #define COLLC_MPI_OTHERS(X, Extra)                                             \
   X(Allgatherv, Iallgatherv, COLLC_MPI_VSHAPE_ALLGATHERV,                      \
     "collc: the counts differ by rank so much that blocks of the largest "     \
@@ -140,49 +143,49 @@
   "collc: the neighbours of a Cartesian or graph topology are no rank set "    \
   "collc schedules (each rank's differ)"
 
-/// The shapes of COLLC_MPI_OTHERS: (Params), (Args).
-#define COLLC_MPI_VSHAPE_ALLGATHER                                             \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
-   int recvcount, MPI_Datatype recvtype, MPI_Comm comm),                       \
+/// The shapes of COLLC_MPI_OTHERS: Shape(Count, Displ) is (Params), (Args).
+#define COLLC_MPI_VSHAPE_ALLGATHER(Count, Displ)                               \
+  (const void *sendbuf, Count sendcount, MPI_Datatype sendtype, void *recvbuf, \
+   Count recvcount, MPI_Datatype recvtype, MPI_Comm comm),                     \
       (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
-#define COLLC_MPI_VSHAPE_ALLGATHERV                                            \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
-   const int recvcounts[], const int displs[], MPI_Datatype recvtype,          \
+#define COLLC_MPI_VSHAPE_ALLGATHERV(Count, Displ)                              \
+  (const void *sendbuf, Count sendcount, MPI_Datatype sendtype, void *recvbuf, \
+   const Count recvcounts[], const Displ displs[], MPI_Datatype recvtype,      \
    MPI_Comm comm),                                                             \
       (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,    \
        comm)
-#define COLLC_MPI_VSHAPE_GATHERV                                               \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
-   const int recvcounts[], const int displs[], MPI_Datatype recvtype,          \
+#define COLLC_MPI_VSHAPE_GATHERV(Count, Displ)                                 \
+  (const void *sendbuf, Count sendcount, MPI_Datatype sendtype, void *recvbuf, \
+   const Count recvcounts[], const Displ displs[], MPI_Datatype recvtype,      \
    int root, MPI_Comm comm),                                                   \
       (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,    \
        root, comm)
-#define COLLC_MPI_VSHAPE_SCATTERV                                              \
-  (const void *sendbuf, const int sendcounts[], const int displs[],            \
-   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, \
-   int root, MPI_Comm comm),                                                   \
+#define COLLC_MPI_VSHAPE_SCATTERV(Count, Displ)                                \
+  (const void *sendbuf, const Count sendcounts[], const Displ displs[],        \
+   MPI_Datatype sendtype, void *recvbuf, Count recvcount,                      \
+   MPI_Datatype recvtype, int root, MPI_Comm comm),                            \
       (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,    \
        root, comm)
-#define COLLC_MPI_VSHAPE_ALLTOALLV                                             \
-  (const void *sendbuf, const int sendcounts[], const int sdispls[],           \
-   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],               \
-   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm),                 \
+#define COLLC_MPI_VSHAPE_ALLTOALLV(Count, Displ)                               \
+  (const void *sendbuf, const Count sendcounts[], const Displ sdispls[],       \
+   MPI_Datatype sendtype, void *recvbuf, const Count recvcounts[],             \
+   const Displ rdispls[], MPI_Datatype recvtype, MPI_Comm comm),               \
       (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,   \
        recvtype, comm)
-#define COLLC_MPI_VSHAPE_ALLTOALLW                                             \
-  (const void *sendbuf, const int sendcounts[], const int sdispls[],           \
-   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],      \
-   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),        \
+#define COLLC_MPI_VSHAPE_ALLTOALLW(Count, Displ)                               \
+  (const void *sendbuf, const Count sendcounts[], const Displ sdispls[],       \
+   const MPI_Datatype sendtypes[], void *recvbuf, const Count recvcounts[],    \
+   const Displ rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),      \
       (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,  \
        recvtypes, comm)
-#define COLLC_MPI_VSHAPE_NEIGHBOR_ALLTOALLW                                    \
-  (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],      \
-   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],      \
+#define COLLC_MPI_VSHAPE_NEIGHBOR_ALLTOALLW(Count, Displ)                      \
+  (const void *sendbuf, const Count sendcounts[], const MPI_Aint sdispls[],    \
+   const MPI_Datatype sendtypes[], void *recvbuf, const Count recvcounts[],    \
    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),   \
       (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,  \
        recvtypes, comm)
-#define COLLC_MPI_VSHAPE_REDUCE_SCATTER                                        \
-  (const void *sendbuf, void *recvbuf, const int recvcounts[],                 \
+#define COLLC_MPI_VSHAPE_REDUCE_SCATTER(Count, Displ)                          \
+  (const void *sendbuf, void *recvbuf, const Count recvcounts[],               \
    MPI_Datatype type, MPI_Op op, MPI_Comm comm),                               \
       (sendbuf, recvbuf, recvcounts, type, op, comm)
 

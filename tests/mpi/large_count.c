@@ -25,24 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int Rank, Size, Calls[3], Starts, Wrong;
+#include "checked.h"
 
-static void *must(size_t N) {
-  void *P = calloc(N ? N : 1, 1);
-  if (!P) {
-    fprintf(stderr, "large_count: out of memory\n");
-    exit(1);
-  }
-  return P;
-}
-
-static void check(int Err, const char *What) {
-  if (Err != MPI_SUCCESS) {
-    fprintf(stderr, "large_count: %s returned %d on rank %d\n", What, Err,
-            Rank);
-    exit(1);
-  }
-}
+static int Size, Calls[3], Starts, Wrong;
 
 enum Kind {
   Bcast,
@@ -176,11 +161,6 @@ static size_t defined(enum Kind K, int N) {
   }
 }
 
-static void fill(int *In, size_t Ints, int Seed) {
-  for (size_t I = 0; I < Ints; ++I)
-    In[I] = (int)((Seed * 7919 + (unsigned)Rank * 104729 + I * 31) % 1000);
-}
-
 static void test(enum Kind K, enum Form F, int N) {
   const size_t Ints = (size_t)N * Size + 1;
   int *In = must(Ints * sizeof(int)), *Out = must(Ints * sizeof(int)),
@@ -248,6 +228,7 @@ static void big(void) {
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  Program = "large_count";
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
   MPI_Comm_size(MPI_COMM_WORLD, &Size);
   if (argc > 1 && !strcmp(argv[1], "big")) {
