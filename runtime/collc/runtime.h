@@ -282,13 +282,18 @@ inline uint64_t maxPiece() {
 constexpr int BlockingTag = 7171;
 
 inline int postPieces(bool Recv, char *P, uint64_t N, int Peer, MPI_Comm C,
-                      int Tag, std::vector<MPI_Request> &Reqs) {
+                      int Tag, std::vector<MPI_Request> &Reqs,
+                      bool Blocking = false) {
   do {
     uint64_t Len = std::min(N, maxPiece());
-    MPI_Request R;
+    MPI_Request R = MPI_REQUEST_NULL;
+    const int Count = static_cast<int>(Len);
     int Err =
-        Recv ? MPI_Irecv(P, static_cast<int>(Len), MPI_BYTE, Peer, Tag, C, &R)
-             : MPI_Isend(P, static_cast<int>(Len), MPI_BYTE, Peer, Tag, C, &R);
+        Blocking ? (Recv ? MPI_Recv(P, Count, MPI_BYTE, Peer, Tag, C,
+                                    MPI_STATUS_IGNORE)
+                         : MPI_Send(P, Count, MPI_BYTE, Peer, Tag, C))
+        : Recv ? MPI_Irecv(P, Count, MPI_BYTE, Peer, Tag, C, &R)
+               : MPI_Isend(P, Count, MPI_BYTE, Peer, Tag, C, &R);
     if (Err != MPI_SUCCESS)
       return fail(Err, "collc: posting a %s of %llu bytes %s rank %d failed",
                   Recv ? "receive" : "send", (unsigned long long)Len,
@@ -329,6 +334,11 @@ public:
 
   /// Runs the rank's part to its end.
   int run() {
+    // A part of one operation (a broadcast's leaf, a gather's sender) waits
+    // for nothing of this rank's: the MPI library's blocking call, which
+    // costs less than a request and a wait. (Not while other calls are in
+    // flight: the wait moves them on.)
+    Alone = N == 1 && !collc_rt_progress_others;
     if (int Err = start())
       return Err;
     while (!finished()) {
@@ -531,12 +541,20 @@ private:
       Where = bufferBase(B, Buf) + Off;
     }
     const size_t First = X.Reqs.size();
-    if (int Err = postPieces(Recv, Where, Bytes, O.Peer, Comm, Tag, X.Reqs))
+    if (int Err =
+            postPieces(Recv, Where, Bytes, O.Peer, Comm, Tag, X.Reqs, Alone))
       return Err;
     X.ReqOp.resize(X.Reqs.size(), I);
     X.ReqsLeft[I] = static_cast<int32_t>(X.Reqs.size() - First);
     X.Active += X.ReqsLeft[I];
     X.State[I] |= Posted;
+    if (Alone) { // its pieces are done already
+      X.Active -= X.ReqsLeft[I];
+      X.ReqsLeft[I] = 0;
+      X.Reqs.resize(First);
+      X.ReqOp.resize(First);
+      return arrived(I);
+    }
     if (X.NextSame[I] >= 0 && --X.PostLeft[X.NextSame[I]] == 0)
       X.Ready.push_back(X.NextSame[I]);
     return MPI_SUCCESS;
@@ -580,14 +598,8 @@ private:
     int Err = MPI_SUCCESS;
     --X.Active;
     const int32_t I = X.ReqOp[static_cast<size_t>(Index)];
-    if (--X.ReqsLeft[I] == 0) {
-      X.State[I] |= Arrived;
-      if (!(op(I).Flags & OpRecv) || !isReduction(V.Collective)) {
-        if ((op(I).Flags & OpRecv) && (Err = unstage(I)) != MPI_SUCCESS)
-          return Err;
-        finish(I);
-      }
-    }
+    if (--X.ReqsLeft[I] == 0 && (Err = arrived(I)) != MPI_SUCCESS)
+      return Err;
     // Completed requests are MPI_REQUEST_NULL: drop them once they are
     // most of the list.
     if (2 * X.Active < X.Reqs.size()) {
@@ -600,6 +612,20 @@ private:
       X.Reqs.resize(To);
       X.ReqOp.resize(To);
     }
+    return MPI_SUCCESS;
+  }
+
+  /// Every piece of operation \p I has arrived (or been sent): a send or a
+  /// copy finishes (a staged copy unpacked first); a reduction's receive
+  /// waits for pump() to apply it in schedule order.
+  int arrived(int32_t I) {
+    X.State[I] |= Arrived;
+    if ((op(I).Flags & OpRecv) && isReduction(V.Collective))
+      return MPI_SUCCESS;
+    if (op(I).Flags & OpRecv)
+      if (int Err = unstage(I))
+        return Err;
+    finish(I);
     return MPI_SUCCESS;
   }
 
@@ -687,6 +713,8 @@ private:
   const int64_t Base; ///< The rank's first operation.
   const int32_t N;    ///< Its operations.
   int32_t NextApply = 0;
+  /// The rank's one operation runs as blocking calls (run()).
+  bool Alone = false;
 };
 
 // ---- argument checks and entry points
