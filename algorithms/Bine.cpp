@@ -23,10 +23,10 @@ int64_t parentOf(int64_t U) {
 } // namespace
 
 bool bineApplies(const Machine &, const Request &R, std::string &Why) {
-  if (isReduction(R.Coll) && !R.Commutative) {
-    Why = "its trees combine out of rank order: commutative operators only";
+  if (!commutativeOperator(
+          R, "its trees combine out of rank order: commutative operators only",
+          Why))
     return false;
-  }
   // The butterflies' blocks are ranges of ranks, a piece each: at worst a
   // piece per block, P (P - 1) of them.
   if (R.Coll == Collective::Allgather || R.Coll == Collective::ReduceScatter)
@@ -332,9 +332,6 @@ llvm::Expected<Schedule> bineReduceScatter(const Machine &M, const Request &R) {
 
 llvm::Expected<Schedule> buildBine(const Machine &M, const Request &R,
                                    Pipeline &P) {
-  std::string Why;
-  if (!bineApplies(M, R, Why))
-    return notApplicable("bine", Why);
   switch (R.Coll) {
   case Collective::Bcast:
     break;

@@ -99,6 +99,14 @@ bool topologyIsOneOf(const Machine &M, llvm::ArrayRef<TopologyKind> Kinds,
   return false;
 }
 
+bool commutativeOperator(const Request &R, llvm::StringRef Reason,
+                         std::string &Why) {
+  if (R.Commutative || !isReduction(R.Coll))
+    return true;
+  Why = Reason.str();
+  return false;
+}
+
 bool onNetwork(const Machine &M, const Request &, std::string &Why) {
   if (M.Net)
     return true;

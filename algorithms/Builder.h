@@ -38,6 +38,16 @@ using SearchFn = llvm::Expected<Schedule> (*)(const Machine &, const Request &,
                                               Pipeline &P);
 /// Whether an algorithm can serve this machine and request; sets \p Why if not.
 using AppliesFn = bool (*)(const Machine &, const Request &, std::string &Why);
+/// Builds rank \p Rank's part of an algorithm's schedule for \p R on \p M
+/// (algorithms/RankParts.h), or with \p Rank -1 the whole schedule.
+using RankPartFn = llvm::Expected<Schedule> (*)(const Machine &M,
+                                                const Request &R, int32_t Rank);
+/// The builder of the whole schedule of a family whose step code builds any
+/// rank's part: \p Part for every rank at once.
+template <RankPartFn Part>
+llvm::Expected<Schedule> wholeSchedule(const Machine &M, const Request &R) {
+  return Part(M, R, -1);
+}
 
 /// A builder as the registry holds it: plain, or one that searches. Called
 /// with a pipeline, a searching builder times its candidates there; called
@@ -87,6 +97,12 @@ std::vector<int32_t> nodeOrderFromRoot(const Schedule &S);
 /// if not, \p Why is "<Needs>, not '<its kind>'".
 bool topologyIsOneOf(const Machine &M, llvm::ArrayRef<TopologyKind> Kinds,
                      llvm::StringRef Needs, std::string &Why);
+
+/// For an applicability test: whether \p R's operator is commutative (or
+/// \p R no reduction); if not, \p Why is \p Reason, what the algorithm
+/// does that needs it.
+bool commutativeOperator(const Request &R, llvm::StringRef Reason,
+                         std::string &Why);
 
 /// For `--algorithm auto`: builders laid onto a network, which auto
 /// considers only on a machine with one (where the flow-level evaluator

@@ -119,14 +119,10 @@ llvm::Expected<Schedule> buildScatterRdbAllgather(const Machine &M,
   const int64_t P = S.size();
   if (P < 2)
     return S;
-  S.NumChunks =
-      std::min<int64_t>({P, std::max<int64_t>(1, static_cast<int64_t>(R.Bytes)),
-                         maxSegmentsFor(P)});
-  const int64_t B = S.NumChunks;
+  const ScatterBlocks Blocks(S, R);
   const std::vector<int32_t> Order = nodeOrderFromRoot(S);
-  // Index i owns blocks [Own(i), Own(i + 1)); indices [A, E) own
-  // [Own(A), Own(E)).
-  auto Own = [&](int64_t I) { return std::min(I, P) * B / P; };
+  // Indices [A, E) own blocks [Own(A), Own(E)).
+  auto Own = [&](int64_t I) { return Blocks.own(I); };
   std::vector<Transfer> Ts;
   std::vector<int64_t> Groups;
   int64_t NextGroup = 0;

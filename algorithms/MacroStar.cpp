@@ -155,11 +155,8 @@ bool macroStarApplies(const Machine &M, const Request &R, std::string &Why) {
 }
 
 llvm::Expected<Schedule> buildMacroStar(const Machine &M, const Request &R) {
-  [[maybe_unused]] std::string Why;
-  assert(macroStarApplies(M, R, Why) &&
-         "the registry lists it only where it applies");
   Schedule S = scheduleSkeleton(M, R, "macro-star");
-  StarGraph G = *StarGraph::of(M.Topo);
+  const StarGraph G = starGraphOf(M, R, TopologyKind::MacroStar, "macro-star");
   const int64_t N = G.nodes();
   const int K = G.symbols(), Module = G.clusterSize() + 1;
   // Steps 1-3: the generator sequences of Lemmas 1 and 2, cluster by cluster.

@@ -24,9 +24,6 @@ namespace {
 llvm::Expected<Schedule> meshSchedule(const Machine &M, const Request &R,
                                       llvm::StringRef Name,
                                       const ChainSplit &Split) {
-  std::string Why;
-  if (!meshApplies(M, R, Why))
-    return notApplicable(Name, Why);
   Schedule S = scheduleSkeleton(M, R, Name);
   std::vector<int32_t> Chain = dimensionOrderedChain(S);
   int64_t Source =

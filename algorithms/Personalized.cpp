@@ -130,9 +130,8 @@ llvm::Expected<Schedule> buildBinomialPersonalized(const Machine &M,
   return S;
 }
 
-namespace {
-
-Schedule pairwiseAlltoall(const Machine &M, const Request &R, int32_t Only) {
+llvm::Expected<Schedule>
+buildPairwiseAlltoallPart(const Machine &M, const Request &R, int32_t Only) {
   Schedule S = scheduleSkeleton(M, R, "pairwise");
   const int32_t P = S.size();
   stepPerRound(
@@ -145,7 +144,8 @@ Schedule pairwiseAlltoall(const Machine &M, const Request &R, int32_t Only) {
   return S;
 }
 
-Schedule bruckAlltoall(const Machine &M, const Request &R, int32_t Only) {
+llvm::Expected<Schedule>
+buildBruckAlltoallPart(const Machine &M, const Request &R, int32_t Only) {
   Schedule S = scheduleSkeleton(M, R, "bruck");
   const int32_t P = S.size();
   // Block M[a][b] sits at rank a + (the bits of (b - a) mod P below k).
@@ -171,18 +171,6 @@ Schedule bruckAlltoall(const Machine &M, const Request &R, int32_t Only) {
   return S;
 }
 
-} // namespace
-
-llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M,
-                                               const Request &R) {
-  return pairwiseAlltoall(M, R, -1);
-}
-
-llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M,
-                                            const Request &R) {
-  return bruckAlltoall(M, R, -1);
-}
-
 Transfer allgatherBlocks(const Schedule &S, int32_t Src, int32_t Dst,
                          const std::vector<Interval> &Origins) {
   Transfer T;
@@ -201,9 +189,8 @@ static Transfer allgatherBlocks(const Schedule &S, int32_t Src, int32_t Dst,
   return allgatherBlocks(S, Src, Dst, relIntervals(Lo, Lo + N, 0, S.size()));
 }
 
-namespace {
-
-Schedule ringAllgather(const Machine &M, const Request &R, int32_t Only) {
+llvm::Expected<Schedule>
+buildRingAllgatherPart(const Machine &M, const Request &R, int32_t Only) {
   Schedule S = scheduleSkeleton(M, R, "ring");
   const int32_t P = S.size();
   // Step s: rank r passes on the block of rank r - s to r + 1.
@@ -217,7 +204,8 @@ Schedule ringAllgather(const Machine &M, const Request &R, int32_t Only) {
   return S;
 }
 
-Schedule bruckAllgather(const Machine &M, const Request &R, int32_t Only) {
+llvm::Expected<Schedule>
+buildBruckAllgatherPart(const Machine &M, const Request &R, int32_t Only) {
   Schedule S = scheduleSkeleton(M, R, "bruck");
   const int32_t P = S.size();
   // Before the step with distance Bit, rank r holds the blocks of ranks
@@ -233,38 +221,6 @@ Schedule bruckAllgather(const Machine &M, const Request &R, int32_t Only) {
         return static_cast<int32_t>((Rk + Bit) % P);
       });
   return S;
-}
-
-} // namespace
-
-llvm::Expected<Schedule> buildRingAllgather(const Machine &M,
-                                            const Request &R) {
-  return ringAllgather(M, R, -1);
-}
-
-llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
-                                             const Request &R) {
-  return bruckAllgather(M, R, -1);
-}
-
-llvm::Expected<Schedule>
-buildPairwiseAlltoallPart(const Machine &M, const Request &R, int32_t Rank) {
-  return pairwiseAlltoall(M, R, Rank);
-}
-
-llvm::Expected<Schedule>
-buildBruckAlltoallPart(const Machine &M, const Request &R, int32_t Rank) {
-  return bruckAlltoall(M, R, Rank);
-}
-
-llvm::Expected<Schedule>
-buildRingAllgatherPart(const Machine &M, const Request &R, int32_t Rank) {
-  return ringAllgather(M, R, Rank);
-}
-
-llvm::Expected<Schedule>
-buildBruckAllgatherPart(const Machine &M, const Request &R, int32_t Rank) {
-  return bruckAllgather(M, R, Rank);
 }
 
 namespace {
@@ -333,16 +289,6 @@ Transfer directAllgatherBlock(const Schedule &S, int32_t From, int32_t To) {
 }
 
 } // namespace
-
-llvm::Expected<Schedule> buildDirectAlltoall(const Machine &M,
-                                             const Request &R) {
-  return directExchange(M, R, -1, directAlltoallBlock);
-}
-
-llvm::Expected<Schedule> buildDirectAllgather(const Machine &M,
-                                              const Request &R) {
-  return directExchange(M, R, -1, directAllgatherBlock);
-}
 
 bool directPartApplies(const Machine &M, const Request &R) {
   // Every rank's P - 1 sends and receives fit one step (groupedRounds).

@@ -29,31 +29,27 @@ llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M,
 /// together (ceil(log2 P) steps, larger messages).
 llvm::Expected<Schedule> buildBinomialPersonalized(const Machine &M,
                                                    const Request &R);
-/// P - 1 steps; in step s rank r sends M[r][r+s] to rank r + s (mod P).
-llvm::Expected<Schedule> buildPairwiseAlltoall(const Machine &M,
-                                               const Request &R);
-/// Bruck: ceil(log2 P) steps; in step k rank r sends to r + 2^k every block
-/// whose remaining distance has bit k set.
-llvm::Expected<Schedule> buildBruckAlltoall(const Machine &M, const Request &R);
-/// Allgather on a ring: P - 1 steps; in step s rank r passes the block of
-/// rank r - s to r + 1 (bandwidth-optimal, latency P - 1 start-ups).
-llvm::Expected<Schedule> buildRingAllgather(const Machine &M, const Request &R);
-/// Bruck's allgather: ceil(log2 P) steps for any P; in the step of distance
-/// 2^k rank r sends the blocks of r .. r + 2^k - 1 to r - 2^k.
-llvm::Expected<Schedule> buildBruckAllgather(const Machine &M,
-                                             const Request &R);
-
-/// Rank \p Rank's part of the four algorithms above whose exchange is one
-/// transfer per rank and step (algorithms/RankParts.h): the steps hold the
-/// transfers \p Rank sends and receives, as the whole schedule lists them,
-/// computed for that rank alone in O(steps) transfers (Bruck's all-to-all:
-/// O(P log P) blocks, those the rank moves).
+/// The four exchanges of one transfer per rank and step, each as rank
+/// \p Rank's part (algorithms/RankParts.h): the steps hold the transfers
+/// \p Rank sends and receives, as the whole schedule lists them, computed
+/// for that rank alone in O(steps) transfers (Bruck's all-to-all: O(P log P)
+/// blocks, those the rank moves); with \p Rank -1 the whole schedule
+/// (wholeSchedule, as the registry lists them).
+///
+/// `pairwise` all-to-all: P - 1 steps; in step s rank r sends M[r][r+s] to
+/// rank r + s (mod P).
 llvm::Expected<Schedule>
 buildPairwiseAlltoallPart(const Machine &M, const Request &R, int32_t Rank);
+/// Bruck's all-to-all: ceil(log2 P) steps; in step k rank r sends to
+/// r + 2^k every block whose remaining distance has bit k set.
 llvm::Expected<Schedule> buildBruckAlltoallPart(const Machine &M,
                                                 const Request &R, int32_t Rank);
+/// Allgather on a ring: P - 1 steps; in step s rank r passes the block of
+/// rank r - s to r + 1 (bandwidth-optimal, latency P - 1 start-ups).
 llvm::Expected<Schedule> buildRingAllgatherPart(const Machine &M,
                                                 const Request &R, int32_t Rank);
+/// Bruck's allgather: ceil(log2 P) steps for any P; in the step of distance
+/// 2^k rank r sends the blocks of r .. r + 2^k - 1 to r - 2^k.
 llvm::Expected<Schedule>
 buildBruckAllgatherPart(const Machine &M, const Request &R, int32_t Rank);
 
@@ -63,26 +59,21 @@ buildBruckAllgatherPart(const Machine &M, const Request &R, int32_t Rank);
 /// a time, as `linear`.
 llvm::Expected<Schedule> buildDirectPersonalized(const Machine &M,
                                                  const Request &R);
-/// Direct all-to-all: every rank posts its P - 1 blocks at once (SMPI's
-/// basic_linear), rank r's to r + 1, r + 2, ... first; one step on a machine
-/// with a network, else one port at a time (as `pairwise`).
 /// Whether every ordered pair of ranks fits in one schedule (transfersFit):
 /// the direct all-to-all and allgather send P (P - 1) messages.
 bool allPairsFit(const Machine &M, const Request &R, std::string &Why);
-llvm::Expected<Schedule> buildDirectAlltoall(const Machine &M,
-                                             const Request &R);
-/// Direct allgather: every rank sends its block to every other rank at once;
-/// one step on a machine with a network, else one port at a time.
-llvm::Expected<Schedule> buildDirectAllgather(const Machine &M,
-                                              const Request &R);
 
-/// Rank \p Rank's part of the direct all-to-all and allgather where the
-/// whole schedule is one step (directPartApplies: a machine with a network,
-/// or one whose ports take P - 1 transfers a step):
-/// the 2 (P - 1) transfers \p Rank sends and receives, in the whole step's
-/// order (offset by offset, senders in rank order), computed for that rank
-/// alone. With fewer ports the whole schedule's steps follow them one
-/// transfer after another (orderedRounds): no part is derived there.
+/// Direct all-to-all: every rank posts its P - 1 blocks at once (SMPI's
+/// basic_linear), rank r's to r + 1, r + 2, ... first; direct allgather:
+/// every rank sends its block to every other rank at once. One step on a
+/// machine with a network, else one port at a time (as `pairwise`). With
+/// \p Rank -1 the whole schedule (wholeSchedule); else rank \p Rank's part
+/// where the whole schedule is one step (directPartApplies: a machine with a
+/// network, or one whose ports take P - 1 transfers a step): the 2 (P - 1)
+/// transfers \p Rank sends and receives, in the whole step's order (offset
+/// by offset, senders in rank order), computed for that rank alone. With
+/// fewer ports the whole schedule's steps follow them one transfer after
+/// another (orderedRounds): no part is derived there.
 bool directPartApplies(const Machine &M, const Request &R);
 llvm::Expected<Schedule>
 buildDirectAlltoallPart(const Machine &M, const Request &R, int32_t Rank);

@@ -82,6 +82,24 @@ inline int64_t maxSegmentsFor(int64_t Ranks) {
                    : SegmentSearchBudget;
 }
 
+/// The blocks of a broadcast that scatters the message and gathers it back
+/// (scatter-allgather, scatter-rdb-allgather): one per rank, fewer with
+/// fewer bytes than ranks or past maxSegmentsFor. Index i (a relative rank,
+/// a position in a rank order) owns chunks [own(i), own(i + 1)).
+struct ScatterBlocks {
+  int64_t Ranks = 1;
+  int64_t Blocks = 1;
+  /// Sets \p S's NumChunks to the blocks of its ranks and \p R's bytes.
+  ScatterBlocks(Schedule &S, const Request &R)
+      : Ranks(S.size()),
+        Blocks(std::min<int64_t>(
+            {Ranks, std::max<int64_t>(1, static_cast<int64_t>(R.Bytes)),
+             maxSegmentsFor(Ranks)})) {
+    S.NumChunks = Blocks;
+  }
+  int64_t own(int64_t I) const { return std::min(I, Ranks) * Blocks / Ranks; }
+};
+
 /// Segments for a request: its `segments` when given (capped at \p Max), else
 /// \p Optimum rounded and clamped to [1, Max].
 int64_t pickSegments(const Request &R, double Optimum, int64_t Max);

@@ -18,9 +18,7 @@
 #ifndef COLLC_ALGORITHMS_RANKPARTS_H
 #define COLLC_ALGORITHMS_RANKPARTS_H
 
-#include "ir/Machine.h"
-#include "ir/Request.h"
-#include "ir/Schedule.h"
+#include "algorithms/Builder.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -29,10 +27,6 @@
 #include <optional>
 
 namespace collc {
-
-/// Builds rank \p Rank's part of an algorithm's schedule for \p R on \p M.
-using RankPartFn = llvm::Expected<Schedule> (*)(const Machine &M,
-                                                const Request &R, int32_t Rank);
 
 /// The rank-part builder of algorithm \p Algorithm of collective \p C, or
 /// null when it has none (its schedule is built whole).

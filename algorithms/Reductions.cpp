@@ -125,9 +125,10 @@ int64_t binomialBcastStep(int64_t I, int64_t Mask, int64_t P, int64_t Levels) {
   return T;
 }
 
-/// The binomial reduce (and the allreduce's broadcast back) of \p S, whole
-/// or rank \p Only's part.
-Schedule binomialReduce(const Machine &M, const Request &R, int32_t Only) {
+} // namespace
+
+llvm::Expected<Schedule>
+buildBinomialReducePart(const Machine &M, const Request &R, int32_t Only) {
   Schedule S = scheduleSkeleton(M, R, "binomial");
   const int32_t P = S.size();
   StepList L{Only, {}};
@@ -163,18 +164,6 @@ Schedule binomialReduce(const Machine &M, const Request &R, int32_t Only) {
   }
   L.place(S, NumSteps);
   return S;
-}
-
-} // namespace
-
-llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
-                                             const Request &R) {
-  return binomialReduce(M, R, -1);
-}
-
-llvm::Expected<Schedule>
-buildBinomialReducePart(const Machine &M, const Request &R, int32_t Rank) {
-  return binomialReduce(M, R, Rank);
 }
 
 bool reduceScatterApplies(const Machine &, const Request &R, std::string &Why) {
@@ -364,9 +353,6 @@ Schedule reduceScatterAllgather(const Machine &M, const Request &R,
 
 llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
                                                      const Request &R) {
-  std::string Why;
-  if (!reduceScatterApplies(M, R, Why))
-    return notApplicable("reduce-scatter-allgather", Why);
   return reduceScatterAllgather(M, R, -1);
 }
 
@@ -482,13 +468,14 @@ buildReduceScatterDirect(const Machine &M, const Request &R, Pipeline &P) {
 
 bool ringReduceScatterApplies(const Machine &, const Request &R,
                               std::string &Why) {
-  if (!R.Commutative) {
-    // Block b's value travels b + 1, ..., P - 1, 0, ..., b - 1: past rank
-    // P - 1 it would join ranks that are not adjacent.
-    Why = "the blocks travel round the ring past rank P - 1 to rank 0, which "
-          "a non-commutative operator does not allow";
+  // Block b's value travels b + 1, ..., P - 1, 0, ..., b - 1: past rank
+  // P - 1 it would join ranks that are not adjacent.
+  if (!commutativeOperator(R,
+                           "the blocks travel round the ring past rank P - 1 "
+                           "to rank 0, which a non-commutative operator does "
+                           "not allow",
+                           Why))
     return false;
-  }
   // P - 1 steps of P transfers.
   const double P = R.size();
   return transfersFit(P * (P - 1), Why);
@@ -496,11 +483,6 @@ bool ringReduceScatterApplies(const Machine &, const Request &R,
 
 llvm::Expected<Schedule> buildRingReduceScatter(const Machine &M,
                                                 const Request &R) {
-  std::string Why;
-  if (R.Coll != Collective::ReduceScatter)
-    return notApplicable("ring", "the ring serves the reduce-scatter");
-  if (!ringReduceScatterApplies(M, R, Why))
-    return notApplicable("ring", Why);
   Schedule S = scheduleSkeleton(M, R, "ring");
   const int32_t P = S.size();
   S.NumChunks = P;
@@ -518,11 +500,12 @@ llvm::Expected<Schedule> buildRingReduceScatter(const Machine &M,
 
 bool pipelineReduceApplies(const Machine &, const Request &R,
                            std::string &Why) {
-  if (!R.Commutative) {
-    Why = "its segments fold in the order they arrive: a commutative "
-          "operator (binomial and direct fold in rank order)";
+  if (!commutativeOperator(R,
+                           "its segments fold in the order they arrive: a "
+                           "commutative operator (binomial and direct fold in "
+                           "rank order)",
+                           Why))
     return false;
-  }
   // One transfer per segment and tree edge, at least one segment.
   return transfersFit(double(std::max<int64_t>(1, R.Segments)) * R.size(), Why);
 }
@@ -598,9 +581,6 @@ Schedule treeReduce(const Machine &M, const Request &R, llvm::StringRef Name,
 llvm::Expected<Schedule> pipelinedReduce(const Machine &M, const Request &R,
                                          Pipeline &Pl, llvm::StringRef Name,
                                          bool Binary) {
-  std::string Why;
-  if (!pipelineReduceApplies(M, R, Why))
-    return notApplicable(Name, Why);
   const Schedule Skel = scheduleSkeleton(M, R, Name);
   const ParentArray Parent = reduceTree(Skel, Binary);
   const int64_t P = R.size();
@@ -672,19 +652,15 @@ Schedule knomialReduce(const Machine &M, const Request &R, int64_t K) {
 } // namespace
 
 bool knomialReduceApplies(const Machine &, const Request &R, std::string &Why) {
-  if (!R.Commutative) {
-    Why = "its subtrees fold round the root: a commutative operator "
-          "(binomial and direct fold in rank order)";
-    return false;
-  }
-  return true;
+  return commutativeOperator(R,
+                             "its subtrees fold round the root: a commutative "
+                             "operator (binomial and direct fold in rank "
+                             "order)",
+                             Why);
 }
 
 llvm::Expected<Schedule> buildKnomialReduce(const Machine &M, const Request &R,
                                             Pipeline &Pl) {
-  std::string Why;
-  if (!knomialReduceApplies(M, R, Why))
-    return notApplicable("knomial", Why);
   // The radix: MVAPICH2's 4, and its neighbours, by the cost pass.
   Cheapest Radix(M, Pl, makespanJudge());
   for (int64_t K : {3, 4, 8}) {
@@ -737,9 +713,6 @@ llvm::Expected<Schedule> buildLinearScan(const Machine &M, const Request &R) {
 
 llvm::Expected<Schedule> buildPipelinedScan(const Machine &M,
                                             const Request &R) {
-  std::string Why;
-  if (!scanApplies(M, R, Why))
-    return notApplicable("pipelined", Why);
   uint64_t Count = elementCount(R);
   int64_t K;
   if (R.Segments > 0) {

@@ -14,14 +14,11 @@ namespace collc {
 /// Binomial reduce to the root (Reduce) or to rank 0 and a binomial
 /// broadcast of the result back (Allreduce). With a non-commutative operator
 /// the tree is on ranks in order (subtrees are adjacent rank ranges) and the
-/// result, reduced at rank 0, is copied to the root.
-llvm::Expected<Schedule> buildBinomialReduce(const Machine &M,
-                                             const Request &R);
-/// Rank \p Rank's part of `binomial`'s reduce or allreduce
-/// (algorithms/RankParts.h), from the same step code as the whole: the
-/// rank's own transfers, each carrying the contributors its subtree holds,
-/// in the steps the whole schedule gives them (a level's step; the
-/// broadcast's from the path down from rank 0).
+/// result, reduced at rank 0, is copied to the root. As rank \p Rank's part
+/// (algorithms/RankParts.h): the rank's own transfers, each carrying the
+/// contributors its subtree holds, in the steps the whole schedule gives
+/// them (a level's step; the broadcast's from the path down from rank 0);
+/// with \p Rank -1 the whole schedule (wholeSchedule).
 llvm::Expected<Schedule>
 buildBinomialReducePart(const Machine &M, const Request &R, int32_t Rank);
 

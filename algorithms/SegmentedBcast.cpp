@@ -265,10 +265,9 @@ llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
   const int32_t P = S.size();
   if (P < 2)
     return S;
-  S.NumChunks = std::min<int64_t>({P, maxSegments(R), maxSegmentsFor(P)});
-  const int64_t K = S.NumChunks;
+  const ScatterBlocks Blocks(S, R);
   // Relative rank i owns segments [Own(i), Own(i+1)).
-  auto Own = [&](int64_t I) { return I * K / P; };
+  auto Own = [&](int64_t I) { return Blocks.own(I); };
   std::vector<Transfer> Ts;
   // Binomial scatter: a holder of relative ranks [L, R] sends the segments
   // of the upper half to its first rank.

@@ -229,6 +229,15 @@ bool starGraphApplies(const Machine &M, const Request &R, TopologyKind Kind,
   return Ok;
 }
 
+StarGraph starGraphOf(const Machine &M, [[maybe_unused]] const Request &R,
+                      [[maybe_unused]] TopologyKind Kind,
+                      [[maybe_unused]] const char *Name) {
+  [[maybe_unused]] std::string Why;
+  assert(starGraphApplies(M, R, Kind, Name, Why) &&
+         "the registry lists it only where it applies");
+  return *StarGraph::of(M.Topo);
+}
+
 StarPlan starPlan(int M) {
   assert(M >= 1 && M <= 12);
   const int64_t N = permutationCount(M);
@@ -258,11 +267,8 @@ bool starSearchApplies(const Machine &M, const Request &R, std::string &Why) {
 }
 
 llvm::Expected<Schedule> buildStarSearch(const Machine &M, const Request &R) {
-  [[maybe_unused]] std::string Why;
-  assert(starSearchApplies(M, R, Why) &&
-         "the registry lists it only where it applies");
   Schedule S = scheduleSkeleton(M, R, "star-search");
-  StarGraph G = *StarGraph::of(M.Topo);
+  const StarGraph G = starGraphOf(M, R, TopologyKind::Star, "star-search");
   // The plan's own timing: re-timing its tree optimally gains nothing on
   // S_4..S_10 (measured), so the calls keep their steps.
   StarPlan Plan = starPlan(G.symbols());

@@ -67,6 +67,10 @@ void mapStarPlan(const StarPlan &Plan, const Symbols &Leader, int K,
 /// need; sets \p Why (naming the algorithm \p Name) if not.
 bool starGraphApplies(const Machine &M, const Request &R, TopologyKind Kind,
                       const char *Name, std::string &Why);
+/// The graph a star-graph broadcast runs on: the registry offers star-search
+/// and macro-star only where starGraphApplies holds (asserted).
+StarGraph starGraphOf(const Machine &M, const Request &R, TopologyKind Kind,
+                      const char *Name);
 
 bool starSearchApplies(const Machine &M, const Request &R, std::string &Why);
 llvm::Expected<Schedule> buildStarSearch(const Machine &M, const Request &R);

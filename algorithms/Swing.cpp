@@ -110,10 +110,11 @@ llvm::Expected<Schedule> swingSchedule(const Machine &M, const Request &R,
 } // namespace
 
 bool swingApplies(const Machine &, const Request &R, std::string &Why) {
-  if (!R.Commutative) {
-    Why = "its partners combine out of rank order: commutative operators only";
+  if (!commutativeOperator(R,
+                           "its partners combine out of rank order: "
+                           "commutative operators only",
+                           Why))
     return false;
-  }
   // The bandwidth form: two exchanges of every core per step, and the folds.
   const double P = std::max(2, R.size());
   return transfersFit(2 * P * std::ceil(std::log2(P)) + 2 * P, Why);
@@ -129,9 +130,6 @@ llvm::Expected<Schedule> buildSwingForm(const Machine &M, const Request &R,
 
 llvm::Expected<Schedule> buildSwing(const Machine &M, const Request &R,
                                     Pipeline &P) {
-  std::string Why;
-  if (!swingApplies(M, R, Why))
-    return notApplicable("swing", Why);
   const SwingLayout L = swingLayout(M, R);
   Cheapest Search(M, P, makespanJudge());
   for (bool Bandwidth : {false, true})

@@ -92,16 +92,13 @@ int64_t neighbour(const Topology &T, std::vector<int64_t> C, size_t Dim,
 constexpr int64_t MaxLeadTransfers = int64_t(1) << 17;
 
 /// What every mesh and torus builder starts from: the schedule's skeleton
-/// and the ranks by node; an error saying why the machine has none.
+/// and the ranks by node (the registry lists them where
+/// topologyBcastApplies: a mesh or torus).
 struct GridStart {
   Schedule S;
   Layout L;
 };
-llvm::Expected<GridStart> gridStart(const Machine &M, const Request &R,
-                                    llvm::StringRef Name) {
-  std::string Why;
-  if (!topologyBcastApplies(M, R, Why))
-    return notApplicable(Name, Why);
+GridStart gridStart(const Machine &M, const Request &R, llvm::StringRef Name) {
   GridStart G{scheduleSkeleton(M, R, Name), {}};
   G.L = layoutOf(G.S, M.Topo.Nodes);
   return G;
@@ -356,23 +353,23 @@ std::vector<ParentArray> halfSpaceTreesOf(const Topology &T, int64_t Root) {
 
 llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R,
                                            Pipeline &Pl) {
-  llvm::Expected<GridStart> G = gridStart(M, R, "ring-pipeline");
-  if (!G || G->S.size() < 2)
-    return G ? llvm::Expected<Schedule>(std::move(G->S)) : G.takeError();
-  const int32_t P = G->S.size();
-  const ParentArray Tree = rankTree(G->L, ringTree(M.Topo, G->L.RootNode), P);
+  GridStart G = gridStart(M, R, "ring-pipeline");
+  if (G.S.size() < 2)
+    return std::move(G.S);
+  const int32_t P = G.S.size();
+  const ParentArray Tree = rankTree(G.L, ringTree(M.Topo, G.L.RootNode), P);
   // Two chains of about P/2: the linear model's optimum for that depth.
-  return searchOneTree(M, R, Pl, G->S, Tree,
+  return searchOneTree(M, R, Pl, G.S, Tree,
                        pipelineOptimalSegments(M, P / 2 + 1, R.Bytes));
 }
 
 llvm::Expected<Schedule> buildSpanningTrees(const Machine &M, const Request &R,
                                             Pipeline &Pl) {
-  llvm::Expected<GridStart> G = gridStart(M, R, "spanning-trees");
-  if (!G || G->S.size() < 2)
-    return G ? llvm::Expected<Schedule>(std::move(G->S)) : G.takeError();
-  const Schedule &Skel = G->S;
-  const Layout *L = &G->L;
+  GridStart G = gridStart(M, R, "spanning-trees");
+  if (G.S.size() < 2)
+    return std::move(G.S);
+  const Schedule &Skel = G.S;
+  const Layout *L = &G.L;
   const int32_t P = Skel.size();
   // Each family's trees over ranks, and the schedule of K segments per tree,
   // each of \p Group chunks behind a first of one.
@@ -475,12 +472,11 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M, const Request &R,
 }
 
 llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R) {
-  llvm::Expected<GridStart> Start = gridStart(M, R, "scatter-ring");
-  if (!Start || Start->S.size() < 2)
-    return Start ? llvm::Expected<Schedule>(std::move(Start->S))
-                 : Start.takeError();
-  Schedule &S = Start->S;
-  const Layout *L = &Start->L;
+  GridStart Start = gridStart(M, R, "scatter-ring");
+  if (Start.S.size() < 2)
+    return std::move(Start.S);
+  Schedule &S = Start.S;
+  const Layout *L = &Start.L;
   const int32_t P = S.size();
   const Topology &T = M.Topo;
   const bool Torus = T.Kind == TopologyKind::Torus;
@@ -605,12 +601,11 @@ llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R) {
 
 llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R,
                                            Pipeline &Pl) {
-  llvm::Expected<GridStart> Start = gridStart(M, R, "scatter-trees");
-  if (!Start || Start->S.size() < 2)
-    return Start ? llvm::Expected<Schedule>(std::move(Start->S))
-                 : Start.takeError();
-  const Schedule &Skel = Start->S;
-  const Layout &L = Start->L;
+  GridStart Start = gridStart(M, R, "scatter-trees");
+  if (Start.S.size() < 2)
+    return std::move(Start.S);
+  const Schedule &Skel = Start.S;
+  const Layout &L = Start.L;
   const Topology &T = M.Topo;
   const int32_t P = Skel.size();
   auto Leader = [&](int64_t Node) { return L.RanksOn[Node][0]; };

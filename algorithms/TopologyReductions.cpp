@@ -441,9 +441,6 @@ bool ringAllreduceApplies(const Machine &, const Request &R, std::string &Why) {
 
 llvm::Expected<Schedule> buildRingAllreduce(const Machine &M,
                                             const Request &R) {
-  std::string Why;
-  if (!ringAllreduceApplies(M, R, Why))
-    return notApplicable("ring", Why);
   return ringAllreduce(M, R, RingCut{1, 1, std::max<int64_t>(1, R.Segments)},
                        flatRingGrid(R), "ring");
 }
@@ -494,9 +491,6 @@ bool nearestHalvingApplies(const Machine &M, const Request &R,
 
 llvm::Expected<Schedule> buildNearestHalving(const Machine &M,
                                              const Request &R) {
-  std::string Why;
-  if (!nearestHalvingApplies(M, R, Why))
-    return notApplicable("nearest-halving", Why);
   Schedule S = scheduleSkeleton(M, R, "nearest-halving");
   const PowerCore PC(M, R);
   const int64_t Core = PC.Core;
@@ -646,9 +640,6 @@ llvm::Expected<Schedule> buildDimensionRingsCut(const Machine &M,
 
 llvm::Expected<Schedule> buildDimensionRings(const Machine &M, const Request &R,
                                              Pipeline &P) {
-  std::string Why;
-  if (!dimensionRingsApplies(M, R, Why))
-    return notApplicable("dimension-rings", Why);
   // One lane, both directions, or both directions in both orders of the
   // dimensions (a non-commutative allreduce's chains use both directions
   // anyway), whichever the machine's cost pass times faster; the request's

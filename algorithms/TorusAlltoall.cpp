@@ -427,18 +427,12 @@ std::vector<SemStepInfo> semStepPlan(int64_t N) {
 }
 
 llvm::Expected<Schedule> buildSem(const Machine &M, const Request &R) {
-  std::string Why;
-  if (!semApplies(M, R, Why))
-    return notApplicable("sem", Why);
   Schedule S = scheduleSkeleton(M, R, "sem");
   S.Steps = SemBuilder(M, R).build();
   return S;
 }
 
 llvm::Expected<Schedule> buildTorusDirect(const Machine &M, const Request &R) {
-  std::string Why;
-  if (!torusAlltoallApplies(M, R, Why))
-    return notApplicable("torus-direct", Why);
   Schedule S = scheduleSkeleton(M, R, "torus-direct");
   const int64_t N = torusSide(M);
   // Offsets (dr, dc) in order of route length; an offset whose worms cross
@@ -480,9 +474,6 @@ llvm::Expected<Schedule> buildTorusDirect(const Machine &M, const Request &R) {
 
 llvm::Expected<Schedule> buildTorusRowColumn(const Machine &M,
                                              const Request &R) {
-  std::string Why;
-  if (!torusRowColumnApplies(M, R, Why))
-    return notApplicable("torus-row-column", Why);
   Schedule S = scheduleSkeleton(M, R, "torus-row-column");
   const int64_t N = torusSide(M);
   // Phase A: along each row, one hop in the increasing direction per step.

@@ -2016,22 +2016,35 @@ int COLLC_INTERPOSED(MPI_Startall)(int count, MPI_Request requests[]) {
 // so that a rank that waits for a message still forwards what other ranks'
 // runs wait for: they may be what the message waits for.
 
+namespace {
+
+using SendFn = int (*)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+using IsendFn = int (*)(const void *, int, MPI_Datatype, int, int, MPI_Comm,
+                        MPI_Request *);
+
+/// A blocking send (MPI_Send, MPI_Ssend): \p Blocking itself, or its
+/// non-blocking form \p NonBlocking and a wait.
+int blockingSend(SendFn Blocking, IsendFn NonBlocking, const void *buf,
+                 int count, MPI_Datatype type, int dest, int tag,
+                 MPI_Comm comm) {
+  if (idle())
+    return Blocking(buf, count, type, dest, tag, comm);
+  return postAndWait([&](MPI_Request *R) {
+    return NonBlocking(buf, count, type, dest, tag, comm, R);
+  });
+}
+
+} // namespace
+
 int COLLC_INTERPOSED(MPI_Send)(const void *buf, int count, MPI_Datatype type,
                                int dest, int tag, MPI_Comm comm) {
-  if (idle())
-    return PMPI_Send(buf, count, type, dest, tag, comm);
-  return postAndWait([&](MPI_Request *R) {
-    return PMPI_Isend(buf, count, type, dest, tag, comm, R);
-  });
+  return blockingSend(PMPI_Send, PMPI_Isend, buf, count, type, dest, tag, comm);
 }
 
 int COLLC_INTERPOSED(MPI_Ssend)(const void *buf, int count, MPI_Datatype type,
                                 int dest, int tag, MPI_Comm comm) {
-  if (idle())
-    return PMPI_Ssend(buf, count, type, dest, tag, comm);
-  return postAndWait([&](MPI_Request *R) {
-    return PMPI_Issend(buf, count, type, dest, tag, comm, R);
-  });
+  return blockingSend(PMPI_Ssend, PMPI_Issend, buf, count, type, dest, tag,
+                      comm);
 }
 
 int COLLC_INTERPOSED(MPI_Recv)(void *buf, int count, MPI_Datatype type,

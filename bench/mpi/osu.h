@@ -37,6 +37,18 @@
 #include <utility>
 #include <vector>
 
+/// A driver serves two collectives of one signature (osu_gather.cpp and the
+/// scatter, osu_allgather.cpp and the all-to-all, osu_allreduce.cpp and the
+/// reduce): the file of the second (osu_scatter.cpp, ...) defines
+/// OSU_SECOND and includes the first's. OSU_PICK(First, Second) is what the
+/// driver is built for, chosen by the preprocessor, so that only that
+/// collective's generated function is linked in.
+#ifdef OSU_SECOND
+#define OSU_PICK(First, Second) Second
+#else
+#define OSU_PICK(First, Second) First
+#endif
+
 namespace osu {
 
 struct Options {

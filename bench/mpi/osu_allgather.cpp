@@ -10,7 +10,13 @@
 // `collc --emit mpi --mpi-name bench`) and of the MPI library's
 // MPI_Allgather, by the measure of osu.h (OSU's average by default). Rank r
 // sends a pattern naming (r, byte); the result is cleared before each
-// checked call and every byte compared after it; wrong data aborts.
+// checked call and every byte compared after it; wrong data aborts. Built
+// with -DOSU_SECOND (osu_alltoall.cpp) it times the all-to-all,
+// collc_alltoall_bench against MPI_Alltoall, instead: BYTES is then the size
+// of what each rank sends to each rank, a pattern naming (source,
+// destination, byte), and the expected result is computed, not asked of
+// MPI_Alltoall (some of SMPI's algorithms take minutes to simulate at 256
+// ranks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,34 +24,57 @@
 
 #include <algorithm>
 
+using ExchangeFn = int (*)(const void *, int, MPI_Datatype, void *, int,
+                           MPI_Datatype, MPI_Comm);
 extern "C" int collc_allgather_bench(const void *, int, MPI_Datatype, void *,
                                      int, MPI_Datatype, MPI_Comm);
+extern "C" int collc_alltoall_bench(const void *, int, MPI_Datatype, void *,
+                                    int, MPI_Datatype, MPI_Comm);
+
+static const bool Alltoall = OSU_PICK(false, true);
+static const char *const Name = OSU_PICK("osu_allgather", "osu_alltoall");
+static ExchangeFn collcFn() {
+  return OSU_PICK(collc_allgather_bench, collc_alltoall_bench);
+}
+
+/// Byte \p Byte of the block rank \p Src sends rank \p Dst (the allgather
+/// sends every rank the same block).
+static char pattern(int Src, int Dst, size_t Byte) {
+  return Alltoall ? static_cast<char>(Src * 131 + Dst * 7 + Byte)
+                  : osu::blockPattern(Src, Byte);
+}
 
 int main(int argc, char **argv) {
   return osu::run(
       argc, argv, 1,
-      [](const osu::Options &O, long B, bool Collc, int Rank, int P) {
-        const int N = static_cast<int>(B);
-        std::vector<char> In(B), Out(static_cast<size_t>(P) * B);
-        for (size_t I = 0; I < In.size(); ++I)
-          In[I] = osu::blockPattern(Rank, I);
+      [](const osu::Options &O, long S, bool Collc, int Rank, int P) {
+        const size_t B = static_cast<size_t>(S);
+        const int Block = static_cast<int>(S);
+        // The all-to-all sends every rank a block of its own.
+        const int Blocks = Alltoall ? P : 1;
+        std::vector<char> In(static_cast<size_t>(Blocks) * B),
+            Out(static_cast<size_t>(P) * B);
+        for (int D = 0; D < Blocks; ++D)
+          for (size_t W = 0; W < B; ++W)
+            In[D * B + W] = pattern(Rank, D, W);
+        ExchangeFn F = Collc      ? collcFn()
+                       : Alltoall ? MPI_Alltoall
+                                  : MPI_Allgather;
         return osu::timed(
             O, [&] { std::fill(Out.begin(), Out.end(), 0); },
             [&] {
-              return Collc ? collc_allgather_bench(In.data(), N, MPI_BYTE,
-                                                   Out.data(), N, MPI_BYTE,
-                                                   MPI_COMM_WORLD)
-                           : MPI_Allgather(In.data(), N, MPI_BYTE, Out.data(),
-                                           N, MPI_BYTE, MPI_COMM_WORLD);
+              return F(In.data(), Block, MPI_BYTE, Out.data(), Block, MPI_BYTE,
+                       MPI_COMM_WORLD);
             },
             [&] {
-              for (int S = 0; S < P; ++S)
-                for (size_t I = 0; I < In.size(); ++I)
-                  if (Out[S * In.size() + I] != osu::blockPattern(S, I))
+              for (int Src = 0; Src < P; ++Src)
+                for (size_t W = 0; W < B; ++W)
+                  if (Out[Src * B + W] != pattern(Src, Rank, W))
                     return false;
               return true;
             },
-            "osu_allgather", Collc,
-            "allgather of " + std::to_string(N) + "-byte blocks");
+            Name, Collc,
+            std::string(Alltoall ? "all-to-all" : "allgather") + " of " +
+                std::to_string(Block) + "-byte blocks");
       });
 }

@@ -11,7 +11,9 @@
 // of osu.h (OSU's average by default). Rank r contributes (r + 1) * (i % 7 +
 // 1) at element i; the result is cleared before each checked call and
 // compared with the sum, (i % 7 + 1) * P (P + 1) / 2, after it; wrong data
-// aborts.
+// aborts. Built with -DOSU_SECOND (osu_reduce.cpp) it times the reduce to
+// root 0, collc_reduce_bench against MPI_Reduce, instead, and checks the
+// root's result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,18 +21,28 @@
 
 extern "C" int collc_allreduce_bench(const void *, void *, int, MPI_Datatype,
                                      MPI_Op, MPI_Comm);
+extern "C" int collc_reduce_bench(const void *, void *, int, MPI_Datatype,
+                                  MPI_Op, int, MPI_Comm);
+
+static const bool Reduce = OSU_PICK(false, true);
 
 int main(int argc, char **argv) {
   return osu::run(
       argc, argv, 4,
       [](const osu::Options &O, long B, bool Collc, int Rank, int P) {
         return osu::timedSum(
-            O, Collc, Rank, P, B, false, "osu_allreduce", "allreduce",
-            [&](int *In, int *Out, int N) {
-              return Collc ? collc_allreduce_bench(In, Out, N, MPI_INT, MPI_SUM,
-                                                   MPI_COMM_WORLD)
-                           : MPI_Allreduce(In, Out, N, MPI_INT, MPI_SUM,
-                                           MPI_COMM_WORLD);
+            O, Collc, Rank, P, B, /*AtRootOnly=*/Reduce,
+            Reduce ? "osu_reduce" : "osu_allreduce",
+            Reduce ? "reduce" : "allreduce", [&](int *In, int *Out, int N) {
+              if (Collc)
+                return OSU_PICK(collc_allreduce_bench(In, Out, N, MPI_INT,
+                                                      MPI_SUM, MPI_COMM_WORLD),
+                                collc_reduce_bench(In, Out, N, MPI_INT, MPI_SUM,
+                                                   0, MPI_COMM_WORLD));
+              return Reduce ? MPI_Reduce(In, Out, N, MPI_INT, MPI_SUM, 0,
+                                         MPI_COMM_WORLD)
+                            : MPI_Allreduce(In, Out, N, MPI_INT, MPI_SUM,
+                                            MPI_COMM_WORLD);
             });
       });
 }

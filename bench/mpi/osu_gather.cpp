@@ -11,7 +11,7 @@
 // default). Block r holds a pattern naming (r, byte); the receiving buffers
 // are cleared before each checked call and every byte compared after it
 // (the root's whole buffer for the gather, each rank's block for the
-// scatter); wrong data aborts. Built with -DOSU_SCATTER (osu_scatter.cpp) it
+// scatter); wrong data aborts. Built with -DOSU_SECOND (osu_scatter.cpp) it
 // times the scatter, collc_scatter_bench against MPI_Scatter, instead.
 //
 //===----------------------------------------------------------------------===//
@@ -27,15 +27,11 @@ extern "C" int collc_gather_bench(const void *, int, MPI_Datatype, void *, int,
 extern "C" int collc_scatter_bench(const void *, int, MPI_Datatype, void *, int,
                                    MPI_Datatype, int, MPI_Comm);
 
-#ifdef OSU_SCATTER
-static const bool Scatter = true;
-static const char *const Name = "osu_scatter";
-static RootedFn collcFn() { return collc_scatter_bench; }
-#else
-static const bool Scatter = false;
-static const char *const Name = "osu_gather";
-static RootedFn collcFn() { return collc_gather_bench; }
-#endif
+static const bool Scatter = OSU_PICK(false, true);
+static const char *const Name = OSU_PICK("osu_gather", "osu_scatter");
+static RootedFn collcFn() {
+  return OSU_PICK(collc_gather_bench, collc_scatter_bench);
+}
 
 int main(int argc, char **argv) {
   return osu::run(

@@ -4,5 +4,5 @@
 //
 //===----------------------------------------------------------------------===//
 
-#define OSU_SCATTER 1
+#define OSU_SECOND 1
 #include "osu_gather.cpp"
