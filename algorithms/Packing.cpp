@@ -1,6 +1,7 @@
 #include "algorithms/Packing.h"
 
 #include "algorithms/Cheapest.h"
+#include "algorithms/Personalized.h"
 #include "algorithms/Placement.h"
 #include "passes/Routes.h"
 
@@ -298,7 +299,7 @@ double cutBound(const PackingNet &PN) {
   return Bound;
 }
 
-/// A tree over the vertices grown from vertex 0 (Parent[0] = -1), Prim's
+/// A tree over the vertices grown from vertex \p Root (its Parent -1), Prim's
 /// rule on the resources' lengths plus the tree's own load on its senders:
 /// an edge u -> v costs the lengths along its route, plus, for each child u
 /// already has, the lengths of the resources every route out of u crosses
@@ -308,7 +309,8 @@ double cutBound(const PackingNet &PN) {
 /// from every member before it is taken (lazy Prim; O(N^3) at worst, when
 /// every candidate ties, as on a crossbar).
 std::vector<int32_t> growTree(const PackingNet &PN,
-                              const std::vector<double> &Len, double Share) {
+                              const std::vector<double> &Len, double Share,
+                              int32_t Root = 0) {
   const int32_t N = PN.size();
   std::vector<double> Base(size_t(N) * N, 0), SenderLen(N, 0);
   for (int32_t U = 0; U < N; ++U) {
@@ -320,7 +322,7 @@ std::vector<int32_t> growTree(const PackingNet &PN,
   }
   std::vector<double> Key(N, Inf), Dist(N, 0);
   std::vector<int32_t> Parent(N, -1), Depth(N, 0), KeyHops(N, 0),
-      Children(N, 0), OfferedAt(N, 0), Members{0};
+      Children(N, 0), OfferedAt(N, 0), Members{Root};
   std::vector<char> In(N, 0);
   // Lower key first; on a tie (within 1e-9) fewer hops, then shallower.
   auto Less = [](double K, int32_t H, int32_t D, double K2, int32_t H2,
@@ -344,9 +346,10 @@ std::vector<int32_t> growTree(const PackingNet &PN,
       OfferedAt[V] = Children[U];
     }
   };
-  In[0] = 1;
-  for (int32_t V = 1; V < N; ++V)
-    Offer(0, V);
+  In[Root] = 1;
+  for (int32_t V = 0; V < N; ++V)
+    if (V != Root)
+      Offer(Root, V);
   for (int32_t Added = 1; Added < N; ++Added) {
     int32_t Best = -1;
     while (true) {
@@ -377,6 +380,25 @@ std::vector<int32_t> growTree(const PackingNet &PN,
 } // namespace
 
 namespace {
+
+/// The tree over ranks of a tree over vertices rooted at \p RootRank's
+/// vertex: a vertex is served by its first rank (the root's by the root),
+/// its other ranks hang off that one.
+ParentArray rankTree(const PackingNet &PN, const std::vector<int32_t> &Tree,
+                     int32_t RootRank) {
+  const int32_t P = static_cast<int32_t>(PN.VertexOfRank.size());
+  const int32_t RootV = PN.VertexOfRank[RootRank];
+  auto Serving = [&](int32_t V) {
+    return V == RootV ? RootRank : PN.ServingRank[V];
+  };
+  ParentArray Parent(P, -1);
+  for (int32_t Rank = 0; Rank < P; ++Rank) {
+    const int32_t V = PN.VertexOfRank[Rank];
+    if (Rank != RootRank)
+      Parent[Rank] = Rank != Serving(V) ? Serving(V) : Serving(Tree[V]);
+  }
+  return Parent;
+}
 
 /// Whether \p R uses at most \p Most nodes; if not, \p Why is "<What> at
 /// most <Most> nodes in use, not <n>".
@@ -495,18 +517,8 @@ llvm::Expected<TreePacking> packBroadcast(const Machine &M, const Request &R,
       Rates.push_back(Trees[T].Flow / TotalScale[K].second);
   }
 
-  const int32_t P = Skel.size();
   for (size_t T = 0; T < Rates.size(); ++T) {
-    ParentArray Parent(P, -1);
-    for (int32_t Rank = 0; Rank < P; ++Rank) {
-      const int32_t V = PN.VertexOfRank[Rank];
-      if (Rank == R.Root)
-        continue;
-      Parent[Rank] = Rank != PN.ServingRank[V]
-                         ? PN.ServingRank[V]
-                         : PN.ServingRank[Trees[T].Parent[V]];
-    }
-    Out.Trees.push_back(std::move(Parent));
+    Out.Trees.push_back(rankTree(PN, Trees[T].Parent, R.Root));
     Out.Rates.push_back(Rates[T]);
     Out.Rate += Rates[T];
   }
@@ -554,6 +566,63 @@ llvm::Expected<Schedule> buildPacking(const Machine &M, const Request &R,
                                 Build, static_cast<int64_t>(Ways));
         });
   }
+  return Shares.take();
+}
+
+llvm::Expected<Schedule> buildPackingAllgather(const Machine &M,
+                                               const Request &R, Pipeline &Pl) {
+  const Schedule Skel = scheduleSkeleton(M, R, "packing");
+  const int32_t P = Skel.size();
+  if (P < 2)
+    return Skel;
+  llvm::Expected<PackingNet> PNOr = packingNet(M, Skel);
+  if (!PNOr)
+    return PNOr.takeError();
+  const PackingNet &PN = *PNOr;
+  Cheapest Shares(M, Pl, makespanJudge());
+  for (double Share : {0.1, 0.25})
+    Shares.consider("dijkstra share " + std::to_string(Share).substr(0, 4),
+                    [&]() -> llvm::Expected<Schedule> {
+                      // One tree per origin, each on the lengths the trees
+                      // before it left: a resource's length is the time one
+                      // more block takes through it after the blocks routed
+                      // there so far.
+                      std::vector<double> Load(PN.Cap.size(), 0),
+                          Len(PN.Cap.size());
+                      std::vector<ParentArray> Trees;
+                      for (int32_t O = 0; O < P; ++O) {
+                        for (size_t Res = 0; Res < Len.size(); ++Res)
+                          Len[Res] = (1 + Load[Res]) / PN.Cap[Res];
+                        const std::vector<int32_t> Tree =
+                            growTree(PN, Len, Share, PN.VertexOfRank[O]);
+                        for (int32_t V = 0; V < PN.size(); ++V)
+                          if (Tree[V] >= 0)
+                            for (int32_t Res : PN.route(Tree[V], V))
+                              Load[Res] += 1;
+                        Trees.push_back(rankTree(PN, Tree, O));
+                      }
+                      // Origin O's block down its tree, level by level over all
+                      // the trees (a causal order: a rank passes a block on
+                      // after it got it).
+                      std::vector<std::vector<int64_t>> Depths;
+                      int64_t Deepest = 0;
+                      for (const ParentArray &T : Trees) {
+                        Depths.push_back(depths(T));
+                        for (int64_t D : Depths.back())
+                          Deepest = std::max(Deepest, D);
+                      }
+                      std::vector<Transfer> Ts;
+                      for (int64_t D = 1; D <= Deepest; ++D)
+                        for (int32_t O = 0; O < P; ++O)
+                          for (int32_t Rank = 0; Rank < P; ++Rank)
+                            if (Depths[O][Rank] == D)
+                              Ts.push_back(allgatherBlocks(
+                                  Skel, static_cast<int32_t>(Trees[O][Rank]),
+                                  Rank, {{O, O + 1}}));
+                      Schedule S = Skel;
+                      S.Steps = orderedRounds(Ts, P);
+                      return S;
+                    });
   return Shares.take();
 }
 

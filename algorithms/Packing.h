@@ -71,6 +71,14 @@ llvm::Expected<TreePacking> packBroadcast(const Machine &M, const Request &R,
 llvm::Expected<Schedule> buildPacking(const Machine &M, const Request &R,
                                       Pipeline &P);
 
+/// packing for allgather: one tree per origin, grown from its node (as
+/// packBroadcast's, on lengths that count the blocks the trees before it
+/// route through each resource: (1 + blocks) / bandwidth), each origin's
+/// block down its tree, level by level over all the trees; the Dijkstra
+/// share searched with the cost pass.
+llvm::Expected<Schedule> buildPackingAllgather(const Machine &M,
+                                               const Request &R, Pipeline &P);
+
 /// A machine with a network and a routed topology of at most 512 nodes in
 /// use (the packing routes every ordered pair of them).
 bool packingApplies(const Machine &M, const Request &R, std::string &Why);

@@ -223,6 +223,15 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/packingInAuto},
+      {"packing",
+       "a spanning tree per origin through the network's links (switches "
+       "as vertices), each grown on the load the others left",
+       {Collective::Allgather},
+       buildPackingAllgather,
+       packingApplies,
+       // Not in auto: whole blocks stored and forwarded down the trees take
+       // 3-5x direct's time on drawn platforms at 64 KiB.
+       /*InAuto=*/false},
       // The MPI libraries' broadcasts for switched networks, searched with
       // the cost pass (algorithms/LibraryBcast.h).
       {"knomial",

@@ -1,7 +1,8 @@
 // Spanning-tree packing (issue 27, after ForestColl): the packing's rate
 // against the cut bound on platforms whose bound is known by hand, the bytes
 // a broadcast moves across a thin backbone, and on drawn platforms of every
-// family the broadcast builds and verifies with a feasible packing.
+// family the broadcast and the allgather build and verify, the broadcast with
+// a feasible packing.
 #include "algorithms/Packing.h"
 #include "compiler/Driver.h"
 #include "passes/Routes.h"
@@ -146,5 +147,20 @@ TEST_CASE("packing: on drawn platforms of every family the broadcast builds, "
         CHECK(S->Algorithm == "packing");
         CHECK(S->Makespan > 0);
       }
+    // The allgather's trees, one per origin: every block reaches every
+    // rank (the verifier), each rank receiving each other origin's once.
+    for (uint64_t Bytes : {uint64_t(1), uint64_t(4096)}) {
+      CAPTURE(Bytes);
+      RequestFields F;
+      F.Coll = Collective::Allgather;
+      F.Bytes = Bytes;
+      F.Algorithm = "packing";
+      llvm::Expected<Request> R = makeRequest(F, *M);
+      REQUIRE(static_cast<bool>(R));
+      llvm::Expected<Schedule> S = compile(*M, *R);
+      REQUIRE_MESSAGE(static_cast<bool>(S), llvm::toString(S.takeError()));
+      CHECK(S->Algorithm == "packing");
+      CHECK(S->numTransfers() == uint64_t(P) * (P - 1));
+    }
   }
 }
