@@ -75,7 +75,12 @@ struct RouteCounter {
 };
 
 llvm::Expected<PackingNet> packingNet(const Machine &M, const Schedule &S) {
-  const Network &Net = *M.Net;
+  // Without a network (a model machine) every link is one unit of
+  // bandwidth, full duplex, and nothing limits injection.
+  Network Unit;
+  for (size_t C = 0; C < linkClassNames(M.Topo).size(); ++C)
+    Unit.Links.push_back({"unit", 0, 1, true, false});
+  const Network &Net = M.Net ? *M.Net : Unit;
   PackingNet PN;
   std::map<int64_t, int32_t> VertexOf;
   const int32_t P = S.size();
@@ -416,15 +421,12 @@ bool fewNodes(const Request &R, int64_t Most, const char *What,
 
 } // namespace
 
-bool packingInAuto(const Machine &, const Request &R, std::string &Why) {
-  return fewNodes(R, MaxPackingAutoNodes, "auto packs trees for", Why);
+bool packingInAuto(const Machine &M, const Request &R, std::string &Why) {
+  return onNetwork(M, R, Why) &&
+         fewNodes(R, MaxPackingAutoNodes, "auto packs trees for", Why);
 }
 
 bool packingApplies(const Machine &M, const Request &R, std::string &Why) {
-  if (!M.Net) {
-    Why = "packs trees into a network's links: needs a machine with a network";
-    return false;
-  }
   if (!isRouted(M.Topo)) {
     Why = std::string("needs routes between the nodes, not a '") +
           topologyKindName(M.Topo.Kind) + "' topology";

@@ -56,8 +56,8 @@ struct TreePacking {
   double CutBound = 0;
 };
 
-/// The packing of broadcast trees for \p R on \p M (a machine with a network
-/// and a routed topology; packingApplies), at most \p MaxTrees trees.
+/// The packing of broadcast trees for \p R on \p M (a routed topology;
+/// packingApplies), at most \p MaxTrees trees.
 /// \p DijkstraShare in [0, 1]: a tree grows by the node v minimizing
 /// length(u -> v) + DijkstraShare x (length from the root to u) (0: Prim's
 /// minimum-length tree, 1: a shortest-path tree).
@@ -79,12 +79,14 @@ llvm::Expected<Schedule> buildPacking(const Machine &M, const Request &R,
 llvm::Expected<Schedule> buildPackingAllgather(const Machine &M,
                                                const Request &R, Pipeline &P);
 
-/// A machine with a network and a routed topology of at most 512 nodes in
-/// use (the packing routes every ordered pair of them).
+/// A routed topology of at most 512 nodes in use (the packing routes every
+/// ordered pair of them). Without a network (a model machine) every link
+/// counts as one unit of bandwidth.
 bool packingApplies(const Machine &M, const Request &R, std::string &Why);
 
-/// For `auto`: at most 128 nodes in use (growing the trees costs up to
-/// O(N^3) per tree).
+/// For `auto`: a machine with a network (the evaluator judges the trees)
+/// and at most 128 nodes in use (growing the trees costs up to O(N^3) per
+/// tree).
 bool packingInAuto(const Machine &M, const Request &R, std::string &Why);
 
 } // namespace collc
