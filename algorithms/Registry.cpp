@@ -8,6 +8,7 @@
 #include "algorithms/LibraryBcast.h"
 #include "algorithms/MacroStar.h"
 #include "algorithms/Mesh.h"
+#include "algorithms/Packing.h"
 #include "algorithms/Personalized.h"
 #include "algorithms/Reductions.h"
 #include "algorithms/SegmentedBcast.h"
@@ -210,6 +211,26 @@ const std::vector<AlgorithmInfo> &algorithms() {
        switchBcastApplies,
        // Not in auto: timing its candidates on a fat tree takes the
        // evaluator seconds, and it does not beat edge-disjoint there.
+       /*InAuto=*/false},
+      // Spanning-tree packing (issue 27, after ForestColl): trees through
+      // the machine's links, switches and all, at rates that fill them.
+      {"packing",
+       "spanning trees packed into the network's links (switches as "
+       "vertices), each a share of the data by its rate, pipelined",
+       {Collective::Bcast},
+       buildPacking,
+       packingApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/packingInAuto},
+      {"packing",
+       "a spanning tree per origin through the network's links (switches "
+       "as vertices), each grown on the load the others left",
+       {Collective::Allgather},
+       buildPackingAllgather,
+       packingApplies,
+       // Not in auto: whole blocks stored and forwarded down the trees take
+       // 3-5x direct's time on drawn platforms at 64 KiB.
        /*InAuto=*/false},
       // The MPI libraries' broadcasts for switched networks, searched with
       // the cost pass (algorithms/LibraryBcast.h).

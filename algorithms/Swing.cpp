@@ -8,6 +8,7 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace collc {
@@ -20,29 +21,84 @@ struct SwingLayout {
   Butterfly B;
   /// CoreRank[c]: the rank of core c.
   std::vector<int32_t> CoreRank;
-  /// (rank, core rank it folds into) for P not a power of two.
+  /// (rank, rank it folds into), level by level: a rank of level l folds
+  /// into one that folds at a later level or is a core; the result goes back
+  /// the other way, the last level first.
   std::vector<std::pair<int32_t, int32_t>> Folds;
+  /// FoldLevel[i]: the level of Folds[i] (0 on a ring).
+  std::vector<int> FoldLevel;
 };
+
+/// Position of core coordinate \p C on a line of \p Extent: the first
+/// 2 (Extent - 2^d) positions pair up, the even one of each pair the core.
+int64_t corePosition(int64_t C, int64_t Extent) {
+  const int64_t Extra =
+      Extent - static_cast<int64_t>(llvm::PowerOf2Floor(uint64_t(Extent)));
+  return C < Extra ? 2 * C : C + Extra;
+}
+
+/// Swing on a torus or mesh of any extents (the paper's multi-dimensional
+/// Swing on the largest power-of-two sub-grid): dimension by dimension, the
+/// first 2 (L_j - 2^d_j) coordinates of dimension j fold pairwise (odd into
+/// even) among the points whose earlier coordinates are core positions;
+/// the cores are the points whose every coordinate is one, a grid of
+/// 2^d_j per dimension on which the butterfly runs.
+SwingLayout foldedGridLayout(const RingGrid &G) {
+  SwingLayout L;
+  const size_t D = G.Extents.size();
+  std::vector<int64_t> Cores(D), Stride(D);
+  int64_t Points = 1;
+  for (size_t J = 0; J < D; ++J) {
+    Cores[J] =
+        static_cast<int64_t>(llvm::PowerOf2Floor(uint64_t(G.Extents[J])));
+    Stride[J] = Points;
+    Points *= G.Extents[J];
+  }
+  L.B = swingButterfly(Cores);
+  auto Coord = [&](int64_t V, size_t J) {
+    return V / Stride[J] % G.Extents[J];
+  };
+  auto IsCorePosition = [&](int64_t X, size_t J) {
+    const int64_t Extra = G.Extents[J] - Cores[J];
+    return X >= 2 * Extra || X % 2 == 0;
+  };
+  for (size_t J = 0; J < D; ++J)
+    for (int64_t V = 0; V < Points; ++V) {
+      bool Survivor = true;
+      for (size_t I = 0; I < J; ++I)
+        Survivor = Survivor && IsCorePosition(Coord(V, I), I);
+      if (Survivor && !IsCorePosition(Coord(V, J), J)) {
+        L.Folds.push_back({G.Order[V], G.Order[V - Stride[J]]});
+        L.FoldLevel.push_back(static_cast<int>(J));
+      }
+    }
+  L.CoreRank.resize(L.B.N);
+  for (int64_t C = 0; C < L.B.N; ++C) {
+    int64_t V = 0, Rest = C;
+    for (size_t J = 0; J < D; ++J) {
+      V += corePosition(Rest % Cores[J], G.Extents[J]) * Stride[J];
+      Rest /= Cores[J];
+    }
+    L.CoreRank[C] = G.Order[V];
+  }
+  return L;
+}
 
 SwingLayout swingLayout(const Machine &M, const Request &R) {
   SwingLayout L;
   const int32_t P = R.size();
   RingGrid G = ringGrid(M, R, /*Fold=*/false);
-  bool Torus = G.Physical && G.Extents.size() > 1;
-  for (int64_t E : G.Extents)
-    Torus = Torus && llvm::isPowerOf2_64(uint64_t(E));
-  if (Torus) {
-    L.B = swingButterfly(G.Extents);
-    L.CoreRank = G.Order;
-    return L;
-  }
+  if (G.Physical && G.Extents.size() > 1)
+    return foldedGridLayout(G);
   const int64_t Core = static_cast<int64_t>(llvm::PowerOf2Floor(uint64_t(P)));
   const int64_t Extra = P - Core;
   L.B = swingButterfly({Core});
   for (int64_t C = 0; C < Core; ++C)
-    L.CoreRank.push_back(G.Order[C < Extra ? 2 * C : C + Extra]);
-  for (int64_t I = 0; I < Extra; ++I)
+    L.CoreRank.push_back(G.Order[corePosition(C, P)]);
+  for (int64_t I = 0; I < Extra; ++I) {
     L.Folds.push_back({G.Order[2 * I + 1], G.Order[2 * I]});
+    L.FoldLevel.push_back(0);
+  }
   return L;
 }
 
@@ -101,8 +157,15 @@ llvm::Expected<Schedule> swingSchedule(const Machine &M, const Request &R,
           },
           TransferKind::Copy);
   }
-  for (auto [To, From] : L.Folds)
-    Rd.send(From, To, 0, S.NumChunks, TransferKind::Copy);
+  const int Levels =
+      L.FoldLevel.empty()
+          ? 0
+          : *std::max_element(L.FoldLevel.begin(), L.FoldLevel.end()) + 1;
+  for (int Level = Levels - 1; Level >= 0; --Level)
+    for (size_t I = 0; I < L.Folds.size(); ++I)
+      if (L.FoldLevel[I] == Level)
+        Rd.send(L.Folds[I].second, L.Folds[I].first, 0, S.NumChunks,
+                TransferKind::Copy);
   S.Steps = orderedRounds(Rd.Ts, P, &Rd.Groups);
   return S;
 }

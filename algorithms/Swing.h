@@ -6,12 +6,16 @@
 /// far ones come last. Two forms, as in the paper: latency (every step
 /// exchanges and combines the whole vector) and bandwidth (a reduce-scatter
 /// along the steps, each sending the partner the blocks its next reach set
-/// owns, then the allgather in reverse). On a torus whose extents are powers
-/// of two, the steps go dimension by dimension, each dimension's partners by
-/// its own coordinates (the paper's multi-dimensional Swing); elsewhere the
-/// ranks in node order (ringGrid) form one ring, and for P not a power of two
-/// the first 2(P - 2^d) fold pairwise into 2^d cores first and get the
-/// result last, as recursive doubling does. Commutative operators only.
+/// owns, then the allgather in reverse). On a torus or
+/// mesh of two or more dimensions (any extents), the steps go dimension by
+/// dimension, each dimension's partners by its own coordinates (the paper's
+/// multi-dimensional Swing) on the largest grid of powers of two: dimension
+/// by dimension, the first 2(L_j - 2^d_j) coordinates of dimension j fold
+/// pairwise into their even neighbour first (among the points not folded in
+/// an earlier dimension) and get the result last, the last dimension's
+/// first; elsewhere the ranks in node order (ringGrid) form one ring, folded
+/// the same way (the first 2(P - 2^d) pairwise into 2^d cores), as
+/// recursive doubling does. Commutative operators only.
 #ifndef COLLC_ALGORITHMS_SWING_H
 #define COLLC_ALGORITHMS_SWING_H
 

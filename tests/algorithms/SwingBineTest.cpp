@@ -13,6 +13,10 @@
 #include "ir/Random.h"
 #include "passes/Verify.h"
 #include "tests/Examples.h"
+#include "tests/TestUtil.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <doctest/doctest.h>
 
@@ -330,4 +334,69 @@ TEST_CASE("swing/bine: non-commutative operators are refused, and auto "
     REQUIRE(Auto);
     CHECK(Auto->Makespan <= Swing->Makespan * (1 + 1e-9));
   }
+}
+
+TEST_CASE("swing: on drawn tori and meshes of unequal extents both forms "
+          "verify, fold within each dimension and exchange along one "
+          "dimension at a time") {
+  Rng G(0x5a17);
+  size_t Built = 0;
+  for (int Draw = 0; Draw < 24; ++Draw) {
+    Machine M = test::linearTorus(4);
+    M.Topo.Kind = Draw % 2 ? TopologyKind::Mesh : TopologyKind::Torus;
+    const int Dims = 2 + Draw % 3 / 2;
+    M.Topo.Dims.clear();
+    int64_t P = 1, Cores = 1;
+    bool AllPowers = true;
+    for (int D = 0; D < Dims; ++D) {
+      const int64_t E = G.uniform(2, Dims == 2 ? 11 : 6);
+      M.Topo.Dims.push_back(E);
+      P *= E;
+      Cores *= int64_t(1) << (ceilLog2(E + 1) - 1);
+      AllPowers = AllPowers && (E & (E - 1)) == 0;
+    }
+    if (AllPowers)
+      continue;
+    M.Topo.Nodes = P;
+    for (bool Bandwidth : {false, true})
+      for (uint64_t Bytes : {uint64_t(4), uint64_t(4 * 1001)}) {
+        CAPTURE(topologyKindName(M.Topo.Kind));
+        CAPTURE(llvm::join(
+            llvm::map_range(M.Topo.Dims,
+                            [](int64_t E) { return std::to_string(E); }),
+            "x"));
+        CAPTURE(Bandwidth);
+        CAPTURE(Bytes);
+        const Request R =
+            test::request(Collective::Allreduce, int32_t(P), 0, Bytes, "swing");
+        auto S = buildSwingForm(M, R, Bandwidth);
+        if (Bandwidth && Bytes / 4 < uint64_t(Cores)) {
+          CHECK_FALSE(static_cast<bool>(S));
+          llvm::consumeError(S.takeError());
+          continue;
+        }
+        REQUIRE_MESSAGE(static_cast<bool>(S), llvm::toString(S.takeError()));
+        // The bandwidth form has a block per core: the product of each
+        // extent's largest power of two.
+        CHECK(S->NumChunks == (Bandwidth ? Cores : 1));
+        std::vector<std::string> Problems = verifySchedule(*S, M);
+        CHECK_MESSAGE(Problems.empty(),
+                      (Problems.empty() ? "" : Problems.front()));
+        // Every transfer (folds, exchanges, results going back) joins two
+        // nodes that differ in one coordinate.
+        for (const Step &St : S->Steps)
+          for (const Transfer &T : St.Transfers) {
+            const std::vector<int64_t> A = M.Topo.coordOf(
+                                           S->Participants[T.Src].Node),
+                                       B = M.Topo.coordOf(
+                                           S->Participants[T.Dst].Node);
+            int Differ = 0;
+            for (size_t D = 0; D < A.size(); ++D)
+              Differ += A[D] != B[D];
+            CHECK(Differ == 1);
+          }
+        ++Built;
+      }
+  }
+  CHECK(Built > 40);
 }
