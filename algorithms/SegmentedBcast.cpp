@@ -33,7 +33,7 @@ bool scatterAllgatherApplies(const Machine &M, const Request &R,
     return false;
   // The ring allgather has P (P - 1) transfers.
   const double P = R.size();
-  return transfersFit(P * (P - 1), Why);
+  return copyTransfersFit(R, P * (P - 1), Why);
 }
 
 double pipelineOptimalSegments(const Machine &M, int64_t P, uint64_t Bytes) {
