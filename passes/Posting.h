@@ -212,8 +212,9 @@ struct ScratchPeak {
 
 /// peakScratch of planPosting(\p S), with and without Apart, planned rank by
 /// rank (planRankPosting on each rank's own transfers): the memory it takes
-/// grows with the largest rank's part and an index of the transfers (8 bytes
-/// each), not with every rank's plan at once, which for a schedule of
+/// grows with the largest rank's part and an index of the transfers (16
+/// bytes each: a reference from its sender and one from its receiver), not
+/// with every rank's plan at once, which for a schedule of
 /// millions of transfers takes gigabytes. Fails as planPosting(\p S) does.
 llvm::Expected<ScratchPeak> peakScratchByRank(const Schedule &S);
 
