@@ -275,7 +275,7 @@ llvm::Expected<Schedule> buildDirectPersonalized(const Machine &M,
 
 bool allPairsFit(const Machine &, const Request &R, std::string &Why) {
   const double P = R.size();
-  return transfersFit(P * (P - 1), Why);
+  return copyTransfersFit(R, P * (P - 1), Why);
 }
 
 namespace {

@@ -70,6 +70,19 @@ constexpr int64_t MaxTransfers = int64_t(1) << 22;
 /// within MaxTransfers; else says why not in \p Why.
 bool transfersFit(double Transfers, std::string &Why);
 
+/// Upper bound on the transfers of a schedule of plain copies of one piece
+/// each (the direct all-to-all and allgather), built because the request
+/// names its algorithm: such a transfer takes about 160 bytes in the
+/// schedule and 280 at the peak of building, verifying and writing it, so
+/// 2^23 of them (every pair of 2,896 ranks) about 2.4 GB; every pair of
+/// 4,096 ranks would take 4.7 GB and more. `auto` keeps to MaxTransfers
+/// for its candidates.
+constexpr int64_t MaxCopyTransfers = int64_t(1) << 23;
+
+/// transfersFit for such copies: within MaxCopyTransfers when \p R names
+/// the algorithm, MaxTransfers under `auto`.
+bool copyTransfersFit(const Request &R, double Transfers, std::string &Why);
+
 /// Upper bound on ranks x segments the segment searches consider: a
 /// segmented schedule has about that many transfers, and a search builds and
 /// prices several. It bounds the search, not the schedules a request may ask

@@ -31,9 +31,12 @@ bool scatterAllgatherApplies(const Machine &M, const Request &R,
                              std::string &Why) {
   if (!segmentedBcastApplies(M, R, Why))
     return false;
-  // The ring allgather has P (P - 1) transfers.
-  const double P = R.size();
-  return transfersFit(P * (P - 1), Why);
+  // The ring allgather passes each of the K segment owners' segments P - 1
+  // times (K = P where every rank owns a segment), after the scatter's
+  // P - 1 transfers.
+  const int64_t P = R.size();
+  const int64_t K = std::min<int64_t>({P, maxSegments(R), maxSegmentsFor(P)});
+  return transfersFit(double(P - 1) * double(K + 1), Why);
 }
 
 double pipelineOptimalSegments(const Machine &M, int64_t P, uint64_t Bytes) {

@@ -488,12 +488,15 @@ llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R) {
   std::vector<int64_t> Stride(D + 1, 1);
   for (size_t I = 0; I < D; ++I)
     Stride[I + 1] = Stride[I] * T.Dims[G[I]];
-  if (Stride[D] > maxSegmentsFor(P))
-    return notApplicable(
-        "scatter-ring",
-        "needs one block per node: " + llvm::Twine(Stride[D]) +
-            " blocks exceed the " + llvm::Twine(maxSegmentsFor(P)) +
-            " segments a schedule over " + llvm::Twine(P) + " ranks may have");
+  // One block per node, each transfer a range of them: what it lists grows
+  // with the rings' exchanges, about P x the sum of the extents (the
+  // scatter's relays are fewer), not with P x blocks.
+  int64_t Extents = 0;
+  for (size_t I = 0; I < D; ++I)
+    Extents += T.Dims[G[I]];
+  std::string Why;
+  if (!transfersFit(2.0 * double(P) * double(Extents), Why))
+    return notApplicable("scatter-ring", Why);
   S.NumChunks = Stride[D];
   // Blocks of the nodes that share node C's coordinates in levels >= Lv.
   auto Slab = [&](const std::vector<int64_t> &C, size_t Lv) {

@@ -15,18 +15,23 @@ namespace {
 
 using Files = llvm::Expected<std::vector<OutputFile>>;
 
-/// One file, written by \p Write to a string.
+/// One file, written by \p Write to a string, or, when \p O asks for it and
+/// \p Write cannot fail, by \p Write to the file itself (the JSON of a
+/// schedule of millions of transfers takes gigabytes as text).
 template <typename F> Files oneFile(const BackendOptions &O, F &&Write) {
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
+  std::vector<OutputFile> Out(1);
+  Out[0].Path = O.OutputPath;
+  llvm::raw_string_ostream OS(Out[0].Text);
   if constexpr (std::is_same_v<decltype(Write(OS)), llvm::Error>) {
     if (llvm::Error E = Write(OS))
       return E;
+  } else if (O.Streamed) {
+    Out[0].Write = std::forward<F>(Write);
   } else {
     Write(OS);
   }
   OS.flush();
-  return std::vector<OutputFile>{{O.OutputPath, std::move(Text)}};
+  return Out;
 }
 
 /// A backend of one schedule that writes one stream.
@@ -64,7 +69,7 @@ Files tiTrace(const Backend &Self, const BackendInput &In,
                  Self.Name);
   std::vector<OutputFile> Out;
   for (auto &[Path, Text] : tiTraceFiles(In.Schedules[0], O.OutputPath))
-    Out.push_back({std::move(Path), std::move(Text)});
+    Out.push_back({std::move(Path), std::move(Text), {}});
   return Out;
 }
 

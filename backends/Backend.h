@@ -52,6 +52,11 @@ struct BackendOptions {
   MpiSizes Sizes = MpiSizes::Exact;
   /// The command line, recorded in generated code.
   std::string Command;
+  /// A backend that writes one stream and cannot fail leaves its text to be
+  /// written straight to the output (OutputFile::Write) instead of holding
+  /// it: the driver sets it; the schedule and machine it was given must
+  /// then live until writeOutputs.
+  bool Streamed = false;
 };
 
 /// What a backend is given.

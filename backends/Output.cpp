@@ -92,9 +92,12 @@ Expected<Target> resolve(StringRef Path) {
   return Target{Target::Replace, std::string(Real.str()), St.permissions()};
 }
 
-/// Writes \p Text to \p FD; the error text, or empty on success.
-std::string writeAll(raw_fd_ostream &OS, StringRef Text) {
-  OS << Text;
+/// Writes \p F's contents to \p OS; the error text, or empty on success.
+std::string writeAll(raw_fd_ostream &OS, const OutputFile &F) {
+  if (F.Write)
+    F.Write(OS);
+  else
+    OS << F.Text;
   OS.flush();
   if (!OS.has_error())
     return {};
@@ -135,7 +138,7 @@ Error writeOutputs(ArrayRef<OutputFile> Files) {
       if (std::error_code EC = sys::fs::setPermissions(Temps[I]->FD, T.Perms))
         return Fail(cannotWrite(Files[I].Path, EC.message()));
     raw_fd_ostream OS(Temps[I]->FD, /*shouldClose=*/false);
-    std::string Why = writeAll(OS, Files[I].Text);
+    std::string Why = writeAll(OS, Files[I]);
     if (!Why.empty())
       return Fail(cannotWrite(Files[I].Path, Why));
   }
@@ -148,7 +151,7 @@ Error writeOutputs(ArrayRef<OutputFile> Files) {
     raw_fd_ostream OS(Targets[I].Path, EC, sys::fs::OF_None);
     if (EC)
       return Fail(cannotWrite(Files[I].Path, EC.message()));
-    std::string Why = writeAll(OS, Files[I].Text);
+    std::string Why = writeAll(OS, Files[I]);
     if (!Why.empty())
       return Fail(cannotWrite(Files[I].Path, Why));
   }
@@ -161,14 +164,17 @@ Error writeOutputs(ArrayRef<OutputFile> Files) {
     }
   for (size_t I = 0; I < Files.size(); ++I)
     if (Targets[I].K == Target::Stdout) {
-      outs() << Files[I].Text;
+      if (Files[I].Write)
+        Files[I].Write(outs());
+      else
+        outs() << Files[I].Text;
       outs().flush();
     }
   return Error::success();
 }
 
 Error writeOutput(StringRef Path, StringRef Text) {
-  return writeOutputs(OutputFile{Path.str(), Text.str()});
+  return writeOutputs(OutputFile{Path.str(), Text.str(), {}});
 }
 
 } // namespace collc

@@ -18,15 +18,20 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <string>
 
 namespace collc {
 
-/// One file to write: where, and its whole contents.
+/// One file to write: where, and its whole contents: Text, or, when Write is
+/// set, what Write writes (straight to the temporary file, device or stdout,
+/// so that an output of gigabytes is never held in memory; Text is unused).
 struct OutputFile {
   std::string Path;
   std::string Text;
+  std::function<void(llvm::raw_ostream &)> Write;
 };
 
 /// Writes \p Files under the rules above. On error nothing has been written

@@ -103,16 +103,13 @@ std::string formatBytes(uint64_t B) {
 /// "scratch:    peak 1.5 MiB per rank (rank 17), 18 MiB with every block
 /// apart": what collc's MPI runtime holds besides the user's buffers.
 std::string scratchLine(const Schedule &S) {
-  llvm::Expected<PostingPlan> Plan = planPosting(S);
-  if (!Plan)
-    return "not run by the MPI backend (" + toString(Plan.takeError()) + ")";
-  auto [Rank, Bytes] = peakScratch(*Plan, S);
-  std::string L = "peak " + formatBytes(Bytes) + " per rank (rank " +
-                  std::to_string(Rank) + ")";
-  auto [RankApart, Apart] = peakScratch(*Plan, S, true);
-  (void)RankApart;
-  if (Apart != Bytes)
-    L += ", " + formatBytes(Apart) + " with every block apart";
+  llvm::Expected<ScratchPeak> Peak = peakScratchByRank(S);
+  if (!Peak)
+    return "not run by the MPI backend (" + toString(Peak.takeError()) + ")";
+  std::string L = "peak " + formatBytes(Peak->Bytes) + " per rank (rank " +
+                  std::to_string(Peak->Rank) + ")";
+  if (Peak->Apart != Peak->Bytes)
+    L += ", " + formatBytes(Peak->Apart) + " with every block apart";
   return L;
 }
 

@@ -4,13 +4,15 @@
 # `collc --list-algorithms` and each collective it serves, collc builds the
 # named algorithm on three machines and runs its passes, the verifier of data
 # flow, ports and timing included (it runs on every schedule), and writes it
-# as JSON (not the summary, whose scratch line plans every rank's posting:
-# gigabytes for an all-to-all of 4,096 ranks). Machines: a
+# as JSON (as another tool would read it; collc writes it straight to the
+# output). Machines: a
 # 2-D torus and a 2:1 fat tree as SimGrid platforms of the bundled kinds
 # (bench/scale_platform.sh, 12.5 GB/s, 1 us links) and a plain spec machine
 # (linear model, every node linked to every other). Prints one row per case:
-# `verified` with wall seconds and peak resident memory (MB), `refused:` or
-# `error:` with the start of collc's message, or `timeout`.
+# `verified` with wall seconds, CPU seconds (user + system: what the case
+# took on a shared machine, where wall time waits for the others) and peak
+# resident memory (MB), `refused:` or `error:` with the start of collc's
+# message, or `timeout` (of the wall seconds).
 #
 # usage: bench/scale_algorithms.sh <collc> [ranks] [seconds per case]
 #                                  [machines] [collectives] [algorithms]
@@ -53,8 +55,8 @@ EOX
 
 Dests=$(seq -s, 1 2 $((P - 1)))
 
-printf '%-10s %-25s %-9s %-30s %8s %8s\n' collective algorithm machine \
-  result "wall s" "peak MB"
+printf '%-10s %-25s %-9s %-30s %8s %8s %8s\n' collective algorithm machine \
+  result "wall s" "cpu s" "peak MB"
 "$COLLC" --list-algorithms | while read -r Name Colls _; do
   for C in ${Colls//,/ }; do
     if [ -n "$ONLY" ] && [[ ",$ONLY," != *",$C,"* ]]; then continue; fi
@@ -78,13 +80,14 @@ printf '%-10s %-25s %-9s %-30s %8s %8s\n' collective algorithm machine \
       Out="$DIR/out.txt"
       (
         [ -n "${COLLC_MEMORY_KB:-}" ] && ulimit -v "$COLLC_MEMORY_KB"
-        exec /usr/bin/time -f '%e %M' -o "$DIR/time.txt" \
+        exec /usr/bin/time -f '%e %U %S %M' -o "$DIR/time.txt" \
           timeout "$LIMIT" "$COLLC" --machine "$File" --collective "$C" \
           "${Group[@]}" --bytes "$Bytes" --algorithm "$Name" "${Extra[@]}" \
           --emit json -o /dev/null
       ) </dev/null >"$Out" 2>&1
       RC=$?
-      read -r Wall Peak < <(tail -1 "$DIR/time.txt") || true
+      read -r Wall User Sys Peak < <(tail -1 "$DIR/time.txt") || true
+      Cpu=$(awk -v U="${User:-0}" -v S="${Sys:-0}" 'BEGIN {printf "%.2f", U + S}')
       if [ "$RC" = 0 ]; then
         Result=verified
       elif [ "$RC" = 124 ]; then
@@ -97,8 +100,8 @@ printf '%-10s %-25s %-9s %-30s %8s %8s\n' collective algorithm machine \
                    END {print M}' "$Out")
         Result="error: ${Msg:-exit $RC}"
       fi
-      printf '%-10s %-25s %-9s %-30s %8s %8s\n' "$C" "$Name" "$Mach" \
-        "$Result" "${Wall:--}" "$((${Peak:-0} / 1024))"
+      printf '%-10s %-25s %-9s %-30s %8s %8s %8s\n' "$C" "$Name" "$Mach" \
+        "$Result" "${Wall:--}" "$Cpu" "$((${Peak:-0} / 1024))"
     done
   done
 done

@@ -887,4 +887,65 @@ Expected<PostingPlan> planRankPosting(const Schedule &S, int32_t Rank) {
   return Planner(S, Rank).run();
 }
 
+Expected<ScratchPeak> peakScratchByRank(const Schedule &S) {
+  const int32_t P = S.size();
+  // Each rank's transfers in schedule order, as offsets into one array.
+  std::vector<uint64_t> Begin(size_t(P) + 1, 0);
+  for (const Step &St : S.Steps)
+    for (const Transfer &T : St.Transfers) {
+      if (T.Src < 0 || T.Src >= P || T.Dst < 0 || T.Dst >= P || T.Src == T.Dst)
+        return planPosting(S).takeError();
+      ++Begin[size_t(T.Src) + 1];
+      ++Begin[size_t(T.Dst) + 1];
+    }
+  for (int32_t R = 0; R < P; ++R)
+    Begin[size_t(R) + 1] += Begin[size_t(R)];
+  std::vector<TransferRef> Refs(Begin[size_t(P)]);
+  {
+    std::vector<uint64_t> Next(Begin.begin(), Begin.end() - 1);
+    for (size_t SI = 0; SI < S.Steps.size(); ++SI)
+      for (size_t TI = 0; TI < S.Steps[SI].Transfers.size(); ++TI) {
+        const Transfer &T = S.Steps[SI].Transfers[TI];
+        const TransferRef Ref{uint32_t(SI), uint32_t(TI)};
+        Refs[Next[size_t(T.Src)]++] = Ref;
+        Refs[Next[size_t(T.Dst)]++] = Ref;
+      }
+  }
+  // One part, refilled for each rank: the schedule without its transfers.
+  Schedule Part;
+  Part.Coll = S.Coll;
+  Part.Bytes = S.Bytes;
+  Part.Root = S.Root;
+  Part.NumChunks = S.NumChunks;
+  Part.RecvWindow = S.RecvWindow;
+  Part.Op = S.Op;
+  Part.Datatype = S.Datatype;
+  Part.Commutative = S.Commutative;
+  Part.Participants = S.Participants;
+  Part.Steps.resize(S.Steps.size());
+  const uint64_t Unit = S.chunkBytes({0, 1});
+  ScratchPeak Peak;
+  for (int32_t R = 0; R < P; ++R) {
+    for (uint64_t I = Begin[size_t(R)]; I < Begin[size_t(R) + 1]; ++I)
+      Part.Steps[Refs[I].Step].Transfers.push_back(
+          S.Steps[Refs[I].Step].Transfers[Refs[I].Index]);
+    Expected<PostingPlan> Plan = planRankPosting(Part, R);
+    if (!Plan) {
+      // The whole plan names the schedule's first problem.
+      consumeError(Plan.takeError());
+      return planPosting(S).takeError();
+    }
+    const RankPlan &Mine = Plan->Ranks[size_t(R)];
+    const uint64_t B = scratchBytes(Mine, S.Bytes, Unit);
+    if (B > Peak.Bytes) {
+      Peak.Rank = R;
+      Peak.Bytes = B;
+    }
+    Peak.Apart = std::max(Peak.Apart, scratchBytes(Mine, S.Bytes, Unit, true));
+    for (uint64_t I = Begin[size_t(R)]; I < Begin[size_t(R) + 1]; ++I)
+      Part.Steps[Refs[I].Step].Transfers.clear();
+  }
+  return Peak;
+}
+
 } // namespace collc

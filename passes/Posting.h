@@ -201,6 +201,23 @@ uint64_t scratchBytes(const RankPlan &R, uint64_t BlockBytes,
 std::pair<int32_t, uint64_t> peakScratch(const PostingPlan &Plan,
                                          const Schedule &S, bool Apart = false);
 
+/// What peakScratch says of both ways of counting: the rank whose scratch is
+/// largest (the lowest such rank) and its bytes, and the largest with every
+/// block apart.
+struct ScratchPeak {
+  int32_t Rank = 0;
+  uint64_t Bytes = 0;
+  uint64_t Apart = 0;
+};
+
+/// peakScratch of planPosting(\p S), with and without Apart, planned rank by
+/// rank (planRankPosting on each rank's own transfers): the memory it takes
+/// grows with the largest rank's part and an index of the transfers (16
+/// bytes each: a reference from its sender and one from its receiver), not
+/// with every rank's plan at once, which for a schedule of
+/// millions of transfers takes gigabytes. Fails as planPosting(\p S) does.
+llvm::Expected<ScratchPeak> peakScratchByRank(const Schedule &S);
+
 } // namespace collc
 
 #endif

@@ -159,6 +159,7 @@ Error run(int argc, char **argv) {
   if (MpiName.getNumOccurrences())
     BO.MpiName = MpiName;
   BO.MpiFallback = MpiFallback;
+  BO.Streamed = true;
   BO.Command = "collc";
   for (int I = 1; I < argc; ++I)
     BO.Command += std::string(" ") + argv[I];

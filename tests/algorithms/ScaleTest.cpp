@@ -164,3 +164,67 @@ TEST_CASE("scale: a schedule beyond MaxTransfers is refused with its count") {
   CHECK(Msg.find("transfers, more than the " + std::to_string(MaxTransfers)) !=
         std::string::npos);
 }
+
+namespace {
+
+/// The direct all-to-all and allgather at \p P ranks: named, each applies
+/// within MaxCopyTransfers, builds, verifies, and lists its P (P - 1) copies
+/// of one piece each; under `auto` the same requests keep to MaxTransfers.
+/// Scatter-allgather's broadcast (its ring passes each segment owner's
+/// segments P - 1 times) builds and verifies.
+void checkCopyExchanges(int32_t P) {
+  CAPTURE(P);
+  const Machine M = test::linearTorus(P);
+  const double Pairs = double(P) * (P - 1);
+  for (Collective C : {Collective::Alltoall, Collective::Allgather}) {
+    Request R = test::request(C, P, 0, 16, "direct");
+    const AlgorithmInfo *A = findAlgorithm("direct", C);
+    REQUIRE(A);
+    std::string Why;
+    CHECK(A->applies(M, R, Why) == (Pairs <= double(MaxCopyTransfers)));
+    R.Algorithm = "auto";
+    CHECK(A->applies(M, R, Why) == (Pairs <= double(MaxTransfers)));
+    R.Algorithm = "direct";
+    const Schedule S = buildVerified(M, R, "direct");
+    CHECK(S.numTransfers() == uint64_t(Pairs));
+    CHECK(pieces(S) == int64_t(Pairs));
+  }
+  const Request R =
+      test::request(Collective::Bcast, P, P / 3, 1 << 16, "scatter-allgather");
+  const Schedule S = buildVerified(M, R, "scatter-allgather");
+  CHECK(S.numTransfers() >= uint64_t(P - 1));
+  CHECK(double(S.numTransfers()) <= double(P - 1) * double(S.NumChunks + 1));
+}
+
+} // namespace
+
+TEST_CASE("scale: the direct exchanges named build past MaxTransfers "
+          "within MaxCopyTransfers and verify at a drawn P up to 400") {
+  Rng G(0x26c09);
+  checkCopyExchanges(int32_t(G.uniform(2, 400)));
+  // Past MaxTransfers: refused under auto, applies when named (not built
+  // here); past MaxCopyTransfers (4,096 ranks) refused either way.
+  const AlgorithmInfo *A = findAlgorithm("direct", Collective::Allgather);
+  const int32_t P = 2800;
+  const Machine M = test::linearTorus(P);
+  Request R = test::request(Collective::Allgather, P, 0, 16, "direct");
+  std::string Why;
+  CHECK(A->applies(M, R, Why));
+  R.Algorithm = "auto";
+  CHECK_FALSE(A->applies(M, R, Why));
+  CHECK(Why.find("more than the " + std::to_string(MaxTransfers)) !=
+        std::string::npos);
+  const Machine Big = test::linearTorus(4096);
+  const Request Named =
+      test::request(Collective::Allgather, 4096, 0, 16, "direct");
+  CHECK_FALSE(A->applies(Big, Named, Why));
+  CHECK(Why.find("16773120 transfers, more than the " +
+                 std::to_string(MaxCopyTransfers)) != std::string::npos);
+}
+
+TEST_CASE("scale: the direct exchanges past MaxTransfers at a drawn P over "
+          "2048" *
+          doctest::skip()) {
+  Rng G(0x26c0a);
+  checkCopyExchanges(int32_t(G.uniform(2049, 2300)));
+}

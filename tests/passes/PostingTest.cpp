@@ -230,3 +230,55 @@ TEST_CASE("posting: the summary reports the peak scratch per rank") {
         std::string::npos);
   CHECK(Text.find(" with every block apart\n") != std::string::npos);
 }
+
+TEST_CASE("posting: the peak scratch planned rank by rank is the whole "
+          "plan's") {
+  // Relaying (sem), staging (Bruck's allgather, the segmented scans) and
+  // reductions (exscan keeps a result apart), at drawn rank counts.
+  std::mt19937 G(0x26c0);
+  const Machine M = wormholeTorus8x8();
+  const std::pair<Collective, const char *> Cases[] = {
+      {Collective::Alltoall, "sem"},
+      {Collective::Alltoall, "bruck"},
+      {Collective::Allgather, "bruck"},
+      {Collective::Allgather, "ring"},
+      {Collective::Allreduce, "reduce-scatter-allgather"},
+      {Collective::Exscan, "pipelined"},
+      {Collective::Bcast, "pipeline"}};
+  for (const auto &Case : Cases) {
+    const Collective C = Case.first;
+    const char *Alg = Case.second;
+    CAPTURE(Alg);
+    const int32_t P =
+        C == Collective::Alltoall && std::string(Alg) == "sem"
+            ? 64
+            : int32_t(std::uniform_int_distribution<int>(2, 64)(G));
+    CAPTURE(P);
+    Request R = request(C, P, 0, isReduction(C) ? 4000 : 1000, Alg);
+    auto S = findAlgorithm(Alg, C)->Build(M, R);
+    REQUIRE(S);
+    auto Plan = planPosting(*S);
+    REQUIRE(Plan);
+    auto Whole = peakScratch(*Plan, *S);
+    auto WholeApart = peakScratch(*Plan, *S, true);
+    auto ByRank = peakScratchByRank(*S);
+    REQUIRE(ByRank);
+    CHECK(ByRank->Rank == Whole.first);
+    CHECK(ByRank->Bytes == Whole.second);
+    CHECK(ByRank->Apart == WholeApart.second);
+  }
+}
+
+TEST_CASE("posting: the peak scratch rank by rank fails as the whole plan "
+          "does") {
+  const Machine M = wormholeTorus8x8();
+  auto S = findAlgorithm("ring", Collective::Allgather)
+               ->Build(M, request(Collective::Allgather, 8, 0, 100, "ring"));
+  REQUIRE(S);
+  S->Steps.back().Transfers.back().Dst = 99;
+  auto Plan = planPosting(*S);
+  auto ByRank = peakScratchByRank(*S);
+  REQUIRE_FALSE(Plan);
+  REQUIRE_FALSE(ByRank);
+  CHECK(llvm::toString(ByRank.takeError()) == llvm::toString(Plan.takeError()));
+}
