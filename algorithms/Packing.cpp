@@ -19,10 +19,6 @@ namespace {
 constexpr double Inf = std::numeric_limits<double>::infinity();
 /// Nodes in use the packing routes every ordered pair of.
 constexpr int64_t MaxPackingNodes = 512;
-/// Nodes in use up to which auto considers packing: growing a tree can take
-/// O(N^3) where every route costs the same (a crossbar), about 3 s a
-/// packing at 256 nodes and an eighth of that at 128.
-constexpr int64_t MaxPackingAutoNodes = 128;
 /// Timing a forest's candidates on a fat tree costs the evaluator more than
 /// a torus's (every message crosses the shared uplinks): the segment search
 /// stays within a smaller budget, as kary-pipeline's.
@@ -420,11 +416,6 @@ bool fewNodes(const Request &R, int64_t Most, const char *What,
 }
 
 } // namespace
-
-bool packingInAuto(const Machine &M, const Request &R, std::string &Why) {
-  return onNetwork(M, R, Why) &&
-         fewNodes(R, MaxPackingAutoNodes, "auto packs trees for", Why);
-}
 
 bool packingApplies(const Machine &M, const Request &R, std::string &Why) {
   if (!isRouted(M.Topo)) {

@@ -84,11 +84,6 @@ llvm::Expected<Schedule> buildPackingAllgather(const Machine &M,
 /// counts as one unit of bandwidth.
 bool packingApplies(const Machine &M, const Request &R, std::string &Why);
 
-/// For `auto`: a machine with a network (the evaluator judges the trees)
-/// and at most 128 nodes in use (growing the trees costs up to O(N^3) per
-/// tree).
-bool packingInAuto(const Machine &M, const Request &R, std::string &Why);
-
 } // namespace collc
 
 #endif

@@ -220,9 +220,12 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Bcast},
        buildPacking,
        packingApplies,
-       /*InAuto=*/true,
-       /*OnStarGraphs=*/false,
-       /*AutoApplies=*/packingInAuto},
+       // Not in auto: it ties other tree packings (spanning-trees on tori,
+       // edge-disjoint and k-segment on fat trees and clusters) to within a
+       // chunk's rounding, and the alternation splits --emit select's bands
+       // into thousands of stretches (a minute of CPU for a 16-rank
+       // broadcast on a 256-node fat tree; docs/network.md).
+       /*InAuto=*/false},
       {"packing",
        "a spanning tree per origin through the network's links (switches "
        "as vertices), each grown on the load the others left",
