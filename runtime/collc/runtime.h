@@ -288,12 +288,11 @@ inline int postPieces(bool Recv, char *P, uint64_t N, int Peer, MPI_Comm C,
     uint64_t Len = std::min(N, maxPiece());
     MPI_Request R = MPI_REQUEST_NULL;
     const int Count = static_cast<int>(Len);
-    int Err =
-        Blocking ? (Recv ? MPI_Recv(P, Count, MPI_BYTE, Peer, Tag, C,
-                                    MPI_STATUS_IGNORE)
-                         : MPI_Send(P, Count, MPI_BYTE, Peer, Tag, C))
-        : Recv ? MPI_Irecv(P, Count, MPI_BYTE, Peer, Tag, C, &R)
-               : MPI_Isend(P, Count, MPI_BYTE, Peer, Tag, C, &R);
+    int Err = Blocking ? (Recv ? MPI_Recv(P, Count, MPI_BYTE, Peer, Tag, C,
+                                          MPI_STATUS_IGNORE)
+                               : MPI_Send(P, Count, MPI_BYTE, Peer, Tag, C))
+              : Recv   ? MPI_Irecv(P, Count, MPI_BYTE, Peer, Tag, C, &R)
+                       : MPI_Isend(P, Count, MPI_BYTE, Peer, Tag, C, &R);
     if (Err != MPI_SUCCESS)
       return fail(Err, "collc: posting a %s of %llu bytes %s rank %d failed",
                   Recv ? "receive" : "send", (unsigned long long)Len,
