@@ -99,6 +99,19 @@ bool topologyIsOneOf(const Machine &M, llvm::ArrayRef<TopologyKind> Kinds,
   return false;
 }
 
+bool sharesNodes(const Machine &M, const Request &R, std::string &Why) {
+  if (!onNetwork(M, R, Why))
+    return false;
+  std::vector<int64_t> Nodes = R.Nodes;
+  std::sort(Nodes.begin(), Nodes.end());
+  if (std::adjacent_find(Nodes.begin(), Nodes.end()) != Nodes.end())
+    return true;
+  Why = "every rank has a node of its own (a node-aware algorithm is then its "
+        "flat "
+        "form)";
+  return false;
+}
+
 bool commutativeOperator(const Request &R, llvm::StringRef Reason,
                          std::string &Why) {
   if (R.Commutative || !isReduction(R.Coll))

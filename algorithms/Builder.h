@@ -98,6 +98,11 @@ std::vector<int32_t> nodeOrderFromRoot(const Schedule &S);
 bool topologyIsOneOf(const Machine &M, llvm::ArrayRef<TopologyKind> Kinds,
                      llvm::StringRef Needs, std::string &Why);
 
+/// For `--algorithm auto`: node-aware builders (node-direct, node-tree),
+/// which auto considers on a machine with a network where some node holds
+/// several of the ranks (else they are their flat forms).
+bool sharesNodes(const Machine &M, const Request &R, std::string &Why);
+
 /// For an applicability test: whether \p R's operator is commutative (or
 /// \p R no reduction); if not, \p Why is \p Reason, what the algorithm
 /// does that needs it.

@@ -78,7 +78,9 @@ bool Cheapest::consider(const llvm::Twine &Name,
     const Score Sc = Judge.Judge(*S, M, P);
     if (Hooks.OnJudged)
       Hooks.OnJudged(*S, Sc);
-    const bool Wins = !Best || Sc < BestScore ||
+    Score Needed = BestScore;
+    Needed.Time *= 1 - Hooks.Gain;
+    const bool Wins = !Best || Sc < Needed ||
                       (!(BestScore < Sc) && Hooks.TieKey && HasBestKey &&
                        *Hooks.TieKey < BestKey);
     if (!Wins)

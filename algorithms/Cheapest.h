@@ -69,6 +69,11 @@ struct CandidateHooks {
   /// Among equal scores the lower key wins; without keys, the earlier
   /// candidate.
   std::optional<int64_t> TieKey;
+  /// The candidate displaces the best so far only when its time is below
+  /// (1 - Gain) of the best's (0: when it is lower at all): for a candidate
+  /// whose schedules often tie others', so that the choice does not
+  /// alternate between them from one size to the next.
+  double Gain = 0;
   /// Called with every candidate that built, once judged.
   llvm::function_ref<void(const Schedule &, Score)> OnJudged;
   /// Asked of a candidate only when it would be the best so far (in the run

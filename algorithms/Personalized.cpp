@@ -329,21 +329,6 @@ std::vector<Interval> asIntervals(const std::vector<int32_t> &Ranks) {
   return Out;
 }
 
-} // namespace
-
-bool sharesNodes(const Machine &M, const Request &R, std::string &Why) {
-  if (!onNetwork(M, R, Why))
-    return false;
-  std::vector<int64_t> Nodes = R.Nodes;
-  std::sort(Nodes.begin(), Nodes.end());
-  if (std::adjacent_find(Nodes.begin(), Nodes.end()) != Nodes.end())
-    return true;
-  Why = "every rank has a node of its own (node-direct is then direct)";
-  return false;
-}
-
-namespace {
-
 /// How groupDirect's groups get each other's blocks.
 enum class AcrossGroups {
   /// Group n's blocks go once to each other group, to one rank there, which

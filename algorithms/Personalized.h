@@ -96,9 +96,6 @@ llvm::Expected<Schedule> buildNodeDirectAllgather(const Machine &M,
 /// 2 sqrt(P) messages per rank where `direct` sends P - 1.
 llvm::Expected<Schedule>
 buildGridDirectAllgather(const Machine &M, const Request &R, Pipeline &P);
-/// For `--algorithm auto`: a machine with a network on which some ranks
-/// share a node (elsewhere node-direct is direct).
-bool sharesNodes(const Machine &M, const Request &R, std::string &Why);
 
 } // namespace collc
 

@@ -212,6 +212,19 @@ const std::vector<AlgorithmInfo> &algorithms() {
        // Not in auto: timing its candidates on a fat tree takes the
        // evaluator seconds, and it does not beat edge-disjoint there.
        /*InAuto=*/false},
+      {"node-tree",
+       "pipelined tree of node leaders, each passing every segment on to "
+       "its node's ranks (one copy enters a node); fan-outs and segments "
+       "searched",
+       {Collective::Bcast},
+       buildNodeTree,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/sharesNodes,
+       // Where the network, not the node, bounds the time, it ties
+       // other trees over node order (bine, knomial) to the last digit.
+       /*AutoGain=*/0.05},
       // Spanning-tree packing (issue 27, after ForestColl): trees through
       // the machine's links, switches and all, at rates that fill them.
       {"packing",

@@ -31,6 +31,10 @@ struct AlgorithmInfo {
   /// Further conditions for `--algorithm auto` only (nullptr: none), e.g.
   /// that building it is affordable; an explicit request ignores them.
   AppliesFn AutoApplies = nullptr;
+  /// The fraction of the best other candidate's time by which `auto`
+  /// requires it to be faster to take it (0: any gain), for an algorithm
+  /// whose schedules often tie others' (CandidateHooks::Gain).
+  double AutoGain = 0;
 
   bool supports(Collective C) const;
   bool applies(const Machine &M, const Request &R, std::string &Why) const {

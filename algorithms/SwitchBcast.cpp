@@ -1,8 +1,13 @@
 #include "algorithms/SwitchBcast.h"
 
 #include "algorithms/Cheapest.h"
+#include "algorithms/Placement.h"
 #include "algorithms/SegmentedBcast.h"
 #include "algorithms/TreePipeline.h"
+#include "passes/Verify.h"
+
+#include <algorithm>
+#include <map>
 
 namespace collc {
 
@@ -12,6 +17,13 @@ namespace {
 /// all the others share, and timing a candidate costs the evaluator more:
 /// kary-pipeline searches within a smaller budget.
 constexpr int64_t MaxKarySearchTransfers = int64_t(1) << 13;
+
+/// Rank \p List[i] (i > 0) receives from \p List[(i - 1) / \p Fan]: a k-ary
+/// heap over the list, rooted at its first rank.
+void karyHeap(ParentArray &Tree, llvm::ArrayRef<int32_t> List, int64_t Fan) {
+  for (size_t I = 1; I < List.size(); ++I)
+    Tree[List[I]] = List[(I - 1) / Fan];
+}
 
 } // namespace
 
@@ -34,8 +46,7 @@ llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
   Cheapest Fanouts(M, Pl, makespanJudge());
   for (int64_t Fan : {2, 4}) {
     ParentArray Tree(P, -1);
-    for (int64_t I = 1; I < P; ++I)
-      Tree[Order[I]] = Order[(I - 1) / Fan];
+    karyHeap(Tree, Order, Fan);
     Fanouts.consider("fan-out " + llvm::Twine(Fan), [&] {
       return searchOneTree(M, R, Pl, Skel, Tree,
                            pipelineOptimalSegments(M, P / Fan + 1, R.Bytes),
@@ -43,6 +54,75 @@ llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
     });
   }
   return Fanouts.take();
+}
+
+llvm::Expected<Schedule> buildNodeTree(const Machine &M, const Request &R,
+                                       Pipeline &Pl) {
+  Schedule Skel = scheduleSkeleton(M, R, "node-tree");
+  const int32_t P = Skel.size();
+  if (P < 2)
+    return Skel;
+  // Ranks in node order from the root's node on; a node's first rank there
+  // leads it (the root leads its own node).
+  const std::vector<int32_t> Order = nodeOrderFromRoot(Skel);
+  auto NodeOf = [&](int32_t Rank) { return Skel.Participants[Rank].Node; };
+  std::vector<int32_t> Leaders;
+  std::vector<std::vector<int32_t>> Members; // per leader, its node's ranks
+  // The order wraps round to the root's node's ranks before the root: a
+  // node is found by its node, not by adjacency.
+  std::map<int64_t, size_t> LeaderOf;
+  for (int32_t Rank : Order) {
+    auto [It, New] = LeaderOf.emplace(NodeOf(Rank), Leaders.size());
+    if (New) {
+      Leaders.push_back(Rank);
+      Members.emplace_back();
+    }
+    Members[It->second].push_back(Rank);
+  }
+  const int64_t N = static_cast<int64_t>(Leaders.size());
+  Cheapest Shapes(M, Pl, makespanJudge());
+  struct Form {
+    int64_t Across; // fan-out among the leaders
+    int64_t Inside; // fan-out inside a node (P: all from the leader)
+    bool Together;  // a rank's sends of a segment posted together
+  };
+  for (Form F : {Form{2, 2, false}, Form{1, 1, false}, Form{2, 2, true},
+                 Form{2, P, true}, Form{4, P, true}}) {
+    ParentArray Tree(P, -1);
+    karyHeap(Tree, Leaders, F.Across);
+    // Each node's ranks in a heap below their leader.
+    for (int64_t L = 0; L < N; ++L)
+      karyHeap(Tree, Members[L], F.Inside);
+    if (F.Together) {
+      // A fan-out in one step needs as many ports as children.
+      std::vector<int64_t> Children(P, 0);
+      for (int32_t V = 0; V < P; ++V)
+        if (Tree[V] >= 0)
+          ++Children[Tree[V]];
+      if (*std::max_element(Children.begin(), Children.end()) >
+          static_cast<int64_t>(portsPerStep(M)))
+        continue;
+    }
+    const std::string Inside =
+        F.Inside >= P ? "flat" : std::to_string(F.Inside);
+    Shapes.consider("across " + llvm::Twine(F.Across) + ", inside " + Inside +
+                        (F.Together ? ", fan-outs together" : ""),
+                    [&] {
+                      return searchSegments(
+                          M, R, Pl,
+                          pipelineOptimalSegments(M, N / F.Across + 2, R.Bytes),
+                          maxSegmentsPerTree(R, 1, MaxKarySearchTransfers),
+                          [&](int64_t K) -> llvm::Expected<Schedule> {
+                            Schedule S = Skel;
+                            S.NumChunks = K;
+                            TreeShare Share{Tree, 0, K};
+                            Share.FanOutTogether = F.Together;
+                            S.Steps = forestSteps(S, {Share});
+                            return S;
+                          });
+                    });
+  }
+  return Shapes.take();
 }
 
 } // namespace collc

@@ -20,6 +20,16 @@ namespace collc {
 llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
                                            Pipeline &P);
 
+/// A pipelined tree of node leaders, each passing every segment on to the
+/// ranks of its node: only one copy of the data enters a node (SMPI's
+/// SMP_binary, MPICH's and Open MPI's hierarchical broadcasts). The ranks in
+/// node order from the root's node; a node's first rank there leads it (the
+/// root its own). Leaders form a k-ary tree (k = 2 or 4), a node's other
+/// ranks a binary tree below their leader or all the leader's children; the
+/// forms and the segment count are searched.
+llvm::Expected<Schedule> buildNodeTree(const Machine &M, const Request &R,
+                                       Pipeline &P);
+
 /// Whether the machine is a fat tree, a cluster or a crossbar (kary-pipeline).
 bool switchBcastApplies(const Machine &M, const Request &R, std::string &Why);
 

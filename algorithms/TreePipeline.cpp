@@ -31,9 +31,13 @@ std::vector<Step> forestSteps(const Schedule &S,
                               const std::vector<TreeShare> &Trees) {
   struct Send {
     int64_t Key;
-    int32_t Tree, Dst;
+    int32_t Tree;
+    /// The sender, for a tree whose fan-outs go together, else 0.
+    int64_t Together;
+    int32_t Dst;
     Interval Chunks;
   };
+  bool AnyTogether = false;
   std::vector<Send> Sends;
   for (size_t T = 0; T < Trees.size(); ++T) {
     const TreeShare &Tr = Trees[T];
@@ -43,23 +47,41 @@ std::vector<Step> forestSteps(const Schedule &S,
           {C, std::min(Tr.Hi,
                        C + (C == Tr.Lo ? 1 : std::max<int64_t>(1, Tr.Group)))});
     std::vector<int64_t> D = depths(Tr.Parent);
+    AnyTogether |= Tr.FanOutTogether;
     for (int32_t V = 0; V < S.size(); ++V)
       if (Tr.Parent[V] >= 0)
         for (size_t I = 0; I < Segs.size(); ++I)
           Sends.push_back(
               {static_cast<int64_t>(I) + RecvWindow * D[Tr.Parent[V]],
-               static_cast<int32_t>(T), V, Segs[I]});
+               static_cast<int32_t>(T), Tr.FanOutTogether ? Tr.Parent[V] : 0, V,
+               Segs[I]});
   }
   std::sort(Sends.begin(), Sends.end(), [](const Send &A, const Send &B) {
-    return std::tie(A.Key, A.Tree, A.Dst) < std::tie(B.Key, B.Tree, B.Dst);
+    return std::tie(A.Key, A.Tree, A.Together, A.Dst) <
+           std::tie(B.Key, B.Tree, B.Together, B.Dst);
   });
   std::vector<Transfer> Ts;
   Ts.reserve(Sends.size());
-  for (const Send &X : Sends)
+  // A fan-out that goes together: one group per sender, tree and "time".
+  std::vector<int64_t> Groups;
+  for (size_t I = 0; I < Sends.size(); ++I) {
+    const Send &X = Sends[I];
     Ts.push_back(
         rootChunksCall(S, static_cast<int32_t>(Trees[X.Tree].Parent[X.Dst]),
                        X.Dst, {X.Chunks}));
-  return orderedRounds(Ts, S.size());
+    if (!AnyTogether)
+      continue;
+    if (!Trees[X.Tree].FanOutTogether)
+      Groups.push_back(-1);
+    else if (I > 0 && Groups.back() >= 0 &&
+             std::tie(Sends[I - 1].Key, Sends[I - 1].Tree,
+                      Sends[I - 1].Together) ==
+                 std::tie(X.Key, X.Tree, X.Together))
+      Groups.push_back(Groups.back());
+    else
+      Groups.push_back(static_cast<int64_t>(I));
+  }
+  return orderedRounds(Ts, S.size(), AnyTogether ? &Groups : nullptr);
 }
 
 int64_t maxSegmentsPerTree(const Request &R, int64_t Ways, int64_t Budget) {

@@ -26,6 +26,11 @@ struct TreeShare {
   /// Segments of Group chunks each, the first of one chunk (Group 1: every
   /// chunk its own segment).
   int64_t Group = 1;
+  /// A rank sends each segment to all its children in one step, the sends
+  /// posted together (a multi-port fan-out, as a tree of non-blocking sends
+  /// runs: children on one node share its fast local copies), instead of
+  /// one child after the other.
+  bool FanOutTogether = false;
 };
 
 /// Transfers of one candidate of a search at most: `auto` builds and times

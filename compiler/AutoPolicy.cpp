@@ -3,16 +3,25 @@
 #include "ir/Diagnostic.h"
 #include "passes/Verify.h"
 
+#include <algorithm>
+
 namespace collc {
 
 llvm::Expected<Schedule> chooseSchedule(const Machine &M, const Request &R,
                                         const CostJudge &Judge, Pipeline &P,
                                         const ChooseOptions &Opts) {
   Cheapest Search(M, P, Judge, "auto", /*NoteLeftOut=*/true);
-  for (const AlgorithmInfo *A : autoCandidates(M, R)) {
+  // A candidate with a gain to make must beat all the others by it, so it
+  // is judged after them.
+  std::vector<const AlgorithmInfo *> Candidates = autoCandidates(M, R);
+  std::stable_partition(
+      Candidates.begin(), Candidates.end(),
+      [](const AlgorithmInfo *A) { return A->AutoGain == 0; });
+  for (const AlgorithmInfo *A : Candidates) {
     if (Opts.Filter && !Opts.Filter(*A))
       continue;
     CandidateHooks Hooks;
+    Hooks.Gain = A->AutoGain;
     auto OnJudged = [&](const Schedule &S, Score Sc) {
       Opts.OnCandidate(*A, S, Sc);
     };

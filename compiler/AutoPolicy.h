@@ -8,6 +8,8 @@
 /// algorithms that serve the collective and apply on the machine, in
 /// registry order), score each with a cost judge, and keep the best-scoring
 /// one that passes the verifier; on equal scores the earlier candidate wins.
+/// A candidate with an AutoGain (one whose schedules often tie others') is
+/// judged after all the others and wins only by that fraction.
 /// A candidate that fails to build or to verify is left out (a defect of its
 /// builder is never a reason to fail the request), with a note.
 ///
