@@ -17,11 +17,10 @@ namespace collc {
 /// mostly stays under one switch): rank i of that order receives from rank
 /// (i - 1) / k. The fan-out k in {2, 4} and the segment
 /// count are searched.
-llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
-                                           Pipeline &P);
+SearchingBuilder buildKaryPipeline;
 
 /// Whether the machine is a fat tree, a cluster or a crossbar (kary-pipeline).
-bool switchBcastApplies(const Machine &M, const Request &R, std::string &Why);
+AppliesTest switchBcastApplies;
 
 } // namespace collc
 
