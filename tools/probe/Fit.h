@@ -31,6 +31,8 @@
 #ifndef COLLC_TOOLS_PROBE_FIT_H
 #define COLLC_TOOLS_PROBE_FIT_H
 
+#include "ir/Network.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -102,15 +104,8 @@ uint64_t refineBoundary(const BandFit &Below, const BandFit &Above, uint64_t Lo,
                         uint64_t Hi, double Overhead, const MeasureFn &Measure,
                         unsigned MaxSteps, std::vector<Sample> &Measured);
 
-/// A protocol band as the spec writes it.
-struct ProtocolFactors {
-  uint64_t From = 0;
-  double Latency = 1;
-  double Bandwidth = 1;
-};
-
 /// SMPI 3.32's default smpi/lat-factor and smpi/bw-factor.
-const std::vector<ProtocolFactors> &smpiDefaultFactors();
+const std::vector<ProtocolBand> &smpiDefaultFactors();
 
 /// A link class: latency per crossing and bytes per time unit.
 struct LinkFit {
@@ -130,13 +125,14 @@ struct NetworkFit {
   /// The links between nodes (every class alike: a ping-pong cannot tell
   /// classes apart).
   LinkFit Link;
-  std::vector<ProtocolFactors> Bands;
+  /// The protocol bands as the spec writes them.
+  std::vector<ProtocolBand> Bands;
   double SendOverhead = 0;
   /// The link between two processes of one node, when measured.
   bool HasIntra = false;
   LinkFit Intra;
 
-  const ProtocolFactors &band(uint64_t Bytes) const;
+  const ProtocolBand &band(uint64_t Bytes) const;
   /// One-way time of \p Bytes over \p Hops links between nodes.
   double predict(uint64_t Bytes, unsigned Hops) const;
   /// One-way time of \p Bytes between two processes of one node.

@@ -621,11 +621,11 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
       return R.FansInterNode ? R.Net.predict(Bytes, Hops)
                              : R.Net.predictIntra(Bytes);
     };
-    const ProtocolFactors &F = R.Net.band(R.FanBytes);
+    const ProtocolBand &F = R.Net.band(R.FanBytes);
     double LinkBw =
         R.FansInterNode ? R.Net.Link.Bandwidth : R.Net.Intra.Bandwidth;
-    double Latency = OneWay(R.FanBytes) -
-                     static_cast<double>(R.FanBytes) / (F.Bandwidth * LinkBw);
+    double Latency = OneWay(R.FanBytes) - static_cast<double>(R.FanBytes) /
+                                              (F.BandwidthFactor * LinkBw);
     double Transfer = std::max(T - Latency - OneWay(0), 1e-9);
     FanSample S;
     S.Flows = static_cast<unsigned>(K);

@@ -75,7 +75,7 @@ struct CheckRow {
 
 /// The self-check of one protocol band.
 struct BandCheck {
-  ProtocolFactors Band;
+  ProtocolBand Band;
   /// Sorted by size, then pair.
   std::vector<CheckRow> Rows;
   double MaxError = 0;
