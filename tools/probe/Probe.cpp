@@ -621,7 +621,7 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
       return R.FansInterNode ? R.Net.predict(Bytes, Hops)
                              : R.Net.predictIntra(Bytes);
     };
-    const ProtocolBand &F = R.Net.band(R.FanBytes);
+    const collc::ProtocolBand &F = R.Net.band(R.FanBytes);
     double LinkBw =
         R.FansInterNode ? R.Net.Link.Bandwidth : R.Net.Intra.Bandwidth;
     double Latency = OneWay(R.FanBytes) - static_cast<double>(R.FanBytes) /
