@@ -243,24 +243,27 @@ TEST_CASE("intra-node link: fitted under the bands' factors, and with the "
 
 TEST_CASE("injection: no limit when the links explain the rates; a link "
           "count or a bandwidth otherwise") {
+  auto Fit = [](const std::vector<FanSample> &Fans) {
+    NetworkFit Net;
+    Net.InjectionLinks = 7; // overwritten
+    fitInjection(Fans, Net);
+    return Net;
+  };
   // Four neighbours on four links of a torus.
-  CHECK(fitInjection({{1, 1, 100}, {2, 1, 200}, {3, 1, 300}, {4, 1, 395}})
-            .Links == 0);
+  CHECK(Fit({{1, 1, 100}, {2, 1, 200}, {3, 1, 300}, {4, 1, 395}})
+            .InjectionLinks == 0);
   // Flows sharing the first link: half the rate is what the links allow.
-  InjectionFit Shared =
-      fitInjection({{1, 1, 100}, {2, 1, 200}, {3, 2, 160}, {4, 2, 205}});
-  CHECK(Shared.Links == 0);
-  CHECK(Shared.Bandwidth == 0);
+  NetworkFit Shared = Fit({{1, 1, 100}, {2, 1, 200}, {3, 2, 160}, {4, 2, 205}});
+  CHECK(Shared.InjectionLinks == 0);
+  CHECK(Shared.InjectionBandwidth == 0);
   // A crossbar read as one: every flow its link, yet one flow's rate in all.
-  InjectionFit One =
-      fitInjection({{1, 1, 100}, {2, 1, 100}, {3, 1, 101}, {4, 1, 99}});
-  CHECK(One.Links == 1);
-  CHECK(One.Bandwidth == 0);
+  NetworkFit One = Fit({{1, 1, 100}, {2, 1, 100}, {3, 1, 101}, {4, 1, 99}});
+  CHECK(One.InjectionLinks == 1);
+  CHECK(One.InjectionBandwidth == 0);
   // A plateau between link multiples: a bandwidth.
-  InjectionFit Bw =
-      fitInjection({{1, 1, 100}, {2, 1, 150}, {3, 1, 150}, {4, 1, 148}});
-  CHECK(Bw.Links == 0);
-  CHECK(Bw.Bandwidth == 150);
+  NetworkFit Bw = Fit({{1, 1, 100}, {2, 1, 150}, {3, 1, 150}, {4, 1, 148}});
+  CHECK(Bw.InjectionLinks == 0);
+  CHECK(Bw.InjectionBandwidth == 150);
 }
 
 TEST_CASE("duplex: an exchange within 1.5 one-way times is full duplex") {

@@ -408,9 +408,12 @@ NetworkFit fitNetwork(const std::vector<Sample> &Inter,
   return Net;
 }
 
-InjectionFit fitInjection(const std::vector<FanSample> &Fans, double Slack) {
+void fitInjection(const std::vector<FanSample> &Fans, NetworkFit &Net,
+                  double Slack) {
+  Net.InjectionLinks = 0;
+  Net.InjectionBandwidth = 0;
   if (Fans.empty() || !(Fans.front().Rate > 0))
-    return {};
+    return;
   const double One = Fans.front().Rate / Fans.front().Flows;
   bool Limited = false;
   double Plateau = 0;
@@ -421,11 +424,12 @@ InjectionFit fitInjection(const std::vector<FanSample> &Fans, double Slack) {
     Plateau = std::max(Plateau, F.Rate);
   }
   if (!Limited)
-    return {};
+    return;
   double Links = std::round(Plateau / One);
   if (Links >= 1 && std::fabs(Plateau - Links * One) <= Slack * Links * One)
-    return {static_cast<unsigned>(Links), 0};
-  return {0, Plateau};
+    Net.InjectionLinks = static_cast<unsigned>(Links);
+  else
+    Net.InjectionBandwidth = Plateau;
 }
 
 bool isFullDuplex(double ExchangeTime, double OneWayTime) {

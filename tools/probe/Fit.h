@@ -120,7 +120,7 @@ struct Base {
   LinkFit Link;
 };
 
-/// The network model the probe writes.
+/// The network model the probe writes: the spec's `network:` section.
 struct NetworkFit {
   /// The links between nodes (every class alike: a ping-pong cannot tell
   /// classes apart).
@@ -131,6 +131,15 @@ struct NetworkFit {
   /// The link between two processes of one node, when measured.
   bool HasIntra = false;
   LinkFit Intra;
+  /// Injection limits (fitInjection), as ir/Network.h's: links a node
+  /// drives at once (0: all), bytes per time unit it injects (0: no limit).
+  unsigned InjectionLinks = 0;
+  double InjectionBandwidth = 0;
+  /// The pieces' size when they were much faster than whole messages
+  /// (`protocol: {max_piece}`), else 0.
+  uint64_t MaxPiece = 0;
+  /// Whether the links between nodes are full duplex.
+  bool FullDuplex = true;
 
   const ProtocolBand &band(uint64_t Bytes) const;
   /// One-way time of \p Bytes over \p Hops links between nodes.
@@ -173,21 +182,13 @@ struct FanSample {
   double Rate = 0;
 };
 
-/// ir/Network.h's injection limits.
-struct InjectionFit {
-  /// Links a node drives at once, 0 for all.
-  unsigned Links = 0;
-  /// Bytes per time unit a node injects in total, 0 for no limit.
-  double Bandwidth = 0;
-};
-
-/// Injection limits from k = 1, 2, ... concurrent flows (the first one
-/// flow): none when every k reaches (1 - \p Slack) of k / Shared times one
-/// flow's rate (what the links alone allow); else the links the node drives
-/// at once when the best rate is that many flows' rate, or the best rate as
-/// a bandwidth.
-InjectionFit fitInjection(const std::vector<FanSample> &Fans,
-                          double Slack = 0.1);
+/// \p Net's injection limits from k = 1, 2, ... concurrent flows (the first
+/// one flow): none when every k reaches (1 - \p Slack) of k / Shared times
+/// one flow's rate (what the links alone allow); else the links the node
+/// drives at once when the best rate is that many flows' rate, or the best
+/// rate as a bandwidth.
+void fitInjection(const std::vector<FanSample> &Fans, NetworkFit &Net,
+                  double Slack = 0.1);
 
 /// Full duplex when a simultaneous exchange of m bytes each way takes less
 /// than 1.5 times a one-way message of m bytes.

@@ -158,12 +158,12 @@ void writeProbeSpec(llvm::raw_ostream &OS, const ProbeReport &R) {
   for (const std::string &Class : R.Topology.linkClasses())
     OS << "    - {class: " << Class << ", latency: " << num(N.Link.Latency)
        << ", bandwidth: " << num(N.Link.Bandwidth)
-       << ", duplex: " << (R.FullDuplex ? "full" : "half") << "}\n";
-  OS << "  injection: {links: " << R.Injection.Links
-     << ", bandwidth: " << num(R.Injection.Bandwidth) << "}\n";
+       << ", duplex: " << (N.FullDuplex ? "full" : "half") << "}\n";
+  OS << "  injection: {links: " << N.InjectionLinks
+     << ", bandwidth: " << num(N.InjectionBandwidth) << "}\n";
   OS << "  protocol:\n    send_overhead: " << num(N.SendOverhead) << "\n";
-  if (R.MaxPiece)
-    OS << "    max_piece: " << R.MaxPiece << "\n";
+  if (N.MaxPiece)
+    OS << "    max_piece: " << N.MaxPiece << "\n";
   OS << "    bands:\n";
   for (const ProtocolBand &F : N.Bands)
     OS << "      - {from: " << F.MinBytes
@@ -199,12 +199,12 @@ void writeProbeSpec(llvm::raw_ostream &OS, const ProbeReport &R) {
   if (R.ExchangeMeasured)
     OS << "# Duplex: " << sizeText(R.ExchangeBytes) << " each way at once took "
        << num(R.ExchangeRatio)
-       << " times one way: " << (R.FullDuplex ? "full" : "half")
+       << " times one way: " << (N.FullDuplex ? "full" : "half")
        << " duplex.\n";
   if (R.PiecesRatio > 0)
     OS << "# In pieces below the eager limit it took " << num(R.PiecesRatio)
        << " times one way"
-       << (R.MaxPiece ? ": whole messages that cross share a connection here, "
+       << (N.MaxPiece ? ": whole messages that cross share a connection here, "
                         "so messages go in pieces of max_piece bytes (the "
                         "duplex above is the pieces')"
                       : "")
