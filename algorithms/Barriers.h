@@ -26,14 +26,12 @@ namespace collc {
 /// P x P bits of knowledge (32 MiB at this size).
 constexpr int64_t MaxBarrierRanks = int64_t(1) << 14;
 
-llvm::Expected<Schedule> buildDisseminationBarrier(const Machine &M,
-                                                   const Request &R);
-llvm::Expected<Schedule> buildTreeBarrier(const Machine &M, const Request &R);
-llvm::Expected<Schedule> buildGatherBroadcastBarrier(const Machine &M,
-                                                     const Request &R);
+PlainBuilder buildDisseminationBarrier;
+PlainBuilder buildTreeBarrier;
+PlainBuilder buildGatherBroadcastBarrier;
 
 /// Applies to every machine; refuses more than MaxBarrierRanks ranks.
-bool barrierApplies(const Machine &M, const Request &R, std::string &Why);
+AppliesTest barrierApplies;
 
 } // namespace collc
 

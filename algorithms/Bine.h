@@ -40,15 +40,14 @@ namespace collc {
 /// in the allgather; rank r ends with block r. The blocks of a step are not one
 /// range of ranks: one message per partner, a piece per range. Reductions
 /// combine out of rank order.
-llvm::Expected<Schedule> buildBine(const Machine &M, const Request &R,
-                                   Pipeline &P);
+SearchingBuilder buildBine;
 /// One form of the Bine broadcast, without the search: \p ScatterAllgather,
 /// the scatter + allgather (an error with fewer bytes than blocks); else the
 /// tree.
 llvm::Expected<Schedule> buildBineBcastForm(const Machine &M, const Request &R,
                                             bool ScatterAllgather);
 /// Reductions: a commutative operator.
-bool bineApplies(const Machine &M, const Request &R, std::string &Why);
+AppliesTest bineApplies;
 
 } // namespace collc
 

@@ -31,17 +31,28 @@ namespace collc {
 
 /// A builder: a function from (machine, request) to a schedule. Builders
 /// fill steps, transfers and pieces; times are the cost pass's business.
-using BuildFn = llvm::Expected<Schedule> (*)(const Machine &, const Request &);
+/// The family headers declare theirs by these types (`PlainBuilder
+/// buildBinomial;`), so a builder's signature is written once, here.
+using PlainBuilder = llvm::Expected<Schedule>(const Machine &M,
+                                              const Request &R);
 /// A builder that searches its parameters: it builds and costs candidates
 /// through \p P (algorithms/Cheapest.h), each timed under its name.
-using SearchFn = llvm::Expected<Schedule> (*)(const Machine &, const Request &,
-                                              Pipeline &P);
+using SearchingBuilder = llvm::Expected<Schedule>(const Machine &M,
+                                                  const Request &R,
+                                                  Pipeline &P);
 /// Whether an algorithm can serve this machine and request; sets \p Why if not.
-using AppliesFn = bool (*)(const Machine &, const Request &, std::string &Why);
+using AppliesTest = bool(const Machine &M, const Request &R, std::string &Why);
 /// Builds rank \p Rank's part of an algorithm's schedule for \p R on \p M
 /// (algorithms/RankParts.h), or with \p Rank -1 the whole schedule.
-using RankPartFn = llvm::Expected<Schedule> (*)(const Machine &M,
-                                                const Request &R, int32_t Rank);
+using RankPartBuilder = llvm::Expected<Schedule>(const Machine &M,
+                                                 const Request &R,
+                                                 int32_t Rank);
+/// The same as the registry holds them.
+using BuildFn = PlainBuilder *;
+using SearchFn = SearchingBuilder *;
+using AppliesFn = AppliesTest *;
+using RankPartFn = RankPartBuilder *;
+
 /// The builder of the whole schedule of a family whose step code builds any
 /// rank's part: \p Part for every rank at once.
 template <RankPartFn Part>

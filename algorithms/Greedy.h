@@ -11,12 +11,12 @@
 
 namespace collc {
 
-bool greedyApplies(const Machine &M, const Request &R, std::string &Why);
+AppliesTest greedyApplies;
 /// Whether `--algorithm auto` also tries greedy: on star and macro-star
 /// graphs of at most 9! = 362880 ranks (a maximum matching per step costs
 /// about a second there), so auto never picks a schedule greedy beats.
 bool greedyInAuto(const Machine &M, const Request &R, std::string &Why);
-llvm::Expected<Schedule> buildGreedy(const Machine &M, const Request &R);
+PlainBuilder buildGreedy;
 
 } // namespace collc
 

@@ -46,8 +46,7 @@ std::vector<int64_t> knomialChildren(int64_t I, int64_t K, int64_t P);
 /// searched with the machine's cost pass. One message by default; a
 /// request's `segments` sends that many segments down the same tree, a rank
 /// sending segment c to all its children before segment c + 1.
-llvm::Expected<Schedule> buildKnomial(const Machine &M, const Request &R,
-                                      Pipeline &P);
+SearchingBuilder buildKnomial;
 
 /// The k-nomial broadcast of radix \p K with \p Segments segments (what
 /// buildKnomial searches over).
@@ -68,8 +67,7 @@ llvm::Expected<Schedule> buildKnomialRadix(const Machine &M, const Request &R,
 /// partner aligned to twice the group, whose scatter subtree already held
 /// them; those messages are left out, so every rank receives every block
 /// once (P log2 P messages in all when P is a power of two).
-llvm::Expected<Schedule> buildScatterRdbAllgather(const Machine &M,
-                                                  const Request &R);
+PlainBuilder buildScatterRdbAllgather;
 
 } // namespace collc
 

@@ -45,8 +45,8 @@ std::vector<std::vector<StarCall>>
 applySequence(const StarGraph &G, const std::vector<Generator> &Seq,
               std::vector<uint8_t> &Informed, std::vector<int64_t> &List);
 
-bool macroStarApplies(const Machine &M, const Request &R, std::string &Why);
-llvm::Expected<Schedule> buildMacroStar(const Machine &M, const Request &R);
+AppliesTest macroStarApplies;
+PlainBuilder buildMacroStar;
 
 } // namespace collc
 

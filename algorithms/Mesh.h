@@ -27,12 +27,12 @@ namespace collc {
 /// Ranks of \p S sorted by the node they sit on (the order <_d).
 std::vector<int32_t> dimensionOrderedChain(const Schedule &S);
 
-llvm::Expected<Schedule> buildOptMesh(const Machine &M, const Request &R);
-llvm::Expected<Schedule> buildUMesh(const Machine &M, const Request &R);
+PlainBuilder buildOptMesh;
+PlainBuilder buildUMesh;
 
 /// Whether the machine has a dimension-ordered topology (mesh, torus,
 /// hypercube) for the mesh builders.
-bool meshApplies(const Machine &M, const Request &R, std::string &Why);
+AppliesTest meshApplies;
 
 } // namespace collc
 

@@ -112,11 +112,7 @@ llvm::Expected<PackingNet> packingNet(const Machine &M, const Schedule &S) {
       It->second = NewResource(Net.Links[C.Class].Bandwidth);
     return It->second;
   };
-  double Limit = Inf;
-  if (Net.InjectionLinks > 0 && !Net.Links.empty())
-    Limit = Net.InjectionLinks * Net.Links[0].Bandwidth;
-  if (Net.InjectionBandwidth > 0)
-    Limit = std::min(Limit, Net.InjectionBandwidth);
+  const double Limit = Net.injectionLimit();
   std::vector<int32_t> Inject(N, -1), Eject(N, -1);
   if (Limit < Inf && !Net.SharedLimiter)
     for (int32_t V = 0; V < N; ++V) {

@@ -23,12 +23,10 @@ Transfer allgatherBlocks(const Schedule &S, int32_t Src, int32_t Dst,
                          const std::vector<Interval> &Origins);
 
 /// The root exchanges one block with every other rank in turn.
-llvm::Expected<Schedule> buildLinearPersonalized(const Machine &M,
-                                                 const Request &R);
+PlainBuilder buildLinearPersonalized;
 /// Binomial tree over ranks relative to the root: a subtree's blocks travel
 /// together (ceil(log2 P) steps, larger messages).
-llvm::Expected<Schedule> buildBinomialPersonalized(const Machine &M,
-                                                   const Request &R);
+PlainBuilder buildBinomialPersonalized;
 /// The four exchanges of one transfer per rank and step, each as rank
 /// \p Rank's part (algorithms/RankParts.h): the steps hold the transfers
 /// \p Rank sends and receives, as the whole schedule lists them, computed
@@ -38,27 +36,22 @@ llvm::Expected<Schedule> buildBinomialPersonalized(const Machine &M,
 ///
 /// `pairwise` all-to-all: P - 1 steps; in step s rank r sends M[r][r+s] to
 /// rank r + s (mod P).
-llvm::Expected<Schedule>
-buildPairwiseAlltoallPart(const Machine &M, const Request &R, int32_t Rank);
+RankPartBuilder buildPairwiseAlltoallPart;
 /// Bruck's all-to-all: ceil(log2 P) steps; in step k rank r sends to
 /// r + 2^k every block whose remaining distance has bit k set.
-llvm::Expected<Schedule> buildBruckAlltoallPart(const Machine &M,
-                                                const Request &R, int32_t Rank);
+RankPartBuilder buildBruckAlltoallPart;
 /// Allgather on a ring: P - 1 steps; in step s rank r passes the block of
 /// rank r - s to r + 1 (bandwidth-optimal, latency P - 1 start-ups).
-llvm::Expected<Schedule> buildRingAllgatherPart(const Machine &M,
-                                                const Request &R, int32_t Rank);
+RankPartBuilder buildRingAllgatherPart;
 /// Bruck's allgather: ceil(log2 P) steps for any P; in the step of distance
 /// 2^k rank r sends the blocks of r .. r + 2^k - 1 to r - 2^k.
-llvm::Expected<Schedule>
-buildBruckAllgatherPart(const Machine &M, const Request &R, int32_t Rank);
+RankPartBuilder buildBruckAllgatherPart;
 
 /// Direct gather or scatter: every rank sends its block to the root (the
 /// root sends every rank its block) at once, in one step on a machine with a
 /// network (as MPI libraries' linear algorithms post them); else one port at
 /// a time, as `linear`.
-llvm::Expected<Schedule> buildDirectPersonalized(const Machine &M,
-                                                 const Request &R);
+PlainBuilder buildDirectPersonalized;
 /// Whether every ordered pair of ranks fits in one schedule (transfersFit):
 /// the direct all-to-all and allgather send P (P - 1) messages.
 bool allPairsFit(const Machine &M, const Request &R, std::string &Why);
@@ -75,10 +68,8 @@ bool allPairsFit(const Machine &M, const Request &R, std::string &Why);
 /// fewer ports the whole schedule's steps follow them one transfer after
 /// another (orderedRounds): no part is derived there.
 bool directPartApplies(const Machine &M, const Request &R);
-llvm::Expected<Schedule>
-buildDirectAlltoallPart(const Machine &M, const Request &R, int32_t Rank);
-llvm::Expected<Schedule>
-buildDirectAllgatherPart(const Machine &M, const Request &R, int32_t Rank);
+RankPartBuilder buildDirectAlltoallPart;
+RankPartBuilder buildDirectAllgatherPart;
 
 /// Node-aware direct allgather, for ranks that share nodes (SMPI's
 /// smp_simple, all at once): every rank sends its block to the other ranks
@@ -86,16 +77,14 @@ buildDirectAllgatherPart(const Machine &M, const Request &R, int32_t Rank);
 /// one message from one of its ranks to one rank there (the ranks of a node
 /// take turns), which passes them on inside its node. A block crosses a
 /// node's link once per other node, where `direct` sends it once per rank.
-llvm::Expected<Schedule> buildNodeDirectAllgather(const Machine &M,
-                                                  const Request &R);
+PlainBuilder buildNodeDirectAllgather;
 /// Two-step grid allgather (SMPI's 2dmesh, all at once): ranks in N groups
 /// of consecutive ranks (sizes differing by one at most), direct inside
 /// every group, then rank j of every group gets each other group's blocks
 /// straight from its rank j (mod its size); N near sqrt(P) (the divisors of
 /// P nearest it, else sqrt(P) rounded), searched with the cost pass. About
 /// 2 sqrt(P) messages per rank where `direct` sends P - 1.
-llvm::Expected<Schedule>
-buildGridDirectAllgather(const Machine &M, const Request &R, Pipeline &P);
+SearchingBuilder buildGridDirectAllgather;
 
 } // namespace collc
 

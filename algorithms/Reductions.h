@@ -19,8 +19,7 @@ namespace collc {
 /// contributors its subtree holds, in the steps the whole schedule gives
 /// them (a level's step; the broadcast's from the path down from rank 0);
 /// with \p Rank -1 the whole schedule (wholeSchedule).
-llvm::Expected<Schedule>
-buildBinomialReducePart(const Machine &M, const Request &R, int32_t Rank);
+RankPartBuilder buildBinomialReducePart;
 
 /// Recursive-halving reduce-scatter, then recursive-doubling allgather
 /// (Allreduce) or a binomial gather to the root (Reduce); segments = the
@@ -34,16 +33,13 @@ buildBinomialReducePart(const Machine &M, const Request &R, int32_t Rank);
 /// first on ranks in order (every combine joins adjacent rank ranges, the
 /// lower ranks on the left) and a reduce's result, gathered at rank 0, is
 /// copied to the root.
-llvm::Expected<Schedule> buildReduceScatterAllgather(const Machine &M,
-                                                     const Request &R);
-bool reduceScatterApplies(const Machine &M, const Request &R, std::string &Why);
+PlainBuilder buildReduceScatterAllgather;
+AppliesTest reduceScatterApplies;
 /// Rank \p Rank's part of `reduce-scatter-allgather`'s allreduce
 /// (algorithms/RankParts.h), from the same step code as the whole: its
 /// 2 log2(2^d) exchanges with its partners (and an extra rank's fold and
 /// copy), each window and contributor range in closed form.
-llvm::Expected<Schedule> buildReduceScatterAllgatherPart(const Machine &M,
-                                                         const Request &R,
-                                                         int32_t Rank);
+RankPartBuilder buildReduceScatterAllgatherPart;
 
 /// Pipelined reduces (Open MPI's `pipeline` and `binary` reduces, SMPI's
 /// NTSL): the vector in k segments folded up a tree of the ranks in node
@@ -55,27 +51,23 @@ llvm::Expected<Schedule> buildReduceScatterAllgatherPart(const Machine &M,
 /// segment count is searched with the machine's cost pass (searchSegments,
 /// algorithms/Placement.h), or the request's `segments`. Commutative
 /// operators: segments fold as they arrive.
-llvm::Expected<Schedule> buildPipelineReduce(const Machine &M, const Request &R,
-                                             Pipeline &P);
-llvm::Expected<Schedule>
-buildBinaryPipelineReduce(const Machine &M, const Request &R, Pipeline &P);
-bool pipelineReduceApplies(const Machine &M, const Request &R,
-                           std::string &Why);
+SearchingBuilder buildPipelineReduce;
+SearchingBuilder buildBinaryPipelineReduce;
+AppliesTest pipelineReduceApplies;
 
 /// K-nomial tree reduce (MVAPICH2's knomial, radix 3, 4 or 8 by the cost
 /// pass): a rank folds in its K - 1 children of each level one after the
 /// other; log_K P levels. Commutative operators (the tree is rooted at the
 /// root).
-llvm::Expected<Schedule> buildKnomialReduce(const Machine &M, const Request &R,
-                                            Pipeline &P);
-bool knomialReduceApplies(const Machine &M, const Request &R, std::string &Why);
+SearchingBuilder buildKnomialReduce;
+AppliesTest knomialReduceApplies;
 
 /// Direct (flat) reduce: every rank sends its vector to the root at once,
 /// and the root folds them in rank order (the ranks after it appended, then
 /// the ones before it prepended), so any operator gets its operands in
 /// order; Allreduce: then the root sends the result to every rank at once.
 /// One step each on a machine with a network; else one port at a time.
-llvm::Expected<Schedule> buildDirectReduce(const Machine &M, const Request &R);
+PlainBuilder buildDirectReduce;
 
 /// Reduce-scatter by one all-to-all (SMPI's rab2): the vector in
 /// K = min(P, elements) blocks, rank b < K owns block b, and every rank sends
@@ -85,35 +77,31 @@ llvm::Expected<Schedule> buildDirectReduce(const Machine &M, const Request &R);
 /// block to every rank at once) or on a ring (P - 1 steps), whichever the
 /// machine's cost pass times faster; Reduce: every owner sends its block to the
 /// root at once.
-llvm::Expected<Schedule>
-buildReduceScatterDirect(const Machine &M, const Request &R, Pipeline &P);
+SearchingBuilder buildReduceScatterDirect;
 /// Whether the ranks x blocks of reduce-scatter-direct stay tracked.
-bool reduceScatterDirectApplies(const Machine &M, const Request &R,
-                                std::string &Why);
+AppliesTest reduceScatterDirectApplies;
 
 /// Reduce-scatter on a ring: in step s rank r folds block r - s - 1 and
 /// passes it on to r + 1, P - 1 steps; block b ends at rank b. Commutative
 /// operators (the blocks pass from rank P - 1 to rank 0).
-llvm::Expected<Schedule> buildRingReduceScatter(const Machine &M,
-                                                const Request &R);
-bool ringReduceScatterApplies(const Machine &M, const Request &R,
-                              std::string &Why);
+PlainBuilder buildRingReduceScatter;
+AppliesTest ringReduceScatterApplies;
 
 /// Linear array: rank r combines what rank r-1 sends and passes it on.
-llvm::Expected<Schedule> buildLinearScan(const Machine &M, const Request &R);
+PlainBuilder buildLinearScan;
 /// The linear array with the message in k segments (request `segments`,
 /// default the k minimizing (k + P)(2 T_send(M/k) + T_op(M/k))).
-llvm::Expected<Schedule> buildPipelinedScan(const Machine &M, const Request &R);
+PlainBuilder buildPipelinedScan;
 /// Brent and Kung's up-sweep / down-sweep, 2 ceil(log2 P) - 1 steps at most.
-llvm::Expected<Schedule> buildBrentKungScan(const Machine &M, const Request &R);
+PlainBuilder buildBrentKungScan;
 /// RootP: blocks of 1, 2, 3, ... ranks scan locally in chains, block totals
 /// pass along the block ends, and each block end hands the prefix to the
 /// next block's other ranks: about 2 sqrt(2P) steps, work spread evenly.
-llvm::Expected<Schedule> buildRootPScan(const Machine &M, const Request &R);
+PlainBuilder buildRootPScan;
 
 /// Applies for algorithms that split the message into segments: the element
 /// count must allow it.
-bool scanApplies(const Machine &M, const Request &R, std::string &Why);
+AppliesTest scanApplies;
 
 } // namespace collc
 

@@ -18,36 +18,32 @@ namespace collc {
 /// its neighbour across dimension s mod d, and sends at most one part. When
 /// P is not a power of two, parts cut off by the missing nodes are completed
 /// in final one-port steps.
-llvm::Expected<Schedule> buildEdgeDisjoint(const Machine &M, const Request &R);
+PlainBuilder buildEdgeDisjoint;
 
 /// k segments (request `segments`, default the report's optimum k = P/2):
 /// the root scatters segment g to the leader of group g (k groups of about
 /// P/k ranks), each group passes its segment down a chain, then the members
 /// with the same index in every group circulate the segments in a ring.
-llvm::Expected<Schedule> buildKSegment(const Machine &M, const Request &R);
+PlainBuilder buildKSegment;
 
 /// k segments pipelined down a chain of all ranks; default k is the report's
 /// optimum sqrt((P-2) M / (B t_s)).
-llvm::Expected<Schedule> buildPipeline(const Machine &M, const Request &R);
+PlainBuilder buildPipeline;
 
 /// Two chains of about P/2 ranks, fed alternately by the root; default k
 /// minimizes the report's (k + P/2 - 2) 2 T_send(M/k).
-llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M,
-                                              const Request &R);
+PlainBuilder buildTwoPathPipeline;
 
 /// Binomial scatter of P segments, then a ring allgather (the large-message
 /// broadcast of MPICH and Open MPI).
-llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
-                                               const Request &R);
+PlainBuilder buildScatterAllgather;
 
 /// Explicit requests run on any model; `auto` considers these broadcasts
 /// only under the linear model they were designed for (elsewhere OPT-tree is
 /// optimal among one-message trees and segmenting is not modelled).
-bool segmentedBcastApplies(const Machine &M, const Request &R,
-                           std::string &Why);
+AppliesTest segmentedBcastApplies;
 /// segmentedBcastApplies, and at most MaxTransfers ring transfers.
-bool scatterAllgatherApplies(const Machine &M, const Request &R,
-                             std::string &Why);
+AppliesTest scatterAllgatherApplies;
 
 /// The report's optimal segment count for the pipeline on \p M.
 double pipelineOptimalSegments(const Machine &M, int64_t P, uint64_t Bytes);

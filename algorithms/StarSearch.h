@@ -72,8 +72,8 @@ bool starGraphApplies(const Machine &M, const Request &R, TopologyKind Kind,
 StarGraph starGraphOf(const Machine &M, const Request &R, TopologyKind Kind,
                       const char *Name);
 
-bool starSearchApplies(const Machine &M, const Request &R, std::string &Why);
-llvm::Expected<Schedule> buildStarSearch(const Machine &M, const Request &R);
+AppliesTest starSearchApplies;
+PlainBuilder buildStarSearch;
 
 } // namespace collc
 

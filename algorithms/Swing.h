@@ -26,15 +26,14 @@ namespace collc {
 /// Swing allreduce: the latency and the bandwidth form (the latter when the
 /// vector has at least one element per core), whichever the machine's cost
 /// pass times faster.
-llvm::Expected<Schedule> buildSwing(const Machine &M, const Request &R,
-                                    Pipeline &P);
+SearchingBuilder buildSwing;
 /// One form of Swing, without the search: \p Bandwidth, the reduce-scatter +
 /// allgather (an error when the vector has fewer elements than cores, but
 /// not none); else the latency form.
 llvm::Expected<Schedule> buildSwingForm(const Machine &M, const Request &R,
                                         bool Bandwidth);
 /// A commutative operator, and transfers within the schedule's limit.
-bool swingApplies(const Machine &M, const Request &R, std::string &Why);
+AppliesTest swingApplies;
 
 } // namespace collc
 

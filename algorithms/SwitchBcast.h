@@ -17,8 +17,7 @@ namespace collc {
 /// mostly stays under one switch): rank i of that order receives from rank
 /// (i - 1) / k. The fan-out k in {2, 4} and the segment
 /// count are searched.
-llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
-                                           Pipeline &P);
+SearchingBuilder buildKaryPipeline;
 
 /// A pipelined tree of node leaders, each passing every segment on to the
 /// ranks of its node: only one copy of the data enters a node (SMPI's
@@ -31,7 +30,7 @@ llvm::Expected<Schedule> buildNodeTree(const Machine &M, const Request &R,
                                        Pipeline &P);
 
 /// Whether the machine is a fat tree, a cluster or a crossbar (kary-pipeline).
-bool switchBcastApplies(const Machine &M, const Request &R, std::string &Why);
+AppliesTest switchBcastApplies;
 
 } // namespace collc
 

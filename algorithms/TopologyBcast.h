@@ -42,8 +42,7 @@ namespace collc {
 /// (two chains of about P/2); on a torus of odd extents the path is shifted
 /// so that the root sits in its middle; on a mesh the dimension order that
 /// puts the root nearest the middle is taken. Segments searched.
-llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R,
-                                           Pipeline &P);
+SearchingBuilder buildRingPipeline;
 
 /// Edge-disjoint spanning trees rooted at the root, each carrying an equal
 /// share of the segments, pipelined. Two families, the search keeps the
@@ -63,8 +62,7 @@ llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R,
 /// under the posting rule's window two equal segments posted together
 /// share a link all the way down a tree; a short first one keeps the
 /// segments behind it offset, each alone on a link as it transmits.
-llvm::Expected<Schedule> buildSpanningTrees(const Machine &M, const Request &R,
-                                            Pipeline &P);
+SearchingBuilder buildSpanningTrees;
 
 /// Scatter, then allgather, both along the rings (tori) or lines (meshes) of
 /// each dimension: the root's line of the last dimension gets the slabs of
@@ -74,7 +72,7 @@ llvm::Expected<Schedule> buildSpanningTrees(const Machine &M, const Request &R,
 /// runs the dimensions the other way, a bidirectional ring (or line)
 /// exchange per dimension, the gathered blocks growing by the extent each
 /// time. Blocks: one per node.
-llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R);
+PlainBuilder buildScatterRing;
 
 /// Scatter, then each block down its own spanning tree: the message is cut
 /// in B blocks (B searched, fewer than the nodes), block b goes straight
@@ -85,12 +83,11 @@ llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R);
 /// faster with the B found, the B farthest. Every message is one block, so
 /// no node is handed much data at once to pass on (what a pipeline suffers
 /// when its root posts all its segments together).
-llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R,
-                                           Pipeline &P);
+SearchingBuilder buildScatterTrees;
 
 /// Whether the machine is a mesh, torus or hypercube with a rank on every
 /// node (the mesh and torus builders above).
-bool topologyBcastApplies(const Machine &M, const Request &R, std::string &Why);
+AppliesTest topologyBcastApplies;
 /// `auto` considers the builders of this file only on machines with a
 /// network (the evaluator times overlapping sends; the papers' models do
 /// not).

@@ -55,22 +55,18 @@ RingGrid ringGrid(const Machine &M, const Request &R, bool Fold);
 /// torus neighbours dimension by dimension. P not a power of two: the first
 /// 2(P - 2^d) grid indices fold pairwise first and get the result last.
 /// Segments: the 2^d pieces of the reduce-scatter.
-llvm::Expected<Schedule> buildNearestHalving(const Machine &M,
-                                             const Request &R);
-bool nearestHalvingApplies(const Machine &M, const Request &R,
-                           std::string &Why);
+PlainBuilder buildNearestHalving;
+AppliesTest nearestHalvingApplies;
 
 /// Small-message allreduce: recursive doubling of the whole vector along
 /// the grid, nearest partner first (P not a power of two: MPICH's fold
 /// before and copy after). ceil(log2 P) exchanges of the whole message.
-llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
-                                              const Request &R);
+PlainBuilder buildNearestDoubling;
 /// Rank \p Rank's part of buildNearestDoubling's schedule
 /// (algorithms/RankParts.h): its fold-in or copy-out and its exchanges, each
 /// sender's contributors those of its block of 2^k cores, in O(P log P)
 /// for that rank alone (the grid order is O(P)).
-llvm::Expected<Schedule>
-buildNearestDoublingPart(const Machine &M, const Request &R, int32_t Rank);
+RankPartBuilder buildNearestDoublingPart;
 
 /// Allreduce and allgather as dimension-wise rings (bucket algorithms) on
 /// the ring grid with Fold: allreduce reduce-scatters along the rings of
@@ -89,8 +85,7 @@ buildNearestDoublingPart(const Machine &M, const Request &R, int32_t Rank);
 /// operator each ring's reduce-scatter becomes two chains (the piece of
 /// position b collects positions 0..b-1 up from 0 and b+1..L-1 down from
 /// L-1), on the ranks in rank order.
-llvm::Expected<Schedule> buildDimensionRings(const Machine &M, const Request &R,
-                                             Pipeline &P);
+SearchingBuilder buildDimensionRings;
 /// dimension-rings with one cut, without the search: the data in
 /// \p Directions (1 or 2) x \p Orders (1 or 2: the dimensions in order, and
 /// also in reverse) lanes that run side by side, each piece in the request's
@@ -99,8 +94,7 @@ llvm::Expected<Schedule> buildDimensionRingsCut(const Machine &M,
                                                 const Request &R,
                                                 int64_t Directions,
                                                 int64_t Orders);
-bool dimensionRingsApplies(const Machine &M, const Request &R,
-                           std::string &Why);
+AppliesTest dimensionRingsApplies;
 
 /// One ring of all ranks in node order (rank order on a node): the grid of
 /// the flat `ring` allreduce.
@@ -115,8 +109,8 @@ RingGrid flatRingGrid(const Request &R);
 /// an uplink carries one flow at a time, where recursive halving sends
 /// several across it at once and dimension-rings groups the ranks by leaf.
 /// Needs 0 or at least P x segments elements.
-llvm::Expected<Schedule> buildRingAllreduce(const Machine &M, const Request &R);
-bool ringAllreduceApplies(const Machine &M, const Request &R, std::string &Why);
+PlainBuilder buildRingAllreduce;
+AppliesTest ringAllreduceApplies;
 /// For `--algorithm auto` and ring: a machine with a network, up to 2^18
 /// transfers (2 P (P - 1): up to 362 ranks), as for dimension-rings.
 bool onNetworkFlatRing(const Machine &M, const Request &R, std::string &Why);

@@ -22,11 +22,7 @@
 #ifndef COLLC_ALGORITHMS_TORUSALLTOALL_H
 #define COLLC_ALGORITHMS_TORUSALLTOALL_H
 
-#include "ir/Machine.h"
-#include "ir/Request.h"
-#include "ir/Schedule.h"
-
-#include "llvm/Support/Error.h"
+#include "algorithms/Builder.h"
 
 #include <string>
 #include <vector>
@@ -36,18 +32,16 @@ namespace collc {
 /// Whether the torus alltoall builders apply: a square 2D torus, all nodes
 /// taking part, rank = node. `sem` additionally needs N = 2, 4 or a multiple
 /// of 4 (see semApplies).
-bool torusAlltoallApplies(const Machine &M, const Request &R, std::string &Why);
-bool semApplies(const Machine &M, const Request &R, std::string &Why);
+AppliesTest torusAlltoallApplies;
+AppliesTest semApplies;
 /// torusAlltoallApplies, and the blocks' hops within what the verifier
 /// follows: store and forward moves N^4 (N - 1) blocks in all (about 2^30 on
 /// a 64 x 64 torus, over VerifyLimits::MaxMoved).
-bool torusRowColumnApplies(const Machine &M, const Request &R,
-                           std::string &Why);
+AppliesTest torusRowColumnApplies;
 
-llvm::Expected<Schedule> buildSem(const Machine &M, const Request &R);
-llvm::Expected<Schedule> buildTorusDirect(const Machine &M, const Request &R);
-llvm::Expected<Schedule> buildTorusRowColumn(const Machine &M,
-                                             const Request &R);
+PlainBuilder buildSem;
+PlainBuilder buildTorusDirect;
+PlainBuilder buildTorusRowColumn;
 
 /// Where each of SEM's steps belongs, for the paper's counts: stage 1..3 and,
 /// in stage 2, phase 1..4 (0 outside stage 2).

@@ -39,17 +39,16 @@ std::vector<int32_t> rotatedChain(int32_t Ranks, int32_t Root);
 /// Flat tree: the root sends the message to every rank at once (SMPI's
 /// flattree), in one step on a machine with a network; else one port at a
 /// time, as `sequential`.
-llvm::Expected<Schedule> buildDirectBcast(const Machine &M, const Request &R);
+PlainBuilder buildDirectBcast;
 
-llvm::Expected<Schedule> buildOptTree(const Machine &M, const Request &R);
-llvm::Expected<Schedule> buildBinomial(const Machine &M, const Request &R);
+PlainBuilder buildOptTree;
+PlainBuilder buildBinomial;
 /// Rank \p Rank's part of `binomial`'s broadcast (algorithms/RankParts.h):
 /// the path from the root down to the rank, O(log P) holders, and the
 /// rank's own sends, in the steps the whole tree gives them.
-llvm::Expected<Schedule> buildBinomialBcastPart(const Machine &M,
-                                                const Request &R, int32_t Rank);
-llvm::Expected<Schedule> buildSequential(const Machine &M, const Request &R);
-llvm::Expected<Schedule> buildChain(const Machine &M, const Request &R);
+RankPartBuilder buildBinomialBcastPart;
+PlainBuilder buildSequential;
+PlainBuilder buildChain;
 
 } // namespace collc
 

@@ -103,17 +103,11 @@
 /// checks it).
 #define COLLC_MPI_OTHERS(X, Extra)                                             \
   X(Allgatherv, Iallgatherv, COLLC_MPI_VSHAPE_ALLGATHERV,                      \
-    "collc: the counts differ by rank so much that blocks of the largest "     \
-    "would more than double what collc's allgather moves",                     \
-    Extra)                                                                     \
+    COLLC_MPI_PADDING("allgather"), Extra)                                     \
   X(Gatherv, Igatherv, COLLC_MPI_VSHAPE_GATHERV,                               \
-    "collc: only the root knows the counts, so no rank can tell alone "        \
-    "whether a gather of blocks of one size would serve them",                 \
-    Extra)                                                                     \
+    COLLC_MPI_ROOT_COUNTS("a gather"), Extra)                                  \
   X(Scatterv, Iscatterv, COLLC_MPI_VSHAPE_SCATTERV,                            \
-    "collc: only the root knows the counts, so no rank can tell alone "        \
-    "whether a scatter of blocks of one size would serve them",                \
-    Extra)                                                                     \
+    COLLC_MPI_ROOT_COUNTS("a scatter"), Extra)                                 \
   X(Alltoallv, Ialltoallv, COLLC_MPI_VSHAPE_ALLTOALLV,                         \
     "collc: each rank knows only its own counts, so no rank can tell alone "   \
     "whether an all-to-all of blocks of one size would serve them",            \
@@ -124,9 +118,7 @@
     "them",                                                                    \
     Extra)                                                                     \
   X(Reduce_scatter, Ireduce_scatter, COLLC_MPI_VSHAPE_REDUCE_SCATTER,          \
-    "collc: the counts differ by rank so much that blocks of the largest "     \
-    "would more than double what collc's reduce-scatter moves",                \
-    Extra)                                                                     \
+    COLLC_MPI_PADDING("reduce-scatter"), Extra)                                \
   X(Neighbor_allgather, Ineighbor_allgather, COLLC_MPI_VSHAPE_ALLGATHER,       \
     COLLC_MPI_NEIGHBORHOOD, Extra)                                             \
   X(Neighbor_allgatherv, Ineighbor_allgatherv, COLLC_MPI_VSHAPE_ALLGATHERV,    \
@@ -138,6 +130,15 @@
   X(Neighbor_alltoallw, Ineighbor_alltoallw,                                   \
     COLLC_MPI_VSHAPE_NEIGHBOR_ALLTOALLW, COLLC_MPI_NEIGHBORHOOD, Extra)
 
+/// Why the v-forms go to the MPI library when they do: blocks of the
+/// largest count would more than double what \p Coll moves; only the root
+/// knows the counts of \p Call (a gather, a scatter).
+#define COLLC_MPI_PADDING(Coll)                                                \
+  "collc: the counts differ by rank so much that blocks of the largest "       \
+  "would more than double what collc's " Coll " moves"
+#define COLLC_MPI_ROOT_COUNTS(Call)                                            \
+  "collc: only the root knows the counts, so no rank can tell alone "          \
+  "whether " Call " of blocks of one size would serve them"
 /// Why the neighborhood collectives go to the MPI library.
 #define COLLC_MPI_NEIGHBORHOOD                                                 \
   "collc: the neighbours of a Cartesian or graph topology are no rank set "    \
@@ -178,12 +179,10 @@
    const Displ rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),      \
       (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,  \
        recvtypes, comm)
+/// MPI_Neighbor_alltoallw: MPI_Alltoallw's, its displacements MPI_Aint in
+/// both forms.
 #define COLLC_MPI_VSHAPE_NEIGHBOR_ALLTOALLW(Count, Displ)                      \
-  (const void *sendbuf, const Count sendcounts[], const MPI_Aint sdispls[],    \
-   const MPI_Datatype sendtypes[], void *recvbuf, const Count recvcounts[],    \
-   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),   \
-      (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,  \
-       recvtypes, comm)
+  COLLC_MPI_VSHAPE_ALLTOALLW(Count, MPI_Aint)
 #define COLLC_MPI_VSHAPE_REDUCE_SCATTER(Count, Displ)                          \
   (const void *sendbuf, void *recvbuf, const Count recvcounts[],               \
    MPI_Datatype type, MPI_Op op, MPI_Comm comm),                               \

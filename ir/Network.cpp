@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 namespace collc {
 
@@ -22,6 +23,15 @@ std::pair<double, double> Network::oneHopLinear() const {
   const ProtocolBand &First = band(0);
   return {Links[0].Latency * First.LatencyFactor,
           1 / (Links[0].Bandwidth * First.BandwidthFactor)};
+}
+
+double Network::injectionLimit() const {
+  double Limit = std::numeric_limits<double>::infinity();
+  if (InjectionLinks > 0 && !Links.empty())
+    Limit = InjectionLinks * Links[0].Bandwidth;
+  if (InjectionBandwidth > 0)
+    Limit = std::min(Limit, InjectionBandwidth);
+  return Limit;
 }
 
 int64_t Network::nodeOfRank(int64_t Rank, int64_t Ranks, int64_t Nodes) const {

@@ -137,6 +137,10 @@ struct Network {
   /// message on a link of class 0 in the first band (latency x latency
   /// factor; 1 / (bandwidth x bandwidth factor)).
   std::pair<double, double> oneHopLinear() const;
+  /// Bytes per time unit a node injects (and, separately, ejects) at most:
+  /// InjectionLinks x the bandwidth of link class 0, or InjectionBandwidth
+  /// where that is lower; infinity without either limit.
+  double injectionLimit() const;
   /// The node rank \p Rank of \p Ranks runs on, by the placement, on a
   /// topology of \p Nodes nodes (Nodes = 0: as many as the ranks need).
   /// This is what the front end writes into Request::Nodes.

@@ -139,11 +139,7 @@ Expected<PhysicalBound> PhysicalBound::analyse(const Machine &Mach,
     }
     return It->second;
   };
-  double Limit = Inf;
-  if (Net.InjectionLinks > 0 && !Net.Links.empty())
-    Limit = Net.InjectionLinks * Net.Links[0].Bandwidth;
-  if (Net.InjectionBandwidth > 0)
-    Limit = std::min(Limit, Net.InjectionBandwidth);
+  const double Limit = Net.injectionLimit();
   // A SimGrid limiter (Network::SharedLimiter), which a node's sends and
   // receives share, counts as an injection and an ejection limit each: that
   // only lowers the bound.

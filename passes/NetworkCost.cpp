@@ -264,11 +264,7 @@ void Evaluator::buildMessages() {
     Vertices = std::max(Vertices, Pt.Node + 1);
   Inject.assign(static_cast<size_t>(Vertices), None);
   Eject.assign(static_cast<size_t>(Vertices), None);
-  double Limit = Inf;
-  if (Net.InjectionLinks > 0 && !Net.Links.empty())
-    Limit = Net.InjectionLinks * Net.Links[0].Bandwidth;
-  if (Net.InjectionBandwidth > 0)
-    Limit = std::min(Limit, Net.InjectionBandwidth);
+  const double Limit = Net.injectionLimit();
   LimiterBandwidth = Limit;
   if (Limit < Inf && !Net.SharedLimiter)
     for (const Participant &Pt : S.Participants)

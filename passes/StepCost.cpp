@@ -54,11 +54,7 @@ public:
     int64_t Vertices = 0;
     for (const Participant &Pt : S.Participants)
       Vertices = std::max(Vertices, Pt.Node + 1);
-    double Limit = Inf;
-    if (Net.InjectionLinks > 0 && !Net.Links.empty())
-      Limit = Net.InjectionLinks * Net.Links[0].Bandwidth;
-    if (Net.InjectionBandwidth > 0)
-      Limit = std::min(Limit, Net.InjectionBandwidth);
+    const double Limit = Net.injectionLimit();
     if (Limit < Inf) {
       // Node n's injection is resource 2n, its ejection 2n + 1; a SimGrid
       // limiter is 2n alone, on every node a route may cross.

@@ -23,7 +23,9 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 using namespace llvm;
 using namespace collc;
@@ -61,10 +63,23 @@ cl::SubCommand RunSub("run", "one episode, optionally traced");
 
 cl::OptionCategory Cat("collc-barrier options");
 
-// Every option is also known without a command, so that `collc-barrier
-// --help` lists them all. Numbers are read as text and checked here, so that
-// a bad one gets one message that names its range.
+// Numbers are read as text and checked here, so that a bad one gets one
+// message that names its range.
 cl::SubCommand &Top = *cl::TopLevelSubCommand;
+
+/// An option's modifier: the commands that take it. Every option is also
+/// known without a command, so that `collc-barrier --help` lists them all,
+/// and is in Cat.
+struct Commands {
+  std::vector<cl::SubCommand *> Subs;
+  Commands(std::initializer_list<cl::SubCommand *> S) : Subs(S) {}
+  template <class Opt> void apply(Opt &O) const {
+    O.addSubCommand(Top);
+    for (cl::SubCommand *S : Subs)
+      O.addSubCommand(*S);
+    O.addCategory(Cat);
+  }
+};
 
 const std::string CycleLengthDesc =
     "figure8, faults, run: time units one cycle of the barrier unit lasts; "
@@ -74,64 +89,57 @@ const std::string CycleLengthDesc =
     " for figure8 (the length closest to the paper's 24.6-24.8% reduction), "
     "1 for faults and run";
 cl::opt<std::string> CycleLength("cycle-length", cl::desc(CycleLengthDesc),
-                                 cl::value_desc("T"), cl::sub(Top),
-                                 cl::sub(Figure8Sub), cl::sub(FaultsSub),
-                                 cl::sub(RunSub), cl::cat(Cat));
+                                 cl::value_desc("T"),
+                                 Commands({&Figure8Sub, &FaultsSub, &RunSub}));
 cl::opt<std::string>
     MaxCycleLength("max-cycle-length",
                    cl::desc("cycle-fit: the longest unit-cycle length tried "
                             "(default 16)"),
-                   cl::value_desc("T"), cl::sub(Top), cl::sub(CycleFitSub),
-                   cl::cat(Cat));
+                   cl::value_desc("T"), Commands({&CycleFitSub}));
 cl::opt<std::string> Runs("runs",
                           cl::desc("seeded episodes per point (default: "
                                    "figure8 2000, cycle-fit and faults 1000)"),
-                          cl::value_desc("N"), cl::sub(Top),
-                          cl::sub(Figure8Sub), cl::sub(CycleFitSub),
-                          cl::sub(FaultsSub), cl::cat(Cat));
-cl::opt<std::string> Seed("seed",
-                          cl::desc("seed of the first episode (default 1)"),
-                          cl::value_desc("S"), cl::sub(Top),
-                          cl::sub(Figure8Sub), cl::sub(CycleFitSub),
-                          cl::sub(FaultsSub), cl::sub(RunSub), cl::cat(Cat));
+                          cl::value_desc("N"),
+                          Commands({&Figure8Sub, &CycleFitSub, &FaultsSub}));
+cl::opt<std::string>
+    Seed("seed", cl::desc("seed of the first episode (default 1)"),
+         cl::value_desc("S"),
+         Commands({&Figure8Sub, &CycleFitSub, &FaultsSub, &RunSub}));
 cl::opt<std::string>
     Participants("participants",
                  cl::desc("faults, run: participants (default: faults 64, "
                           "run 8)"),
-                 cl::value_desc("N"), cl::sub(Top), cl::sub(FaultsSub),
-                 cl::sub(RunSub), cl::cat(Cat));
-cl::opt<std::string> SchemeName(
-    "scheme", cl::desc("run: sivaram or multi-drop (default multi-drop)"),
-    cl::value_desc("S"), cl::sub(Top), cl::sub(RunSub), cl::cat(Cat));
+                 cl::value_desc("N"), Commands({&FaultsSub, &RunSub}));
+cl::opt<std::string>
+    SchemeName("scheme",
+               cl::desc("run: sivaram or multi-drop (default multi-drop)"),
+               cl::value_desc("S"), Commands({&RunSub}));
 cl::opt<std::string> Loss("loss",
                           cl::desc("run: packet loss rate in every phase, in "
                                    "percent (default 0)"),
-                          cl::value_desc("PCT"), cl::sub(Top), cl::sub(RunSub),
-                          cl::cat(Cat));
+                          cl::value_desc("PCT"), Commands({&RunSub}));
 cl::opt<std::string>
     Corrupt("corrupt",
             cl::desc("faults, run: packet corruption rate in every phase, in "
                      "percent (default 0)"),
-            cl::value_desc("PCT"), cl::sub(Top), cl::sub(FaultsSub),
-            cl::sub(RunSub), cl::cat(Cat));
+            cl::value_desc("PCT"), Commands({&FaultsSub, &RunSub}));
 cl::opt<bool> ReleaseCutThrough(
     "release-cut-through",
     cl::desc("figure8, cycle-fit: the multi-drop release is replicated by the "
              "crossbar without entering the barrier unit"),
-    cl::sub(Top), cl::sub(Figure8Sub), cl::sub(CycleFitSub), cl::cat(Cat));
+    Commands({&Figure8Sub, &CycleFitSub}));
 cl::opt<std::string> Csv("csv",
                          cl::desc("figure8, faults: write the table as CSV"),
-                         cl::value_desc("FILE"), cl::sub(Top),
-                         cl::sub(Figure8Sub), cl::sub(FaultsSub), cl::cat(Cat));
+                         cl::value_desc("FILE"),
+                         Commands({&Figure8Sub, &FaultsSub}));
 cl::opt<std::string> Svg("svg",
                          cl::desc("figure8, faults: write the chart as SVG"),
-                         cl::value_desc("FILE"), cl::sub(Top),
-                         cl::sub(Figure8Sub), cl::sub(FaultsSub), cl::cat(Cat));
+                         cl::value_desc("FILE"),
+                         Commands({&Figure8Sub, &FaultsSub}));
 cl::opt<bool> Trace("trace", cl::desc("run: print every packet event"),
-                    cl::sub(Top), cl::sub(RunSub), cl::cat(Cat));
+                    Commands({&RunSub}));
 // A first argument that names no command.
-cl::opt<std::string> Unknown(cl::Positional, cl::desc(""), cl::sub(Top),
-                             cl::cat(Cat));
+cl::opt<std::string> Unknown(cl::Positional, cl::desc(""), Commands({}));
 
 Error usageError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+using collc::ProtocolBand;
 using namespace collc::probe;
 
 namespace {
@@ -60,7 +61,7 @@ TEST_CASE("probe sizes: 0, 1, then log-spaced with every power of two, up "
   const auto &F = smpiDefaultFactors();
   for (size_t I = 0; I + 1 < F.size(); ++I) {
     auto In = std::count_if(Big.begin(), Big.end(), [&](uint64_t B) {
-      return B >= F[I].From && B < F[I + 1].From;
+      return B >= F[I].MinBytes && B < F[I + 1].MinBytes;
     });
     CHECK(In >= 2);
   }
@@ -105,8 +106,8 @@ TEST_CASE("band fit: SMPI's factors recovered from ping-pongs over 1, 2 and "
   CHECK(!Extra.empty());
   for (uint64_t F : Froms) {
     bool IsSmpi = false;
-    for (const ProtocolFactors &P : smpiDefaultFactors())
-      IsSmpi = IsSmpi || P.From == F;
+    for (const ProtocolBand &P : smpiDefaultFactors())
+      IsSmpi = IsSmpi || P.MinBytes == F;
     CHECK_MESSAGE(IsSmpi, "boundary " << F);
   }
 
@@ -114,16 +115,18 @@ TEST_CASE("band fit: SMPI's factors recovered from ping-pongs over 1, 2 and "
   NetworkFit Net = fitNetwork(S, {}, 0, Froms, Base{}, 0, uint64_t(16) << 20);
   CHECK(Net.Link.Latency == doctest::Approx(1).epsilon(1e-9));
   CHECK(Net.Link.Bandwidth == doctest::Approx(12500).epsilon(1e-9));
-  for (const ProtocolFactors &F : Net.Bands) {
-    const ProtocolFactors *Smpi = nullptr;
-    for (const ProtocolFactors &P : smpiDefaultFactors())
-      if (P.From == F.From)
+  for (const ProtocolBand &F : Net.Bands) {
+    const ProtocolBand *Smpi = nullptr;
+    for (const ProtocolBand &P : smpiDefaultFactors())
+      if (P.MinBytes == F.MinBytes)
         Smpi = &P;
     REQUIRE(Smpi);
     // Exact where the band is SMPI's; within the merged band's spread where
     // two merged.
-    CHECK(F.Latency == doctest::Approx(Smpi->Latency).epsilon(0.01));
-    CHECK(F.Bandwidth == doctest::Approx(Smpi->Bandwidth).epsilon(0.02));
+    CHECK(F.LatencyFactor ==
+          doctest::Approx(Smpi->LatencyFactor).epsilon(0.01));
+    CHECK(F.BandwidthFactor ==
+          doctest::Approx(Smpi->BandwidthFactor).epsilon(0.02));
   }
   CHECK(worstError(Net, S) < 0.002);
 }
@@ -169,8 +172,8 @@ TEST_CASE("band fit: negative least-squares terms are clamped at 0, never "
   // makeNetworkFit gives the zero term the least positive of the others.
   Bands.push_back({1024, 3, 0.002});
   NetworkFit Net = makeNetworkFit(Bands, 0, {Base::Measured, {}}, 0, 2048);
-  CHECK(std::isfinite(Net.Bands[0].Bandwidth));
-  CHECK(Net.Bands[0].Bandwidth == doctest::Approx(1));
+  CHECK(std::isfinite(Net.Bands[0].BandwidthFactor));
+  CHECK(Net.Bands[0].BandwidthFactor == doctest::Approx(1));
 }
 
 TEST_CASE("fixed bands: a band without samples takes its neighbour's fit") {
@@ -190,14 +193,14 @@ TEST_CASE("base link: smpi, measured and given splits predict alike") {
   NetworkFit Given =
       makeNetworkFit(Bands, 0.1, {Base::Given, {0.5, 20000}}, 0, 1 << 24);
   CHECK(Smpi.Link.Latency == doctest::Approx(2 / 2.01467));
-  CHECK(Smpi.Bands[0].Latency == doctest::Approx(2.01467));
-  CHECK(Smpi.Bands[1].Bandwidth == doctest::Approx(0.940694));
+  CHECK(Smpi.Bands[0].LatencyFactor == doctest::Approx(2.01467));
+  CHECK(Smpi.Bands[1].BandwidthFactor == doctest::Approx(0.940694));
   CHECK(Measured.Link.Latency == doctest::Approx(2));
   CHECK(Measured.Link.Bandwidth == doctest::Approx(12500));
-  CHECK(Measured.Bands[0].Latency == doctest::Approx(1));
-  CHECK(Measured.Bands[1].Bandwidth == doctest::Approx(1));
+  CHECK(Measured.Bands[0].LatencyFactor == doctest::Approx(1));
+  CHECK(Measured.Bands[1].BandwidthFactor == doctest::Approx(1));
   CHECK(Given.Link.Latency == 0.5);
-  CHECK(Given.Bands[0].Latency == doctest::Approx(4));
+  CHECK(Given.Bands[0].LatencyFactor == doctest::Approx(4));
   for (uint64_t Bytes : {0, 100, 65535, 65536, 1 << 20})
     for (unsigned H : {1, 3}) {
       double T =
@@ -220,8 +223,8 @@ TEST_CASE("intra-node link: fitted under the bands' factors, and with the "
     Local.push_back(X);
   }
   std::vector<uint64_t> Froms;
-  for (const ProtocolFactors &F : smpiDefaultFactors())
-    Froms.push_back(F.From);
+  for (const ProtocolBand &F : smpiDefaultFactors())
+    Froms.push_back(F.MinBytes);
   NetworkFit Net =
       fitNetwork(Inter, Local, 0, Froms, Base{}, 0, uint64_t(16) << 20);
   REQUIRE(Net.HasIntra);
@@ -240,24 +243,27 @@ TEST_CASE("intra-node link: fitted under the bands' factors, and with the "
 
 TEST_CASE("injection: no limit when the links explain the rates; a link "
           "count or a bandwidth otherwise") {
+  auto Fit = [](const std::vector<FanSample> &Fans) {
+    NetworkFit Net;
+    Net.InjectionLinks = 7; // overwritten
+    fitInjection(Fans, Net);
+    return Net;
+  };
   // Four neighbours on four links of a torus.
-  CHECK(fitInjection({{1, 1, 100}, {2, 1, 200}, {3, 1, 300}, {4, 1, 395}})
-            .Links == 0);
+  CHECK(Fit({{1, 1, 100}, {2, 1, 200}, {3, 1, 300}, {4, 1, 395}})
+            .InjectionLinks == 0);
   // Flows sharing the first link: half the rate is what the links allow.
-  InjectionFit Shared =
-      fitInjection({{1, 1, 100}, {2, 1, 200}, {3, 2, 160}, {4, 2, 205}});
-  CHECK(Shared.Links == 0);
-  CHECK(Shared.Bandwidth == 0);
+  NetworkFit Shared = Fit({{1, 1, 100}, {2, 1, 200}, {3, 2, 160}, {4, 2, 205}});
+  CHECK(Shared.InjectionLinks == 0);
+  CHECK(Shared.InjectionBandwidth == 0);
   // A crossbar read as one: every flow its link, yet one flow's rate in all.
-  InjectionFit One =
-      fitInjection({{1, 1, 100}, {2, 1, 100}, {3, 1, 101}, {4, 1, 99}});
-  CHECK(One.Links == 1);
-  CHECK(One.Bandwidth == 0);
+  NetworkFit One = Fit({{1, 1, 100}, {2, 1, 100}, {3, 1, 101}, {4, 1, 99}});
+  CHECK(One.InjectionLinks == 1);
+  CHECK(One.InjectionBandwidth == 0);
   // A plateau between link multiples: a bandwidth.
-  InjectionFit Bw =
-      fitInjection({{1, 1, 100}, {2, 1, 150}, {3, 1, 150}, {4, 1, 148}});
-  CHECK(Bw.Links == 0);
-  CHECK(Bw.Bandwidth == 150);
+  NetworkFit Bw = Fit({{1, 1, 100}, {2, 1, 150}, {3, 1, 150}, {4, 1, 148}});
+  CHECK(Bw.InjectionLinks == 0);
+  CHECK(Bw.InjectionBandwidth == 150);
 }
 
 TEST_CASE("duplex: an exchange within 1.5 one-way times is full duplex") {

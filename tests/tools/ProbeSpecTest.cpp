@@ -320,7 +320,7 @@ TEST_CASE("probe spec: YAML with the agreed keys, the fit's error per band "
   // An exchange in pieces much faster than whole: max_piece, and why.
   R.ExchangeRatio = 2.01;
   R.PiecesRatio = 1.03;
-  R.MaxPiece = 65024;
+  R.Net.MaxPiece = 65024;
   std::string Pieces;
   llvm::raw_string_ostream PS(Pieces);
   writeProbeSpec(PS, R);

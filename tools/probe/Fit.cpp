@@ -269,9 +269,9 @@ uint64_t refineBoundary(const BandFit &Below, const BandFit &Above, uint64_t Lo,
   return Hi;
 }
 
-const std::vector<ProtocolFactors> &smpiDefaultFactors() {
+const std::vector<ProtocolBand> &smpiDefaultFactors() {
   // smpi/lat-factor and smpi/bw-factor of SimGrid 3.32 (network model SMPI).
-  static const std::vector<ProtocolFactors> Factors = {
+  static const std::vector<ProtocolBand> Factors = {
       {0, 2.01467, 0.812084},     {257, 1.95341, 0.338112},
       {732, 1.9503, 0.341987},    {1426, 1.61075, 0.608902},
       {3484, 1.88101, 0.77493},   {5776, 2.18796, 1.08739},
@@ -283,12 +283,12 @@ const std::vector<ProtocolFactors> &smpiDefaultFactors() {
 
 namespace {
 
-const ProtocolFactors &factorsAt(const std::vector<ProtocolFactors> &Bands,
-                                 uint64_t Bytes) {
+const ProtocolBand &factorsAt(const std::vector<ProtocolBand> &Bands,
+                              uint64_t Bytes) {
   assert(!Bands.empty());
   auto It = std::upper_bound(
       Bands.begin(), Bands.end(), Bytes,
-      [](uint64_t V, const ProtocolFactors &B) { return V < B.From; });
+      [](uint64_t V, const ProtocolBand &B) { return V < B.MinBytes; });
   return It == Bands.begin() ? Bands.front() : *(It - 1);
 }
 
@@ -308,20 +308,20 @@ void fillZeros(std::vector<BandFit> &Bands, double BandFit::*Term) {
 
 } // namespace
 
-const ProtocolFactors &NetworkFit::band(uint64_t Bytes) const {
+const ProtocolBand &NetworkFit::band(uint64_t Bytes) const {
   return factorsAt(Bands, Bytes);
 }
 
 double NetworkFit::predict(uint64_t Bytes, unsigned Hops) const {
-  const ProtocolFactors &F = band(Bytes);
-  return SendOverhead + Hops * Link.Latency * F.Latency +
-         static_cast<double>(Bytes) / (F.Bandwidth * Link.Bandwidth);
+  const ProtocolBand &F = band(Bytes);
+  return SendOverhead + Hops * Link.Latency * F.LatencyFactor +
+         static_cast<double>(Bytes) / (F.BandwidthFactor * Link.Bandwidth);
 }
 
 double NetworkFit::predictIntra(uint64_t Bytes) const {
-  const ProtocolFactors &F = band(Bytes);
-  return SendOverhead + Intra.Latency * F.Latency +
-         static_cast<double>(Bytes) / (F.Bandwidth * Intra.Bandwidth);
+  const ProtocolBand &F = band(Bytes);
+  return SendOverhead + Intra.Latency * F.LatencyFactor +
+         static_cast<double>(Bytes) / (F.BandwidthFactor * Intra.Bandwidth);
 }
 
 NetworkFit makeNetworkFit(std::vector<BandFit> Bands, double Overhead,
@@ -340,10 +340,11 @@ NetworkFit makeNetworkFit(std::vector<BandFit> Bands, double Overhead,
   switch (B.K) {
   case Base::Smpi:
     Net.Link.Latency =
-        Small.PerLink / factorsAt(smpiDefaultFactors(), SmallestBytes).Latency;
+        Small.PerLink /
+        factorsAt(smpiDefaultFactors(), SmallestBytes).LatencyFactor;
     Net.Link.Bandwidth =
         1 / (Large.PerByte *
-             factorsAt(smpiDefaultFactors(), LargestBytes).Bandwidth);
+             factorsAt(smpiDefaultFactors(), LargestBytes).BandwidthFactor);
     break;
   case Base::Measured:
     Net.Link.Latency = Small.PerLink;
@@ -358,7 +359,7 @@ NetworkFit makeNetworkFit(std::vector<BandFit> Bands, double Overhead,
         {X.From, Net.Link.Latency > 0 ? X.PerLink / Net.Link.Latency : 1,
          1 / (X.PerByte * Net.Link.Bandwidth)});
   // The first band starts at 0 whatever the smallest probed size was.
-  Net.Bands.front().From = 0;
+  Net.Bands.front().MinBytes = 0;
   return Net;
 }
 
@@ -366,8 +367,8 @@ LinkFit fitIntraLink(const std::vector<Sample> &Samples,
                      const NetworkFit &Net) {
   Sums S;
   for (const Sample &X : Samples) {
-    const ProtocolFactors &F = Net.band(X.Bytes);
-    S.add(F.Latency, static_cast<double>(X.Bytes) / F.Bandwidth,
+    const ProtocolBand &F = Net.band(X.Bytes);
+    S.add(F.LatencyFactor, static_cast<double>(X.Bytes) / F.BandwidthFactor,
           X.Time - Net.SendOverhead, weight(X.Time));
   }
   Solution Sol = solve(S);
@@ -407,9 +408,12 @@ NetworkFit fitNetwork(const std::vector<Sample> &Inter,
   return Net;
 }
 
-InjectionFit fitInjection(const std::vector<FanSample> &Fans, double Slack) {
+void fitInjection(const std::vector<FanSample> &Fans, NetworkFit &Net,
+                  double Slack) {
+  Net.InjectionLinks = 0;
+  Net.InjectionBandwidth = 0;
   if (Fans.empty() || !(Fans.front().Rate > 0))
-    return {};
+    return;
   const double One = Fans.front().Rate / Fans.front().Flows;
   bool Limited = false;
   double Plateau = 0;
@@ -420,11 +424,12 @@ InjectionFit fitInjection(const std::vector<FanSample> &Fans, double Slack) {
     Plateau = std::max(Plateau, F.Rate);
   }
   if (!Limited)
-    return {};
+    return;
   double Links = std::round(Plateau / One);
   if (Links >= 1 && std::fabs(Plateau - Links * One) <= Slack * Links * One)
-    return {static_cast<unsigned>(Links), 0};
-  return {0, Plateau};
+    Net.InjectionLinks = static_cast<unsigned>(Links);
+  else
+    Net.InjectionBandwidth = Plateau;
 }
 
 bool isFullDuplex(double ExchangeTime, double OneWayTime) {

@@ -31,6 +31,8 @@
 #ifndef COLLC_TOOLS_PROBE_FIT_H
 #define COLLC_TOOLS_PROBE_FIT_H
 
+#include "ir/Network.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -102,15 +104,8 @@ uint64_t refineBoundary(const BandFit &Below, const BandFit &Above, uint64_t Lo,
                         uint64_t Hi, double Overhead, const MeasureFn &Measure,
                         unsigned MaxSteps, std::vector<Sample> &Measured);
 
-/// A protocol band as the spec writes it.
-struct ProtocolFactors {
-  uint64_t From = 0;
-  double Latency = 1;
-  double Bandwidth = 1;
-};
-
 /// SMPI 3.32's default smpi/lat-factor and smpi/bw-factor.
-const std::vector<ProtocolFactors> &smpiDefaultFactors();
+const std::vector<ProtocolBand> &smpiDefaultFactors();
 
 /// A link class: latency per crossing and bytes per time unit.
 struct LinkFit {
@@ -125,18 +120,28 @@ struct Base {
   LinkFit Link;
 };
 
-/// The network model the probe writes.
+/// The network model the probe writes: the spec's `network:` section.
 struct NetworkFit {
   /// The links between nodes (every class alike: a ping-pong cannot tell
   /// classes apart).
   LinkFit Link;
-  std::vector<ProtocolFactors> Bands;
+  /// The protocol bands as the spec writes them.
+  std::vector<ProtocolBand> Bands;
   double SendOverhead = 0;
   /// The link between two processes of one node, when measured.
   bool HasIntra = false;
   LinkFit Intra;
+  /// Injection limits (fitInjection), as ir/Network.h's: links a node
+  /// drives at once (0: all), bytes per time unit it injects (0: no limit).
+  unsigned InjectionLinks = 0;
+  double InjectionBandwidth = 0;
+  /// The pieces' size when they were much faster than whole messages
+  /// (`protocol: {max_piece}`), else 0.
+  uint64_t MaxPiece = 0;
+  /// Whether the links between nodes are full duplex.
+  bool FullDuplex = true;
 
-  const ProtocolFactors &band(uint64_t Bytes) const;
+  const ProtocolBand &band(uint64_t Bytes) const;
   /// One-way time of \p Bytes over \p Hops links between nodes.
   double predict(uint64_t Bytes, unsigned Hops) const;
   /// One-way time of \p Bytes between two processes of one node.
@@ -177,21 +182,13 @@ struct FanSample {
   double Rate = 0;
 };
 
-/// ir/Network.h's injection limits.
-struct InjectionFit {
-  /// Links a node drives at once, 0 for all.
-  unsigned Links = 0;
-  /// Bytes per time unit a node injects in total, 0 for no limit.
-  double Bandwidth = 0;
-};
-
-/// Injection limits from k = 1, 2, ... concurrent flows (the first one
-/// flow): none when every k reaches (1 - \p Slack) of k / Shared times one
-/// flow's rate (what the links alone allow); else the links the node drives
-/// at once when the best rate is that many flows' rate, or the best rate as
-/// a bandwidth.
-InjectionFit fitInjection(const std::vector<FanSample> &Fans,
-                          double Slack = 0.1);
+/// \p Net's injection limits from k = 1, 2, ... concurrent flows (the first
+/// one flow): none when every k reaches (1 - \p Slack) of k / Shared times
+/// one flow's rate (what the links alone allow); else the links the node
+/// drives at once when the best rate is that many flows' rate, or the best
+/// rate as a bandwidth.
+void fitInjection(const std::vector<FanSample> &Fans, NetworkFit &Net,
+                  double Slack = 0.1);
 
 /// Full duplex when a simultaneous exchange of m bytes each way takes less
 /// than 1.5 times a one-way message of m bytes.

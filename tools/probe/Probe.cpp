@@ -621,11 +621,11 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
       return R.FansInterNode ? R.Net.predict(Bytes, Hops)
                              : R.Net.predictIntra(Bytes);
     };
-    const ProtocolFactors &F = R.Net.band(R.FanBytes);
+    const collc::ProtocolBand &F = R.Net.band(R.FanBytes);
     double LinkBw =
         R.FansInterNode ? R.Net.Link.Bandwidth : R.Net.Intra.Bandwidth;
-    double Latency = OneWay(R.FanBytes) -
-                     static_cast<double>(R.FanBytes) / (F.Bandwidth * LinkBw);
+    double Latency = OneWay(R.FanBytes) - static_cast<double>(R.FanBytes) /
+                                              (F.BandwidthFactor * LinkBw);
     double Transfer = std::max(T - Latency - OneWay(0), 1e-9);
     FanSample S;
     S.Flows = static_cast<unsigned>(K);
@@ -634,7 +634,7 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
     R.Fans.push_back(S);
   }
   if (R.FansInterNode)
-    R.Injection = fitInjection(R.Fans);
+    fitInjection(R.Fans, R.Net);
 
   // Both directions at once: full or half duplex.
   R.ExchangeBytes = R.FanBytes;
@@ -645,7 +645,7 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
                          : R.Net.predict(R.ExchangeBytes, Ref.Hops);
   R.ExchangeMeasured = true;
   R.ExchangeRatio = X / One;
-  R.FullDuplex = isFullDuplex(X, One);
+  R.Net.FullDuplex = isFullDuplex(X, One);
   // Messages beyond the eager limit that cross on one connection may share
   // it where smaller ones do not (Open MPI over TCP): the same exchange in
   // pieces below the limit, and the pieces kept when whole messages looked
@@ -655,9 +655,9 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
     const uint64_t Piece = Eager - Eager / 128;
     progress() << "the same in pieces of " << Piece << " bytes\n";
     R.PiecesRatio = D.exchange(Ref.Rank, R.ExchangeBytes, Piece) / One;
-    if (!R.FullDuplex && R.ExchangeRatio > 1.4 * R.PiecesRatio) {
-      R.MaxPiece = Piece;
-      R.FullDuplex = isFullDuplex(R.PiecesRatio * One, One);
+    if (!R.Net.FullDuplex && R.ExchangeRatio > 1.4 * R.PiecesRatio) {
+      R.Net.MaxPiece = Piece;
+      R.Net.FullDuplex = isFullDuplex(R.PiecesRatio * One, One);
     }
   }
 

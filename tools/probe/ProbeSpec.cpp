@@ -79,7 +79,7 @@ std::string sizeText(uint64_t Bytes) {
 
 std::vector<BandCheck> selfCheck(const ProbeReport &R) {
   std::vector<BandCheck> Checks;
-  for (const ProtocolFactors &F : R.Net.Bands)
+  for (const ProtocolBand &F : R.Net.Bands)
     Checks.push_back({F, {}, 0});
   if (Checks.empty())
     return Checks;
@@ -90,7 +90,7 @@ std::vector<BandCheck> selfCheck(const ProbeReport &R) {
                    Pair.Intra ? R.Net.predictIntra(S.Bytes)
                               : R.Net.predict(S.Bytes, Pair.Hops)};
       size_t B = Checks.size() - 1;
-      while (B > 0 && Checks[B].Band.From > S.Bytes)
+      while (B > 0 && Checks[B].Band.MinBytes > S.Bytes)
         --B;
       Checks[B].Rows.push_back(Row);
       Checks[B].MaxError = std::max(Checks[B].MaxError, std::fabs(Row.error()));
@@ -121,8 +121,8 @@ void writeCheckSummary(llvm::raw_ostream &OS,
     OS << llvm::format(
         "  from %10s: latency x %-9s bandwidth x %-9s "
         "%3zu medians, largest error %.2f%%\n",
-        sizeText(C.Band.From).c_str(), num(C.Band.Latency).c_str(),
-        num(C.Band.Bandwidth).c_str(), C.Rows.size(), 100 * C.MaxError);
+        sizeText(C.Band.MinBytes).c_str(), num(C.Band.LatencyFactor).c_str(),
+        num(C.Band.BandwidthFactor).c_str(), C.Rows.size(), 100 * C.MaxError);
   }
 }
 
@@ -158,16 +158,17 @@ void writeProbeSpec(llvm::raw_ostream &OS, const ProbeReport &R) {
   for (const std::string &Class : R.Topology.linkClasses())
     OS << "    - {class: " << Class << ", latency: " << num(N.Link.Latency)
        << ", bandwidth: " << num(N.Link.Bandwidth)
-       << ", duplex: " << (R.FullDuplex ? "full" : "half") << "}\n";
-  OS << "  injection: {links: " << R.Injection.Links
-     << ", bandwidth: " << num(R.Injection.Bandwidth) << "}\n";
+       << ", duplex: " << (N.FullDuplex ? "full" : "half") << "}\n";
+  OS << "  injection: {links: " << N.InjectionLinks
+     << ", bandwidth: " << num(N.InjectionBandwidth) << "}\n";
   OS << "  protocol:\n    send_overhead: " << num(N.SendOverhead) << "\n";
-  if (R.MaxPiece)
-    OS << "    max_piece: " << R.MaxPiece << "\n";
+  if (N.MaxPiece)
+    OS << "    max_piece: " << N.MaxPiece << "\n";
   OS << "    bands:\n";
-  for (const ProtocolFactors &F : N.Bands)
-    OS << "      - {from: " << F.From << ", latency_factor: " << num(F.Latency)
-       << ", bandwidth_factor: " << num(F.Bandwidth) << "}\n";
+  for (const ProtocolBand &F : N.Bands)
+    OS << "      - {from: " << F.MinBytes
+       << ", latency_factor: " << num(F.LatencyFactor)
+       << ", bandwidth_factor: " << num(F.BandwidthFactor) << "}\n";
   OS << "  nodes: {processes: " << W.ProcsPerNode
      << ", placement: " << placementYaml(W);
   if (N.HasIntra)
@@ -198,12 +199,12 @@ void writeProbeSpec(llvm::raw_ostream &OS, const ProbeReport &R) {
   if (R.ExchangeMeasured)
     OS << "# Duplex: " << sizeText(R.ExchangeBytes) << " each way at once took "
        << num(R.ExchangeRatio)
-       << " times one way: " << (R.FullDuplex ? "full" : "half")
+       << " times one way: " << (N.FullDuplex ? "full" : "half")
        << " duplex.\n";
   if (R.PiecesRatio > 0)
     OS << "# In pieces below the eager limit it took " << num(R.PiecesRatio)
        << " times one way"
-       << (R.MaxPiece ? ": whole messages that cross share a connection here, "
+       << (N.MaxPiece ? ": whole messages that cross share a connection here, "
                         "so messages go in pieces of max_piece bytes (the "
                         "duplex above is the pieces')"
                       : "")
@@ -219,9 +220,9 @@ void writeProbeSpec(llvm::raw_ostream &OS, const ProbeReport &R) {
   OS << ".\n# Largest error " << llvm::format("%.2f%%", 100 * maxError(Checks))
      << " over every measured median.\n";
   for (const BandCheck &C : Checks) {
-    OS << "#\n# band from " << sizeText(C.Band.From) << ": " << C.Rows.size()
-       << " medians, largest error " << llvm::format("%.2f%%", 100 * C.MaxError)
-       << "\n";
+    OS << "#\n# band from " << sizeText(C.Band.MinBytes) << ": "
+       << C.Rows.size() << " medians, largest error "
+       << llvm::format("%.2f%%", 100 * C.MaxError) << "\n";
     OS << "# pair      bytes     measured    predicted    error\n";
     for (const CheckRow &Row : C.Rows)
       OS << llvm::format("# %4c %10llu %12s %12s %+7.2f%%\n",

@@ -48,7 +48,6 @@ struct ProbeReport {
   std::vector<int> FanPeers;
   uint64_t FanBytes = 0;
   bool FansInterNode = false;
-  InjectionFit Injection;
   /// A simultaneous exchange against a one-way message of ExchangeBytes.
   bool ExchangeMeasured = false;
   uint64_t ExchangeBytes = 0;
@@ -56,10 +55,6 @@ struct ProbeReport {
   /// The same exchange in pieces below the eager limit (0: not measured,
   /// the exchange being too short), against one way.
   double PiecesRatio = 0;
-  /// The pieces' size when they were much faster than whole messages
-  /// (`protocol: {max_piece}`), else 0.
-  uint64_t MaxPiece = 0;
-  bool FullDuplex = true;
   bool Quick = false;
 };
 
@@ -75,7 +70,7 @@ struct CheckRow {
 
 /// The self-check of one protocol band.
 struct BandCheck {
-  ProtocolFactors Band;
+  ProtocolBand Band;
   /// Sorted by size, then pair.
   std::vector<CheckRow> Rows;
   double MaxError = 0;
