@@ -25,7 +25,8 @@
 /// with MPI_Reduce_local in schedule order, once it arrived and the sends
 /// reading what it updates completed; SegRight marks
 /// contributions of higher ranks (acc = acc op in), so non-commutative
-/// operators see their operands in rank order. An exscan keeps its result
+/// operators see their operands in rank order (a commutative one folds them
+/// in place, as in op acc). An exscan keeps its result
 /// apart from the partial it forwards: a segment with SegAlso updates both
 /// from one message. Messages above 1 GiB (or COLLC_MAX_PIECE bytes) are
 /// split.
@@ -206,6 +207,8 @@ struct Buffers {
   /// Reductions.
   MPI_Datatype Type = MPI_BYTE;
   MPI_Op Op = MPI_OP_NULL;
+  /// Op is commutative: a right operand folds in place like a left one.
+  bool Commute = false;
 };
 
 /// Byte offset of chunk \p C in a block.
@@ -689,7 +692,8 @@ private:
   }
 
   /// Dst = In (a copy), In op Dst, or with \p Right Dst op In (which leaves
-  /// In overwritten).
+  /// In overwritten, unless the operator commutes: then Dst op In is In op
+  /// Dst, folded in place without the copy back).
   int update(bool Combine, bool Right, char *In, char *Dst, uint64_t Len) {
     if (!Combine) {
       std::memcpy(Dst, In, Len);
@@ -698,7 +702,7 @@ private:
     int Err = MPI_SUCCESS;
     for (uint64_t Done = 0; Done < Len && Err == MPI_SUCCESS;) {
       uint64_t Elems = std::min<uint64_t>((Len - Done) / B.Unit, INT_MAX);
-      if (Right) { // acc = acc op in
+      if (Right && !B.Commute) { // acc = acc op in
         Err = MPI_Reduce_local(Dst + Done, In + Done, static_cast<int>(Elems),
                                B.Type, B.Op);
         std::memcpy(Dst + Done, In + Done, Elems * B.Unit);
@@ -967,6 +971,9 @@ inline int prepare(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
   B.Unit = Unit ? Unit : 1;
   B.Type = C.SendType;
   B.Op = C.Op;
+  int Commutes = 0;
+  B.Commute = isReduction(C.Collective) && C.Op != MPI_OP_NULL &&
+              MPI_Op_commutative(C.Op, &Commutes) == MPI_SUCCESS && Commutes;
   B.Send = static_cast<const char *>(C.Send);
   B.Recv = static_cast<char *>(C.Recv);
   const uint64_t P = static_cast<uint64_t>(V.Ranks);
