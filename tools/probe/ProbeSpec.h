@@ -51,6 +51,9 @@ struct ProbeReport {
   InjectionFit Injection;
   /// A simultaneous exchange against a one-way message of ExchangeBytes.
   bool ExchangeMeasured = false;
+  /// The exchange was between two ranks of one node: FullDuplex is the
+  /// intra-node link's (a half-duplex one is shared by the node's messages).
+  bool ExchangeIntra = false;
   uint64_t ExchangeBytes = 0;
   double ExchangeRatio = 0;
   /// The same exchange in pieces below the eager limit (0: not measured,
