@@ -25,6 +25,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdarg>
@@ -91,6 +92,40 @@ struct CommInfo {
   std::map<dropin::Key, dropin::Watch> Watches;
 };
 
+/// What decide() found: the schedule that serves a call, or why none does.
+struct Decision {
+  const dropin::Entry *Served = nullptr;
+  std::string Why;
+  rt::Shape Sh;
+  CommInfo *Info = nullptr;
+  bool Commutative = true;
+  /// The call's kind (when Served).
+  dropin::Key K;
+  /// A recent decision (decideBlocking()): the runtime's state cached on
+  /// the communicator, the kind's watch (null: not watched), and the call
+  /// it was taken for.
+  bool Recent = false;
+  rt::CommState *St = nullptr;
+  dropin::Watch *Watched = nullptr;
+  rt::Call Of{};
+};
+
+/// The decisions of the last blocking calls served, by the arguments that
+/// decide them (decideBlocking()).
+struct RecentCalls {
+  /// 1: kept (one thread calls MPI at a time), 0: not, -1: not asked yet.
+  /// (Atomic: under MPI_THREAD_MULTIPLE threads may ask at once.)
+  std::atomic<int> Usable{-1};
+  /// The decisions (Decision::Recent: in use) and the next to replace.
+  std::array<Decision, 8> Kept;
+  unsigned Next = 0;
+  void clear() {
+    if (Usable.load(std::memory_order_relaxed) > 0)
+      for (Decision &D : Kept)
+        D.Recent = false;
+  }
+};
+
 /// The process's state. SMPI runs every rank in one process and shares it:
 /// the engine locks, and initialisation happens once.
 struct State {
@@ -112,6 +147,8 @@ struct State {
   /// whose trial won by the MPI library, was said (once each).
   std::set<std::pair<int, int>> WatchSaid;
   std::mutex WatchLock;
+  /// The decisions of recent blocking calls (see decideBlocking()).
+  RecentCalls Recent;
 };
 
 State TheState;
@@ -255,6 +292,9 @@ State &state() {
 }
 
 int deleteInfo(MPI_Comm, int, void *Attr, void *) {
+  // A freed communicator's handle may come back for another: no recent
+  // decision outlives the communicator it was taken on.
+  TheState.Recent.clear();
   delete static_cast<CommInfo *>(Attr);
   return MPI_SUCCESS;
 }
@@ -391,17 +431,6 @@ int pass(const State &S, const rt::Call &C, Form F, int Rank, const char *Why,
   return Library();
 }
 
-/// What decide() found: the schedule that serves a call, or why none does.
-struct Decision {
-  const dropin::Entry *Served = nullptr;
-  std::string Why;
-  rt::Shape Sh;
-  CommInfo *Info = nullptr;
-  bool Commutative = true;
-  /// The call's kind (when Served).
-  dropin::Key K;
-};
-
 /// Whether collc serves call \p C, and with what. The same on every rank
 /// (see the top of this file).
 Decision decide(State &S, const rt::Call &C) {
@@ -462,6 +491,90 @@ Decision decide(State &S, const rt::Call &C) {
     return D;
   }
   D.Served = &E;
+  return D;
+}
+
+/// Whether \p T is one of MPI's named datatypes, which the program never
+/// frees (so its handle never comes back for another datatype).
+bool namedType(MPI_Datatype T) {
+  int Ints = 0, Addrs = 0, Types = 0, Combiner = 0;
+  return T != MPI_DATATYPE_NULL &&
+         PMPI_Type_get_envelope(T, &Ints, &Addrs, &Types, &Combiner) ==
+             MPI_SUCCESS &&
+         Combiner == MPI_COMBINER_NAMED;
+}
+
+/// Whether calls \p A and \p B have the arguments decide() decides by
+/// (all but the buffers, and whether they are MPI_IN_PLACE).
+bool sameDecision(const rt::Call &A, const rt::Call &B) {
+  return A.Collective == B.Collective && A.Comm == B.Comm &&
+         A.SendCount == B.SendCount && A.SendType == B.SendType &&
+         A.RecvCount == B.RecvCount && A.RecvType == B.RecvType &&
+         A.Op == B.Op && A.Root == B.Root &&
+         (A.Send == MPI_IN_PLACE) == (B.Send == MPI_IN_PLACE) &&
+         (A.Recv == MPI_IN_PLACE) == (B.Recv == MPI_IN_PLACE);
+}
+
+dropin::Watch *watchOf(State &S, const Decision &D);
+bool predefinedOp(MPI_Op Op);
+
+/// decide() for a blocking call, and what running it takes (the runtime's
+/// state on the communicator, the kind's watch), kept for the next calls
+/// with the same arguments (sameDecision()): a program makes the same few
+/// calls over and over, and deciding one anew (the communicator's
+/// attribute under a lock, MPI's queries of the communicator and the
+/// datatypes, the engine's cache under another lock) costs more than a
+/// small broadcast on shared memory. A decision is kept only where reusing
+/// it cannot be wrong:
+/// - the datatypes are named and the operator predefined (or none): a
+///   handle the program frees may come back for a datatype of another size
+///   or an operator of another commutativity, a named one never;
+/// - the communicator's attribute is deleted when it is freed, and with it
+///   every kept decision (deleteInfo()), so a handle that comes back for
+///   another communicator finds none;
+/// - one thread calls MPI at a time (below MPI_THREAD_MULTIPLE); not under
+///   SMPI, whose simulated ranks may share the process.
+/// Every rank makes the same MPI calls as deciding anew would (none that
+/// communicates), so ranks that keep a decision and ranks that cannot (a
+/// derived datatype on some of them) stay in step.
+Decision decideBlocking(State &S, const rt::Call &C) {
+  RecentCalls &R = S.Recent;
+  const int Usable = R.Usable.load(std::memory_order_relaxed);
+  if (Usable > 0)
+    for (Decision &D : R.Kept)
+      if (D.Recent && sameDecision(D.Of, C)) {
+        // The runtime's state, once a run made it.
+        if (!D.St)
+          D.St = rt::knownCommState(C.Comm);
+        return D;
+      }
+  Decision D = decide(S, C);
+  if (!D.Served || !Usable)
+    return D;
+  if (Usable < 0) {
+#ifdef COLLC_DROPIN_SMPI
+    const bool Keep = false;
+#else
+    int Level = MPI_THREAD_SINGLE;
+    const bool Keep = PMPI_Query_thread(&Level) == MPI_SUCCESS &&
+                      Level != MPI_THREAD_MULTIPLE;
+#endif
+    R.Usable.store(Keep ? 1 : 0, std::memory_order_relaxed);
+    if (!Keep)
+      return D;
+  }
+  if (!predefinedOp(C.Op) || !namedType(C.SendType) ||
+      (C.RecvType != C.SendType && !namedType(C.RecvType)))
+    return D;
+  // Not made here: duplicating the communicator is a collective call, and
+  // a rank that decides anew (a derived datatype) makes it in its run, after
+  // the watch's barrier. The next call finds it.
+  D.St = rt::knownCommState(C.Comm);
+  D.Watched = watchOf(S, D);
+  D.Of = C;
+  D.Recent = true;
+  R.Kept[R.Next] = D;
+  R.Next = (R.Next + 1) % R.Kept.size();
   return D;
 }
 
@@ -836,11 +949,7 @@ bool predefinedOp(MPI_Op Op) {
 /// A duplicate of \p T when it is a derived datatype (the program may free
 /// its own before the call completes), else null.
 MPI_Datatype keepType(MPI_Datatype T) {
-  int Ints = 0, Addrs = 0, Types = 0, Combiner = MPI_COMBINER_NAMED;
-  if (T == MPI_DATATYPE_NULL ||
-      PMPI_Type_get_envelope(T, &Ints, &Addrs, &Types, &Combiner) !=
-          MPI_SUCCESS ||
-      Combiner == MPI_COMBINER_NAMED)
+  if (T == MPI_DATATYPE_NULL || namedType(T))
     return MPI_DATATYPE_NULL;
   MPI_Datatype Dup = MPI_DATATYPE_NULL;
   return PMPI_Type_dup(T, &Dup) == MPI_SUCCESS ? Dup : MPI_DATATYPE_NULL;
@@ -1177,12 +1286,12 @@ void watched(State &S, const rt::Call &C, const Decision &D, dropin::Watch &W,
 template <typename Fn>
 int dispatch(const rt::Call &C, Fn &&Library, const Via &V = {}) {
   State &S = state();
-  Decision D = decide(S, C);
+  Decision D = decideBlocking(S, C);
   if (!D.Served)
     return pass(S, C, Blocking, D.Sh.Rank, D.Why.c_str(), Library, V.Called);
   // A sampled call starts on every rank at once (a barrier first), so
   // that its time is the call's, not the wait for the last rank to come.
-  dropin::Watch *W = watchOf(S, D);
+  dropin::Watch *W = D.Recent ? D.Watched : watchOf(S, D);
   const bool Timed = W && W->sampling();
   if (Timed) {
     quietChannel(D.Info);
@@ -1214,7 +1323,9 @@ int dispatch(const rt::Call &C, Fn &&Library, const Via &V = {}) {
   }
   int Code = V.Before ? V.Before() : MPI_SUCCESS;
   if (Code == MPI_SUCCESS)
-    Code = rt::execute(D.Served->Variant, C, Sh.Bytes, Sh.Unit, Sh.Rank);
+    Code = D.St ? rt::executeOn(*D.St, D.Served->Variant, C, Sh.Bytes, Sh.Unit,
+                                Sh.Rank, &Sh.Measured)
+                : rt::execute(D.Served->Variant, C, Sh.Bytes, Sh.Unit, Sh.Rank);
   if (Code == MPI_SUCCESS && V.After)
     Code = V.After();
   if (Flying)

@@ -117,6 +117,8 @@ private:
   MaxMinSharing Sharing;
   std::unordered_map<LinkKey, uint32_t, LinkKeyHash> LinkIds;
   std::vector<uint32_t> Inject, Eject; ///< Per node, None without limits.
+  /// Per node, its half-duplex intra-node link (None: none made yet).
+  std::vector<uint32_t> IntraRes;
   /// Network::SharedLimiter: per node, its limiter (None until a route
   /// crosses it).
   std::vector<uint32_t> Limiters;
@@ -287,8 +289,21 @@ void Evaluator::buildMessages() {
       const int64_t A = S.Participants[T.Src].Node,
                     B = S.Participants[T.Dst].Node;
       if (A == B) {
-        Ms.Intra = true;
         Ms.Latency = Net.IntraNode.Latency * Band.LatencyFactor;
+        if (!Net.IntraNode.FullDuplex && !Net.IntraNode.FatPipe &&
+            Net.IntraNode.Bandwidth > 0) {
+          // A half-duplex intra-node link is the node's: every message
+          // between two of its ranks shares it (both directions together).
+          if (IntraRes.size() <= static_cast<size_t>(A))
+            IntraRes.resize(static_cast<size_t>(A) + 1, None);
+          if (IntraRes[A] == None)
+            IntraRes[A] = Sharing.addResource(Net.IntraNode.Bandwidth);
+          MaxMinSharing::Use U{IntraRes[A], 1.0};
+          Sharing.addFlow(llvm::makeArrayRef(&U, 1), 1,
+                          Net.IntraNode.Bandwidth);
+          continue;
+        }
+        Ms.Intra = true;
         if (Net.IntraNode.Bandwidth > 0)
           Ms.IntraRate = Net.IntraNode.Bandwidth * Band.BandwidthFactor;
         Sharing.addFlow({}, 1); // a loopback shares nothing

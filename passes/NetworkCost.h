@@ -23,7 +23,10 @@
 ///     an eager send completed when it was posted.
 /// Two ranks on one node exchange over the IntraNode class only: its
 /// latency, and its bandwidth for every message alone (a loopback shares
-/// nothing).
+/// nothing) unless the class is half duplex (and no fat pipe): then it is
+/// one resource of the node that all messages between two of its ranks
+/// share, both directions together (what collc-probe writes for a host
+/// whose processes share its cores and memory).
 ///
 /// Sharing (SimGrid's LMM max-min system): every link direction (both
 /// directions together for a half-duplex class) is a resource with the

@@ -2,11 +2,15 @@
 //------------------------------===//
 //
 // The command line (`[--iters N] [--warmup N] [--which collc|mpi|both]
-// [--measure average|makespan] [--prewarm] SIZE...`) and the two measures,
-// in µs:
+// [--measure average|median|makespan] [--prewarm] SIZE...`) and the three
+// measures, in µs:
 //  - average (OSU's, the default): the average over ranks of each rank's
 //    average time per call, after --warmup calls (2; they also fill collc's
 //    communicator cache);
+//  - median: each call started after a barrier, its time the slowest
+//    rank's; the median over the calls. On a shared, loaded host a call
+//    that loses its core for a scheduler's time slice (milliseconds) moves
+//    an average of 50 calls by tens of µs, and the median not;
 //  - makespan: one call after --warmup calls, every rank starting it at one
 //    agreed moment, from that moment to the latest rank's end. Meaningful
 //    where the clock is global, as under SimGrid's SMPI (run it with
@@ -55,12 +59,13 @@ struct Options {
   int Iters = 100;
   int Warmup = 2;
   std::string Which = "both";      ///< collc, mpi or both
-  std::string Measure = "average"; ///< average or makespan
+  std::string Measure = "average"; ///< average, median or makespan
   bool Prewarm = false;
   std::vector<long> Sizes;
   bool collc() const { return Which != "mpi"; }
   bool mpi() const { return Which != "collc"; }
   bool makespan() const { return Measure == "makespan"; }
+  bool median() const { return Measure == "median"; }
 };
 
 /// Reads the command line; a bad option or value ends the job with a
@@ -105,8 +110,9 @@ inline Options parse(int argc, char **argv) {
   }
   if (O.Which != "collc" && O.Which != "mpi" && O.Which != "both")
     Bad("--which collc, mpi or both", O.Which.c_str());
-  if (O.Measure != "average" && O.Measure != "makespan")
-    Bad("--measure average or makespan", O.Measure.c_str());
+  if (O.Measure != "average" && O.Measure != "median" &&
+      O.Measure != "makespan")
+    Bad("--measure average, median or makespan", O.Measure.c_str());
   return O;
 }
 
@@ -134,6 +140,23 @@ template <class F> double latency(F &&Call, int Iters, int Warmup = 2) {
   MPI_Reduce(&Mine, &Sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Barrier(MPI_COMM_WORLD);
   return Sum / P;
+}
+
+/// Times Call (which checks its own result) Iters times, each call started
+/// on every rank after a barrier: the median over the calls of the slowest
+/// rank's time.
+template <class F> double medianLatency(F &&Call, int Iters) {
+  std::vector<double> Slowest;
+  for (int I = 0; I < Iters; ++I) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double Start = MPI_Wtime();
+    Call();
+    double Mine = (MPI_Wtime() - Start) * 1e6, Max = 0;
+    MPI_Allreduce(&Mine, &Max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    Slowest.push_back(Max);
+  }
+  std::sort(Slowest.begin(), Slowest.end());
+  return Slowest[Slowest.size() / 2];
 }
 
 /// Aborts the job, saying what was wrong, unless every rank's \p Right.
@@ -193,7 +216,7 @@ double timed(const Options &O, P &&Prepare, F &&Call, K &&Check,
   if (!O.makespan()) {
     for (int I = 0; I < (O.Warmup > 0 ? O.Warmup : 1); ++I)
       Checked();
-    return latency(Run, O.Iters, 0);
+    return O.median() ? medianLatency(Run, O.Iters) : latency(Run, O.Iters, 0);
   }
   for (int I = 0; I < O.Warmup; ++I)
     Checked();

@@ -2,7 +2,7 @@
 //
 //   mpirun -np P osu_allgather [--iters N] [--warmup N]
 //                              [--which collc|mpi|both]
-//                              [--measure average|makespan] [--prewarm]
+//                              [--measure average|median|makespan] [--prewarm]
 //                              BYTES...
 //
 // BYTES is the size of one rank's block. Prints one row per size: bytes,

@@ -2,7 +2,7 @@
 //
 //   mpirun -np P osu_allreduce [--iters N] [--warmup N]
 //                              [--which collc|mpi|both]
-//                              [--measure average|makespan] [--prewarm]
+//                              [--measure average|median|makespan] [--prewarm]
 //                              BYTES...
 //
 // Prints one row per size: bytes, then the time in µs of the generated

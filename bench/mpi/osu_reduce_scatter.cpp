@@ -3,7 +3,7 @@
 //
 //   mpirun -np P osu_reduce_scatter [--iters N] [--warmup N]
 //                                   [--which collc|mpi|both]
-//                                   [--measure average|makespan] [--prewarm]
+//                                   [--measure average|median|makespan] [--prewarm]
 //                                   BYTES...
 //
 // BYTES is the whole vector (a multiple of 4 P: P blocks of int32). Prints

@@ -17,7 +17,15 @@
 #                                      # broadcast and allreduce at P = 2, 4, 8
 #                                      # on the spec collc-probe measures here
 #                                      # (or the one given) vs MPI_Bcast and
-#                                      # MPI_Allreduce; median of 5 launches
+#                                      # MPI_Allreduce; each call timed alone
+#                                      # (a barrier before it, the slowest
+#                                      # rank's time), the median of 5 launches
+#                                      # of the median of 50 calls
+#
+# BUILD: the build directory whose bin/collc and bin/collc-probe run
+# (default: build, the checkout's); BUILD=build-dev bench/mpi/run.sh host
+# measures the build just made. A collc given as the second argument (modes
+# openmpi, smpi, smpi-alltoall) takes precedence.
 #
 # Open MPI: schedules from `--algorithm auto` on the PC-cluster model; each
 # cell is the median of 3 launches (the machine is shared and noisy).
@@ -25,8 +33,11 @@
 set -euo pipefail
 mode=${1:-openmpi}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-collc=$root/build/bin/collc
+build=${BUILD:-$root/build}
+case $build in /*) ;; *) build=$root/$build ;; esac
+collc=$build/bin/collc
 [ "$mode" = host ] || collc=${2:-$collc}
+[ -x "$collc" ] || { echo "run.sh: no collc at $collc (BUILD=$build)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags=(-std=c++17 -O2 -Wall -Wextra -I"$root/runtime")
@@ -56,7 +67,7 @@ if [ "$mode" = host ]; then
   spec=${2:-}
   if [ -z "$spec" ]; then
     spec=$work/probed.yaml
-    mpirun.openmpi --allow-run-as-root --oversubscribe -np 8 "$root/build/bin/collc-probe" \
+    mpirun.openmpi --allow-run-as-root --oversubscribe -np 8 "$build/bin/collc-probe" \
       -o "$spec" >&2
   fi
   sizes=(1 65536 1048576)
@@ -87,7 +98,7 @@ if [ "$mode" = host ]; then
       done
       for rep in 1 2 3 4 5; do
         mpirun.openmpi --allow-run-as-root --oversubscribe -np "$p" "$work/osu" --iters 50 \
-          "${run_sizes[@]}" > "$work/rep$rep"
+          --measure median "${run_sizes[@]}" > "$work/rep$rep"
       done
       for i in "${!sizes[@]}"; do
         b=${run_sizes[$i]}

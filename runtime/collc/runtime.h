@@ -25,7 +25,8 @@
 /// with MPI_Reduce_local in schedule order, once it arrived and the sends
 /// reading what it updates completed; SegRight marks
 /// contributions of higher ranks (acc = acc op in), so non-commutative
-/// operators see their operands in rank order. An exscan keeps its result
+/// operators see their operands in rank order (a commutative one folds them
+/// in place, as in op acc). An exscan keeps its result
 /// apart from the partial it forwards: a segment with SegAlso updates both
 /// from one message. Messages above 1 GiB (or COLLC_MAX_PIECE bytes) are
 /// split.
@@ -149,6 +150,17 @@ inline int deleteState(MPI_Comm, int, void *Attr, void *) {
   return Err;
 }
 
+/// The state cached on \p Comm, or null when none was made yet (nothing is
+/// made here: making it duplicates the communicator, a collective call).
+inline CommState *knownCommState(MPI_Comm Comm) {
+  void *Attr = nullptr;
+  int Found = 0;
+  if (keyval() == MPI_KEYVAL_INVALID ||
+      MPI_Comm_get_attr(Comm, keyval(), &Attr, &Found) != MPI_SUCCESS || !Found)
+    return nullptr;
+  return static_cast<CommState *>(Attr);
+}
+
 /// The state cached on \p Comm, made on first use.
 inline int commState(MPI_Comm Comm, CommState *&Out) {
   int Err;
@@ -195,6 +207,8 @@ struct Buffers {
   /// Reductions.
   MPI_Datatype Type = MPI_BYTE;
   MPI_Op Op = MPI_OP_NULL;
+  /// Op is commutative: a right operand folds in place like a left one.
+  bool Commute = false;
 };
 
 /// Byte offset of chunk \p C in a block.
@@ -678,7 +692,8 @@ private:
   }
 
   /// Dst = In (a copy), In op Dst, or with \p Right Dst op In (which leaves
-  /// In overwritten).
+  /// In overwritten, unless the operator commutes: then Dst op In is In op
+  /// Dst, folded in place without the copy back).
   int update(bool Combine, bool Right, char *In, char *Dst, uint64_t Len) {
     if (!Combine) {
       std::memcpy(Dst, In, Len);
@@ -687,7 +702,7 @@ private:
     int Err = MPI_SUCCESS;
     for (uint64_t Done = 0; Done < Len && Err == MPI_SUCCESS;) {
       uint64_t Elems = std::min<uint64_t>((Len - Done) / B.Unit, INT_MAX);
-      if (Right) { // acc = acc op in
+      if (Right && !B.Commute) { // acc = acc op in
         Err = MPI_Reduce_local(Dst + Done, In + Done, static_cast<int>(Elems),
                                B.Type, B.Op);
         std::memcpy(Dst + Done, In + Done, Elems * B.Unit);
@@ -758,15 +773,27 @@ inline int typeLayout(MPI_Datatype T, uint64_t &Size, int64_t &Extent,
   return MPI_SUCCESS;
 }
 
-/// Bytes of \p Count elements of \p T (a block, as the variants count it).
+/// A datatype and what typeLayout() says of it, kept so that a call that
+/// measured it does not ask MPI again (prepare()).
+struct TypeInfo {
+  MPI_Datatype Type = MPI_DATATYPE_NULL;
+  uint64_t Size = 0;
+  int64_t Extent = 0;
+  bool Contig = true;
+};
+
+/// Bytes of \p Count elements of \p T (a block, as the variants count it);
+/// \p Info (when given) gets T's layout.
 inline int measure(int Coll, MPI_Count Count, MPI_Datatype T, uint64_t &Bytes,
-                   uint64_t &Size, bool &Contig) {
+                   uint64_t &Size, bool &Contig, TypeInfo *Info = nullptr) {
   if (Count < 0)
     return fail(MPI_ERR_COUNT, "collc: %s with a negative count (%lld)",
                 collName(Coll), (long long)Count);
   int64_t Extent = 0;
   if (int Err = typeLayout(T, Size, Extent, Contig))
     return Err;
+  if (Info)
+    *Info = TypeInfo{T, Size, Extent, Contig};
   if (__builtin_mul_overflow(static_cast<uint64_t>(Count), Size, &Bytes))
     return fail(MPI_ERR_COUNT,
                 "collc: %s of %lld elements of %llu bytes: the size overflows "
@@ -926,14 +953,16 @@ inline int packSide(const Side &Sd, bool Pack, MPI_Comm Comm) {
 }
 
 /// Lays out a run of variant \p V for call \p C of \p Blk bytes per block
-/// (in elements of \p Unit bytes for reductions) on rank \p Rank: the
+/// (in elements of \p Unit bytes for reductions) on rank \p Rank (\p Known:
+/// a datatype of the call already measured, or null): the
 /// buffers \p B, the sides \p Sides (packed when their datatype is not
 /// contiguous) and the staging area \p StageArea, in \p Arena (grown as
 /// needed); the accumulator and the blocks the rank keeps of its own are
 /// filled in. Then the Executor runs, and finishRun() ends it.
 inline int prepare(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
                    int Rank, std::vector<char> &Arena, Buffers &B,
-                   Side (&Sides)[2], char *&StageArea) {
+                   Side (&Sides)[2], char *&StageArea,
+                   const TypeInfo *Known = nullptr) {
   int Err = MPI_SUCCESS;
   B = Buffers();
   Sides[0] = Side();
@@ -942,6 +971,9 @@ inline int prepare(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
   B.Unit = Unit ? Unit : 1;
   B.Type = C.SendType;
   B.Op = C.Op;
+  int Commutes = 0;
+  B.Commute = isReduction(C.Collective) && C.Op != MPI_OP_NULL &&
+              MPI_Op_commutative(C.Op, &Commutes) == MPI_SUCCESS && Commutes;
   B.Send = static_cast<const char *>(C.Send);
   B.Recv = static_cast<char *>(C.Recv);
   const uint64_t P = static_cast<uint64_t>(V.Ranks);
@@ -956,9 +988,14 @@ inline int prepare(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
     Side &Sd = Sides[I];
     if (!Sd.Used)
       continue;
-    if ((Err = typeLayout(Sd.Type, Sd.Size, Sd.Extent, Sd.Contig)) !=
-        MPI_SUCCESS)
+    if (Known && Known->Type == Sd.Type) {
+      Sd.Size = Known->Size;
+      Sd.Extent = Known->Extent;
+      Sd.Contig = Known->Contig;
+    } else if ((Err = typeLayout(Sd.Type, Sd.Size, Sd.Extent, Sd.Contig)) !=
+               MPI_SUCCESS) {
       return Err;
+    }
     uint64_t SideBytes = 0;
     if (Sd.Count < 0 ||
         __builtin_mul_overflow(static_cast<uint64_t>(Sd.Count), Sd.Size,
@@ -1091,22 +1128,33 @@ inline int finishRun(const Variant &V, const Call &C, const Buffers &B,
 }
 
 /// Runs variant \p V for call \p C of \p Blk bytes per block (in elements
-/// of \p Unit bytes for reductions) on rank \p Rank, to its end.
-inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
-                   int Rank) {
-  CommState *St = nullptr;
-  int Err = commState(C.Comm, St);
-  if (Err != MPI_SUCCESS)
-    return Err;
+/// of \p Unit bytes for reductions) on rank \p Rank, to its end, with the
+/// state \p St cached on the call's communicator (commState()); \p Known
+/// as prepare() takes it.
+inline int executeOn(CommState &St, const Variant &V, const Call &C,
+                     uint64_t Blk, uint64_t Unit, int Rank,
+                     const TypeInfo *Known = nullptr) {
+  int Err = MPI_SUCCESS;
   Buffers B;
   Side Sides[2];
   char *StageArea = nullptr;
-  if ((Err = prepare(V, C, Blk, Unit, Rank, St->Arena, B, Sides, StageArea)))
+  if ((Err = prepare(V, C, Blk, Unit, Rank, St.Arena, B, Sides, StageArea,
+                     Known)))
     return Err;
-  Executor E(V, B, Rank, St->Exec, St->Dup, BlockingTag, StageArea);
+  Executor E(V, B, Rank, St.Exec, St.Dup, BlockingTag, StageArea);
   if ((Err = E.run()) != MPI_SUCCESS)
     return Err;
   return finishRun(V, C, B, Rank, Sides);
+}
+
+/// executeOn() with the state cached on the call's communicator, made on
+/// first use.
+inline int execute(const Variant &V, const Call &C, uint64_t Blk, uint64_t Unit,
+                   int Rank) {
+  CommState *St = nullptr;
+  if (int Err = commState(C.Comm, St))
+    return Err;
+  return executeOn(*St, V, C, Blk, Unit, Rank);
 }
 
 /// A call that runs while the program goes on: a non-blocking collective,
@@ -1188,6 +1236,8 @@ struct Shape {
   uint64_t Unit = 1;  ///< Chunks count bytes, or elements for reductions.
   int Rank = 0, Size = 0;
   bool Commute = true; ///< The operator's commutativity.
+  /// The datatype the bytes were measured in, and its layout.
+  TypeInfo Measured;
 };
 
 /// Whether \p T is one of MPI's predefined pair types, the value-index
@@ -1245,9 +1295,9 @@ inline bool shapeOf(const Call &C, Shape &Sh, int &Code) {
   Unit = 1;
   if (C.Collective != Barrier &&
       (Code = BySend ? measure(C.Collective, C.SendCount, C.SendType, Bytes,
-                               Unit, Contig)
+                               Unit, Contig, &Sh.Measured)
                      : measure(C.Collective, C.RecvCount, C.RecvType, Bytes,
-                               Unit, Contig)) != MPI_SUCCESS)
+                               Unit, Contig, &Sh.Measured)) != MPI_SUCCESS)
     return false;
   // MPI's pair types (MPI_DOUBLE_INT and kin, for MPI_MINLOC and
   // MPI_MAXLOC) are padded, so not contiguous: their elements travel and

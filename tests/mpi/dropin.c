@@ -261,6 +261,71 @@ static void exercise(MPI_Comm Comm) {
   }
 }
 
+/* Calls that repeat earlier ones but for one argument (the root, the
+ * operator, MPI_IN_PLACE, the datatype), and handles that come back for
+ * other objects (a communicator of another size, a datatype of another
+ * size, each freed and made again): the library keeps the decisions of
+ * recent calls and must never serve a call by another's. */
+static void reuse(int WorldRank) {
+  for (int Round = 0; Round < 3; ++Round) {
+    MPI_Comm Comm;
+    MPI_Comm_split(MPI_COMM_WORLD, WorldRank % (Round + 1) == 0, WorldRank,
+                   &Comm);
+    int Rank, Size;
+    MPI_Comm_rank(Comm, &Rank);
+    MPI_Comm_size(Comm, &Size);
+    for (int Rep = 0; Rep < 3; ++Rep) {
+      int Buf[4], In[4], Out[4];
+      for (int Root = 0; Root < Size && Root < 3; ++Root) {
+        for (int I = 0; I < 4; ++I)
+          Buf[I] = Rank == Root ? val(Root, Round, I) : -1;
+        called(Comm, MPI_Bcast(Buf, 4, MPI_INT, Root, Comm), "MPI_Bcast");
+        for (int I = 0; I < 4; ++I)
+          CHECK(Buf[I] == val(Root, Round, I),
+                "reuse: round %d broadcast from %d, element %d: %d", Round,
+                Root, I, Buf[I]);
+      }
+      MPI_Op Ops[3] = {MPI_SUM, MPI_MAX, MPI_MIN};
+      for (int K = 0; K < 4; ++K) {
+        const int InPlace = K == 3;
+        for (int I = 0; I < 4; ++I)
+          (InPlace ? Out : In)[I] = val(Rank, K, I);
+        called(Comm,
+               MPI_Allreduce(InPlace ? MPI_IN_PLACE : In, Out, 4, MPI_INT,
+                             Ops[K % 3], Comm),
+               "MPI_Allreduce");
+        for (int I = 0; I < 4; ++I) {
+          long Want = val(0, K, I);
+          for (int R = 1; R < Size; ++R) {
+            long V = val(R, K, I);
+            Want = K % 3 == 0 ? Want + V
+                   : K == 1   ? (V > Want ? V : Want)
+                              : (V < Want ? V : Want);
+          }
+          CHECK(Out[I] == (int)Want,
+                "reuse: round %d allreduce %d, element %d: %d, not %ld", Round,
+                K, I, Out[I], Want);
+        }
+      }
+    }
+    MPI_Datatype T;
+    MPI_Type_contiguous(Round + 1, MPI_INT, &T);
+    MPI_Type_commit(&T);
+    for (int Rep = 0; Rep < 2; ++Rep) {
+      int Big[12];
+      for (int I = 0; I < 4 * (Round + 1); ++I)
+        Big[I] = Rank == 0 ? val(0, 7 + Round, I) : -1;
+      called(Comm, MPI_Bcast(Big, 4, T, 0, Comm), "MPI_Bcast");
+      for (int I = 0; I < 4 * (Round + 1); ++I)
+        CHECK(Big[I] == val(0, 7 + Round, I),
+              "reuse: round %d broadcast of %d-int elements, int %d: %d", Round,
+              Round + 1, I, Big[I]);
+    }
+    MPI_Type_free(&T);
+    MPI_Comm_free(&Comm);
+  }
+}
+
 int main(int argc, char **argv) {
   int Rank, Size;
   MPI_Init(&argc, &argv);
@@ -282,6 +347,7 @@ int main(int argc, char **argv) {
   MPI_Comm_split(MPI_COMM_WORLD, Rank == 0, Rank, &Rest);
   exercise(Rest);
   MPI_Comm_free(&Rest);
+  reuse(Rank);
 
   MPI_Op_free(&Affine);
   MPI_Type_free(&Pair);

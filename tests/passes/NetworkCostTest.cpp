@@ -325,6 +325,40 @@ TEST_CASE("network cost: ranks on one node use the intra-node link alone") {
   CHECK(N.nodeOfRank(2, 4, 2) == 0);
 }
 
+TEST_CASE("network cost: a half-duplex intra-node link is the node's, "
+          "shared by its messages") {
+  Network N = plainNetwork(1, 100);
+  N.ProcsPerNode = 4;
+  N.IntraNode = {"intra-node", 0.5, 1000, false};
+  Machine M = crossbar(2, N);
+  // Ranks 0..3 on node 0, 4..7 on node 1.
+  const std::vector<int64_t> Nodes = {0, 0, 0, 0, 1, 1, 1, 1};
+  // An exchange within node 0 and a message within node 1: the exchange's
+  // two messages share node 0's link (each at 500 once both move), the
+  // other has node 1's alone.
+  Schedule S = schedule(8, {{{0, 1, 1000}, {1, 0, 1000}, {4, 5, 1000}}}, Nodes);
+  estimateCost(S, M);
+  CHECK(endOf(S, 0, 0) == doctest::Approx(2.5));
+  CHECK(endOf(S, 0, 1) == doctest::Approx(2.5));
+  CHECK(endOf(S, 0, 2) == doctest::Approx(1.5));
+  // Three messages out of rank 0 and one between two other ranks of its
+  // node: four shares of 250.
+  Schedule Fan = schedule(
+      8, {{{0, 1, 1000}, {0, 2, 1000}, {0, 3, 1000}, {2, 3, 1000}}}, Nodes);
+  estimateCost(Fan, M);
+  for (uint32_t I = 0; I < 4; ++I)
+    CHECK(endOf(Fan, 0, I) == doctest::Approx(4.5));
+  // Full duplex (the default) or a fat pipe: every message alone, as before.
+  for (bool FatPipe : {false, true}) {
+    M.Net->IntraNode.FullDuplex = !FatPipe;
+    M.Net->IntraNode.FatPipe = FatPipe;
+    Schedule Alone = S;
+    estimateCost(Alone, M);
+    CHECK(endOf(Alone, 0, 0) == doctest::Approx(1.5));
+    CHECK(endOf(Alone, 0, 1) == doctest::Approx(1.5));
+  }
+}
+
 TEST_CASE("network cost: a rank's sends leave one send overhead apart") {
   Network N = plainNetwork(1, 100);
   N.SendOverhead = 3;

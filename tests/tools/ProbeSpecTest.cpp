@@ -330,4 +330,22 @@ TEST_CASE("probe spec: YAML with the agreed keys, the fit's error per band "
   CHECK(Pieces.find("# In pieces below the eager limit it took 1.03 times one "
                     "way: whole messages that cross share a connection") !=
         std::string::npos);
+
+  // An exchange within a node measured half duplex: the intra-node link
+  // says so (the node's messages then share it); measured between nodes,
+  // it does not.
+  R.MaxPiece = 0;
+  R.PiecesRatio = 0;
+  R.FullDuplex = false;
+  for (bool Within : {true, false}) {
+    R.ExchangeIntra = Within;
+    std::string Half;
+    llvm::raw_string_ostream HS(Half);
+    writeProbeSpec(HS, R);
+    HS.flush();
+    CHECK((Half.find("intra: {latency: 0.1, bandwidth: 40000, duplex: "
+                     "half}}\n") != std::string::npos) == Within);
+    CHECK((Half.find("intra: {latency: 0.1, bandwidth: 40000}}\n") !=
+           std::string::npos) == !Within);
+  }
 }

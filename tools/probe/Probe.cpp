@@ -644,6 +644,7 @@ int probe(const ProbeOptions &O, const std::vector<std::string> &Names) {
   double One = Ref.Intra ? R.Net.predictIntra(R.ExchangeBytes)
                          : R.Net.predict(R.ExchangeBytes, Ref.Hops);
   R.ExchangeMeasured = true;
+  R.ExchangeIntra = Ref.Intra;
   R.ExchangeRatio = X / One;
   R.Net.FullDuplex = isFullDuplex(X, One);
   // Messages beyond the eager limit that cross on one connection may share

@@ -171,9 +171,15 @@ void writeProbeSpec(llvm::raw_ostream &OS, const ProbeReport &R) {
        << ", bandwidth_factor: " << num(F.BandwidthFactor) << "}\n";
   OS << "  nodes: {processes: " << W.ProcsPerNode
      << ", placement: " << placementYaml(W);
-  if (N.HasIntra)
+  if (N.HasIntra) {
     OS << ", intra: {latency: " << num(N.Intra.Latency)
-       << ", bandwidth: " << num(N.Intra.Bandwidth) << "}";
+       << ", bandwidth: " << num(N.Intra.Bandwidth);
+    // Measured half duplex between two ranks of one node: the node's
+    // messages share its intra-node link (docs/network.md).
+    if (R.ExchangeMeasured && R.ExchangeIntra && !R.FullDuplex)
+      OS << ", duplex: half";
+    OS << "}";
+  }
   OS << "}\n";
   if (!N.HasIntra)
     OS << "# No two processes shared a node: the intra-node link was not "

@@ -50,6 +50,9 @@ struct ProbeReport {
   bool FansInterNode = false;
   /// A simultaneous exchange against a one-way message of ExchangeBytes.
   bool ExchangeMeasured = false;
+  /// The exchange was between two ranks of one node: FullDuplex is the
+  /// intra-node link's (a half-duplex one is shared by the node's messages).
+  bool ExchangeIntra = false;
   uint64_t ExchangeBytes = 0;
   double ExchangeRatio = 0;
   /// The same exchange in pieces below the eager limit (0: not measured,
