@@ -26,8 +26,7 @@ SearchingBuilder buildKaryPipeline;
 /// root its own). Leaders form a k-ary tree (k = 2 or 4), a node's other
 /// ranks a binary tree below their leader or all the leader's children; the
 /// forms and the segment count are searched.
-llvm::Expected<Schedule> buildNodeTree(const Machine &M, const Request &R,
-                                       Pipeline &P);
+SearchingBuilder buildNodeTree;
 
 /// Whether the machine is a fat tree, a cluster or a crossbar (kary-pipeline).
 AppliesTest switchBcastApplies;

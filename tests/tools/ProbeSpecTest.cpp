@@ -334,9 +334,9 @@ TEST_CASE("probe spec: YAML with the agreed keys, the fit's error per band "
   // An exchange within a node measured half duplex: the intra-node link
   // says so (the node's messages then share it); measured between nodes,
   // it does not.
-  R.MaxPiece = 0;
+  R.Net.MaxPiece = 0;
   R.PiecesRatio = 0;
-  R.FullDuplex = false;
+  R.Net.FullDuplex = false;
   for (bool Within : {true, false}) {
     R.ExchangeIntra = Within;
     std::string Half;

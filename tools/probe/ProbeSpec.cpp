@@ -176,7 +176,7 @@ void writeProbeSpec(llvm::raw_ostream &OS, const ProbeReport &R) {
        << ", bandwidth: " << num(N.Intra.Bandwidth);
     // Measured half duplex between two ranks of one node: the node's
     // messages share its intra-node link (docs/network.md).
-    if (R.ExchangeMeasured && R.ExchangeIntra && !R.FullDuplex)
+    if (R.ExchangeMeasured && R.ExchangeIntra && !N.FullDuplex)
       OS << ", duplex: half";
     OS << "}";
   }
