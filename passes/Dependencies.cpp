@@ -124,10 +124,21 @@ TransferRef TransferIds::ref(uint32_t Id) const {
 /// span every chunk). The axis is the narrower one over the arrivals that
 /// made the index (a rank's first ListLimit + 1); any axis finds every
 /// arrival that meets, a narrow one visits fewer that do not.
+///
+/// Where the axis's extent is known and the index budget allows it, hull
+/// starts are buckets of an array (a list of arrivals each): an insert is
+/// O(1) and a visit scans the buckets that can hold a meeting hull. Else, or
+/// for a hull that starts outside the extent, an ordered map. (At 4,096
+/// ranks a P^2 exchange indexes 16.8 M arrivals: 12 bytes each in buckets,
+/// about 48 and a cache miss per tree level in the map.)
 struct ArrivalIndex::ChunkIndex {
-  std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
-  int64_t MaxLen = 0;                    ///< The longest hull.
   Interval Piece::*Axis = &Piece::Chunks;
+  int64_t MaxLen = 0; ///< The longest hull.
+  /// Buckets: per hull start in [0, Head.size()), the newest entry.
+  std::vector<uint32_t> Head;
+  /// (arrival, the previous entry of its bucket or None).
+  std::vector<std::pair<uint32_t, uint32_t>> Entries;
+  std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
 
   /// Chooses the axis from the arrivals \p Ts.
   void chooseAxis(const std::vector<const Transfer *> &Ts) {
@@ -148,19 +159,32 @@ struct ArrivalIndex::ChunkIndex {
   void insert(const Transfer &T, uint32_t A) {
     const Interval H = hull(T, Axis);
     MaxLen = std::max(MaxLen, H.size());
+    if (H.Lo >= 0 && H.Lo < static_cast<int64_t>(Head.size())) {
+      const uint32_t E = static_cast<uint32_t>(Entries.size());
+      Entries.emplace_back(A, Head[H.Lo]);
+      Head[H.Lo] = E;
+      return;
+    }
     ByLo.emplace(H.Lo, A);
   }
   template <typename F> void visit(const Transfer &T, F &&Fn) const {
     const Interval H = hull(T, Axis);
     // A hull that starts at or before H.Lo - MaxLen ends before H.Lo.
-    for (auto It = ByLo.upper_bound(H.Lo - MaxLen);
-         It != ByLo.end() && It->first < H.Hi; ++It)
+    const int64_t From = H.Lo - MaxLen + 1;
+    const int64_t To = std::min<int64_t>(H.Hi, Head.size());
+    for (int64_t B = std::max<int64_t>(From, 0); B < To; ++B)
+      for (uint32_t E = Head[B]; E != None; E = Entries[E].second)
+        Fn(Entries[E].first);
+    for (auto It = ByLo.lower_bound(From); It != ByLo.end() && It->first < H.Hi;
+         ++It)
       Fn(It->second);
   }
 };
 
-ArrivalIndex::ArrivalIndex(int32_t Ranks, uint64_t Expected)
-    : DataHead(static_cast<size_t>(Ranks), None),
+ArrivalIndex::ArrivalIndex(int32_t Ranks, uint64_t Expected, int64_t Chunks)
+    : Ranks(Ranks), Chunks(Chunks),
+      BucketBudget(std::max<uint64_t>(uint64_t(1) << 16, 2 * Expected)),
+      DataHead(static_cast<size_t>(Ranks), None),
       SignalHead(static_cast<size_t>(Ranks), None),
       DataCount(static_cast<size_t>(Ranks), 0),
       AllEnd(static_cast<size_t>(Ranks), 0.0),
@@ -194,6 +218,12 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::add(const Transfer &T,
   for (uint32_t I = A; I != None; I = Arrivals[I].Prev)
     First.push_back(Arrivals[I].T);
   Ix->chooseAxis(First);
+  const int64_t Extent = Ix->Axis == &Piece::Origins ? Ranks : Chunks;
+  if (Extent > 0 &&
+      BucketCells + static_cast<uint64_t>(Extent) <= BucketBudget) {
+    BucketCells += static_cast<uint64_t>(Extent);
+    Ix->Head.assign(static_cast<size_t>(Extent), None);
+  }
   for (uint32_t I = A; I != None; I = Arrivals[I].Prev)
     Ix->insert(*Arrivals[I].T, I);
 }
@@ -251,7 +281,7 @@ TransferDependencies transferDependencies(const Schedule &S) {
   const uint32_t N = D.Ids.size();
   D.Begin.reserve(static_cast<size_t>(N) + 1);
   D.Begin.push_back(0);
-  ArrivalIndex Got(S.size(), N);
+  ArrivalIndex Got(S.size(), N, S.NumChunks);
   std::vector<uint32_t> Mine;
   for (uint32_t St = 0; St < S.Steps.size(); ++St) {
     const std::vector<Transfer> &Ts = S.Steps[St].Transfers;

@@ -49,7 +49,7 @@ struct Load {
 class StepPricer {
 public:
   StepPricer(Schedule &S, const Machine &M)
-      : S(S), M(M), Net(*M.Net), Got(S.size(), S.numTransfers()),
+      : S(S), M(M), Net(*M.Net), Got(S.size(), S.numTransfers(), S.NumChunks),
         Clock(S.size(), 0.0) {
     int64_t Vertices = 0;
     for (const Participant &Pt : S.Participants)

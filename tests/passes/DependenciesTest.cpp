@@ -125,6 +125,9 @@ TEST_CASE("dependencies: the fast lookups agree with the rule applied "
       // Many receives per rank: the chunk index.
       {"sp2", Collective::Bcast, 4, 1 << 20, "pipeline", 100},
       {"sp2", Collective::Scan, 6, 1 << 20, "pipelined", 64},
+      // Many receives of whole blocks: the index by origin.
+      {"sp2", Collective::Allgather, 48, 64, "ring", 0},
+      {"sp2", Collective::Alltoall, 40, 64, "pairwise", 0},
       // Many pieces per transfer: the sorted-pieces lookup.
       {"torus-16x16", Collective::Alltoall, 256, 64, "sem", 0},
       {"sp2", Collective::Alltoall, 16, 64, "bruck", 0},
@@ -158,19 +161,25 @@ TEST_CASE("dependencies: the fast lookups agree with the rule applied "
         CHECK(S->Steps[WR.Step].Transfers[WR.Index].End <= T.Start);
       }
     }
-    ArrivalIndex Got(S->size(), D.Ids.size());
-    std::vector<double> Ends;
-    for (uint32_t St = 0; St < S->Steps.size(); ++St) {
-      Got.latestEnds(S->Steps[St], Ends);
-      for (uint32_t I = 0; I < Ends.size(); ++I) {
-        double Latest = 0;
-        for (uint32_t W : D.of(D.Ids.stepBegin(St) + I)) {
-          TransferRef WR = D.Ids.ref(W);
-          Latest = std::max(Latest, S->Steps[WR.Step].Transfers[WR.Index].End);
+    // With the chunk count known (chunk hulls in buckets) and not (in the
+    // ordered map).
+    for (int64_t Chunks : {S->NumChunks, int64_t(0)}) {
+      CAPTURE(Chunks);
+      ArrivalIndex Got(S->size(), D.Ids.size(), Chunks);
+      std::vector<double> Ends;
+      for (uint32_t St = 0; St < S->Steps.size(); ++St) {
+        Got.latestEnds(S->Steps[St], Ends);
+        for (uint32_t I = 0; I < Ends.size(); ++I) {
+          double Latest = 0;
+          for (uint32_t W : D.of(D.Ids.stepBegin(St) + I)) {
+            TransferRef WR = D.Ids.ref(W);
+            Latest =
+                std::max(Latest, S->Steps[WR.Step].Transfers[WR.Index].End);
+          }
+          CHECK(Ends[I] == Latest);
         }
-        CHECK(Ends[I] == Latest);
+        Got.addStep(S->Steps[St], D.Ids.stepBegin(St));
       }
-      Got.addStep(S->Steps[St], D.Ids.stepBegin(St));
     }
   }
 }
