@@ -258,6 +258,7 @@ Schedule directExchange(const Machine &M, const Request &R, int32_t Only,
     return S;
   }
   std::vector<Transfer> Ts;
+  Ts.reserve(size_t(P) * size_t(std::max(P - 1, 0)));
   for (int64_t D = 1; D < P; ++D)
     for (int32_t Rk = 0; Rk < P; ++Rk)
       Ts.push_back(Make(S, Rk, static_cast<int32_t>((Rk + D) % P)));

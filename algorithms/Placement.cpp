@@ -42,6 +42,12 @@ std::vector<Step> placeByTags(std::vector<Transfer> Transfers,
   for (int64_t T : Tags)
     ++Count[size_t(T)];
   std::vector<Step> Steps;
+  // All in one step (the direct exchanges): the list is that step.
+  if (std::count_if(Count.begin(), Count.end(), [](size_t N) { return N; }) ==
+      1) {
+    Steps.emplace_back().Transfers = std::move(Transfers);
+    return Steps;
+  }
   // Where each tag's step is (gaps dropped).
   std::vector<size_t> At(Count.size(), 0);
   for (size_t T = 0; T < Count.size(); ++T)

@@ -17,7 +17,7 @@ constexpr uint32_t None = std::numeric_limits<uint32_t>::max();
 /// Whether the pieces are sorted by origin interval, the intervals of
 /// different pieces equal or disjoint (what builders that emit origins x
 /// dests products produce).
-bool sortedByOrigin(const std::vector<Piece> &V) {
+bool sortedByOrigin(const PieceList &V) {
   for (size_t I = 1; I < V.size(); ++I)
     if (!(V[I].Origins == V[I - 1].Origins) &&
         V[I - 1].Origins.Hi > V[I].Origins.Lo)
@@ -32,10 +32,9 @@ bool meets(const Transfer &Sent, const Transfer &Got) {
   // Many pieces on both sides (large personalized exchanges): look up each
   // piece of the shorter list among the longer list's pieces with an
   // overlapping origin interval, found by binary search.
-  const std::vector<Piece> &Big =
+  const PieceList &Big =
       Sent.Pieces.size() >= Got.Pieces.size() ? Sent.Pieces : Got.Pieces;
-  const std::vector<Piece> &Small =
-      &Big == &Sent.Pieces ? Got.Pieces : Sent.Pieces;
+  const PieceList &Small = &Big == &Sent.Pieces ? Got.Pieces : Sent.Pieces;
   if (Small.size() * Big.size() > 64 && sortedByOrigin(Big)) {
     for (const Piece &X : Small) {
       auto It =
