@@ -183,3 +183,56 @@ TEST_CASE("dependencies: the fast lookups agree with the rule applied "
     }
   }
 }
+
+TEST_CASE("dependencies: a rank's many arrivals of wide hulls, indexed by "
+          "chunk, are found whether the index scans its buckets or its "
+          "entries") {
+  // Rank 0 receives 40 transfers from rank 1, each carrying chunks
+  // [i, i + Width) of 1,000 (past 32 arrivals its receives are indexed by
+  // chunk), then sends each chunk range to rank 2: a narrow range scans the
+  // buckets that can hold a meeting hull, a wide one (more buckets than
+  // arrivals) the arrivals.
+  for (int64_t Width : {1, 30, 900}) {
+    CAPTURE(Width);
+    Schedule S;
+    S.Coll = Collective::Bcast;
+    S.NumChunks = 1000;
+    S.Participants.resize(3);
+    for (int64_t I = 0; I < 40; ++I) {
+      Transfer T = hop(1, 0, 0);
+      T.Pieces = {
+          {{0, 1}, {0, 3}, {I * 20, std::min<int64_t>(I * 20 + Width, 1000)}}};
+      T.End = double(I + 1);
+      S.Steps.push_back(Step{{T}});
+    }
+    Step Sends;
+    for (int64_t C = 0; C < 1000; C += 37) {
+      Transfer T = hop(0, 2, 0);
+      T.Pieces = {{{0, 1}, {0, 3}, {C, std::min<int64_t>(C + Width, 1000)}}};
+      Sends.Transfers.push_back(T);
+    }
+    S.Steps.push_back(Sends);
+    TransferDependencies D = transferDependencies(S);
+    std::vector<std::vector<uint32_t>> Want = literalRule(S);
+    REQUIRE(D.Ids.size() == Want.size());
+    uint32_t Differ = 0, Found = 0;
+    for (uint32_t Id = 0; Id < D.Ids.size(); ++Id) {
+      Differ += depsOf(D, Id) != Want[Id];
+      Found += uint32_t(Want[Id].size());
+    }
+    CHECK(Differ == 0);
+    CHECK(Found > 0);
+    ArrivalIndex Got(S.size(), D.Ids.size(), S.NumChunks);
+    std::vector<double> Ends;
+    for (uint32_t St = 0; St < S.Steps.size(); ++St) {
+      Got.latestEnds(S.Steps[St], Ends);
+      for (uint32_t I = 0; I < Ends.size(); ++I) {
+        double Latest = 0;
+        for (uint32_t W : Want[D.Ids.stepBegin(St) + I])
+          Latest = std::max(Latest, double(W + 1));
+        CHECK(Ends[I] == Latest);
+      }
+      Got.addStep(S.Steps[St], D.Ids.stepBegin(St));
+    }
+  }
+}
