@@ -63,8 +63,8 @@ std::vector<Interval> relIntervals(int64_t Lo, int64_t Hi, int32_t Root,
 constexpr int64_t MaxDerivedSegments = 1024;
 
 /// Upper bound on the transfers of a built schedule: what a schedule really
-/// holds (a transfer and its pieces take about 130 bytes, so 2^22 of them
-/// about half a gigabyte). Builders whose transfer count would exceed it
+/// holds (a transfer of one piece takes 112 bytes, so 2^22 of them about
+/// half a gigabyte). Builders whose transfer count would exceed it
 /// refuse with the count (transfersFit).
 constexpr int64_t MaxTransfers = int64_t(1) << 22;
 
@@ -74,11 +74,10 @@ bool transfersFit(double Transfers, std::string &Why);
 
 /// Upper bound on the transfers of a schedule of plain copies of one piece
 /// each (the direct all-to-all and allgather), built because the request
-/// names its algorithm: such a transfer takes about 135 bytes in the
-/// schedule and about 220 at the peak of building, verifying and writing it
-/// (the builders' lists are moved into the steps, the cost pass indexes
-/// arrivals in buckets), so 2^24 of them (every pair of 4,096 ranks) about
-/// 3.7 GB. `auto` keeps to MaxTransfers for its candidates.
+/// names its algorithm: such a transfer takes 112 bytes in the schedule
+/// (ir/Schedule.h, PieceList) and 190-230 at the peak of building,
+/// verifying and writing it, so 2^24 of them (every pair of 4,096 ranks)
+/// 3.1-3.8 GB. `auto` keeps to MaxTransfers for its candidates.
 constexpr int64_t MaxCopyTransfers = int64_t(1) << 24;
 
 /// transfersFit for such copies: within MaxCopyTransfers when \p R names
