@@ -227,9 +227,10 @@ namespace {
 
 /// The steps of a direct algorithm whose transfers \p Ts all run at once
 /// (groupedRounds: one step where the ports allow it).
-std::vector<Step> allAtOnce(const Machine &M, const std::vector<Transfer> &Ts,
+std::vector<Step> allAtOnce(const Machine &M, std::vector<Transfer> Ts,
                             int32_t P) {
-  return groupedRounds(M, Ts, P, std::vector<int64_t>(Ts.size(), 0));
+  const size_t N = Ts.size();
+  return groupedRounds(M, std::move(Ts), P, std::vector<int64_t>(N, 0));
 }
 
 /// A direct exchange: every rank r sends \p Make(S, r, t) to each
@@ -257,10 +258,11 @@ Schedule directExchange(const Machine &M, const Request &R, int32_t Only,
     return S;
   }
   std::vector<Transfer> Ts;
+  Ts.reserve(size_t(P) * size_t(std::max(P - 1, 0)));
   for (int64_t D = 1; D < P; ++D)
     for (int32_t Rk = 0; Rk < P; ++Rk)
       Ts.push_back(Make(S, Rk, static_cast<int32_t>((Rk + D) % P)));
-  S.Steps = allAtOnce(M, Ts, P);
+  S.Steps = allAtOnce(M, std::move(Ts), P);
   return S;
 }
 
@@ -386,7 +388,7 @@ Schedule groupDirect(const Machine &M, const Request &R, llvm::StringRef Name,
     for (int32_t Peer : Parts[E.Into])
       if (Peer != E.Rank)
         Add(allgatherBlocks(S, E.Rank, Peer, asIntervals(Parts[E.From])), 2);
-  S.Steps = groupedRounds(M, Ts, S.size(), Groups);
+  S.Steps = groupedRounds(M, std::move(Ts), S.size(), Groups);
   return S;
 }
 

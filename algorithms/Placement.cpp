@@ -30,10 +30,10 @@ placeInSteps(std::vector<std::pair<int64_t, Transfer>> Tagged) {
 namespace {
 
 /// placeInSteps of \p Transfers tagged \p Tags (steps 0 to the largest tag),
-/// by counting: each step's transfers are reserved at once and copied in
+/// by counting: each step's transfers are reserved at once and moved in
 /// the order listed, so that millions of transfers take their own memory
 /// and 8 bytes each besides, not a tagged copy and a sort's buffer.
-std::vector<Step> placeByTags(const std::vector<Transfer> &Transfers,
+std::vector<Step> placeByTags(std::vector<Transfer> Transfers,
                               const std::vector<int64_t> &Tags) {
   int64_t Max = -1;
   for (int64_t T : Tags)
@@ -42,6 +42,12 @@ std::vector<Step> placeByTags(const std::vector<Transfer> &Transfers,
   for (int64_t T : Tags)
     ++Count[size_t(T)];
   std::vector<Step> Steps;
+  // All in one step (the direct exchanges): the list is that step.
+  if (std::count_if(Count.begin(), Count.end(), [](size_t N) { return N; }) ==
+      1) {
+    Steps.emplace_back().Transfers = std::move(Transfers);
+    return Steps;
+  }
   // Where each tag's step is (gaps dropped).
   std::vector<size_t> At(Count.size(), 0);
   for (size_t T = 0; T < Count.size(); ++T)
@@ -50,14 +56,13 @@ std::vector<Step> placeByTags(const std::vector<Transfer> &Transfers,
       Steps.emplace_back().Transfers.reserve(Count[T]);
     }
   for (size_t I = 0; I < Transfers.size(); ++I)
-    Steps[At[size_t(Tags[I])]].Transfers.push_back(Transfers[I]);
+    Steps[At[size_t(Tags[I])]].Transfers.push_back(std::move(Transfers[I]));
   return Steps;
 }
 
 } // namespace
 
-std::vector<Step> orderedRounds(const std::vector<Transfer> &Transfers,
-                                int32_t Ranks,
+std::vector<Step> orderedRounds(std::vector<Transfer> Transfers, int32_t Ranks,
                                 const std::vector<int64_t> *Groups) {
   std::vector<int64_t> LastRecv(Ranks, -1), LastSend(Ranks, -1);
   std::vector<int64_t> Tags;
@@ -81,12 +86,12 @@ std::vector<Step> orderedRounds(const std::vector<Transfer> &Transfers,
     }
     I = E;
   }
-  return placeByTags(Transfers, Tags);
+  return placeByTags(std::move(Transfers), Tags);
 }
 
 std::vector<Step> groupedRounds(const Machine &M,
-                                const std::vector<Transfer> &Transfers,
-                                int32_t Ranks, std::vector<int64_t> Groups) {
+                                std::vector<Transfer> Transfers, int32_t Ranks,
+                                std::vector<int64_t> Groups) {
   const uint64_t Ports = portsPerStep(M);
   std::vector<uint64_t> Sends(Ranks, 0), Recvs(Ranks, 0);
   for (size_t I = 0; I < Transfers.size();) {
@@ -105,7 +110,7 @@ std::vector<Step> groupedRounds(const Machine &M,
     }
     I = E;
   }
-  return orderedRounds(Transfers, Ranks, &Groups);
+  return orderedRounds(std::move(Transfers), Ranks, &Groups);
 }
 
 namespace {

@@ -33,8 +33,9 @@ placeInSteps(std::vector<std::pair<int64_t, Transfer>> Tagged);
 /// send listed before it, which reductions need. With \p Groups, transfers
 /// listed consecutively with the same group id >= 0 are simultaneous (an
 /// exchange: each reads the values before the group) and share one step.
-std::vector<Step> orderedRounds(const std::vector<Transfer> &Transfers,
-                                int32_t Ranks,
+/// \p Transfers are moved into the steps: pass them with std::move where
+/// they are not needed after (millions of transfers are not copied then).
+std::vector<Step> orderedRounds(std::vector<Transfer> Transfers, int32_t Ranks,
                                 const std::vector<int64_t> *Groups = nullptr);
 
 /// Steps of an algorithm whose transfers come in groups meant to run at once
@@ -44,9 +45,10 @@ std::vector<Step> orderedRounds(const std::vector<Transfer> &Transfers,
 /// receives more of its transfers than portsPerStep(\p M) allows (any number
 /// on a machine with a network, passes/Verify.h); the transfers of a group
 /// that does not fit are placed one port at a time, in the order listed.
+/// \p Transfers are moved into the steps, as for orderedRounds.
 std::vector<Step> groupedRounds(const Machine &M,
-                                const std::vector<Transfer> &Transfers,
-                                int32_t Ranks, std::vector<int64_t> Groups);
+                                std::vector<Transfer> Transfers, int32_t Ranks,
+                                std::vector<int64_t> Groups);
 
 /// Rank of relative index \p I in a tree or chain rooted at \p Root.
 inline int32_t relRank(int64_t I, int32_t Root, int32_t P) {
@@ -61,8 +63,8 @@ std::vector<Interval> relIntervals(int64_t Lo, int64_t Hi, int32_t Root,
 constexpr int64_t MaxDerivedSegments = 1024;
 
 /// Upper bound on the transfers of a built schedule: what a schedule really
-/// holds (a transfer and its pieces take about 130 bytes, so 2^22 of them
-/// about half a gigabyte). Builders whose transfer count would exceed it
+/// holds (a transfer of one piece takes 112 bytes, so 2^22 of them about
+/// half a gigabyte). Builders whose transfer count would exceed it
 /// refuse with the count (transfersFit).
 constexpr int64_t MaxTransfers = int64_t(1) << 22;
 
@@ -72,12 +74,11 @@ bool transfersFit(double Transfers, std::string &Why);
 
 /// Upper bound on the transfers of a schedule of plain copies of one piece
 /// each (the direct all-to-all and allgather), built because the request
-/// names its algorithm: such a transfer takes about 160 bytes in the
-/// schedule and 280 at the peak of building, verifying and writing it, so
-/// 2^23 of them (every pair of 2,896 ranks) about 2.4 GB; every pair of
-/// 4,096 ranks would take 4.7 GB and more. `auto` keeps to MaxTransfers
-/// for its candidates.
-constexpr int64_t MaxCopyTransfers = int64_t(1) << 23;
+/// names its algorithm: such a transfer takes 112 bytes in the schedule
+/// (ir/Schedule.h, PieceList) and 190-230 at the peak of building,
+/// verifying and writing it, so 2^24 of them (every pair of 4,096 ranks)
+/// 3.1-3.8 GB. `auto` keeps to MaxTransfers for its candidates.
+constexpr int64_t MaxCopyTransfers = int64_t(1) << 24;
 
 /// transfersFit for such copies: within MaxCopyTransfers when \p R names
 /// the algorithm, MaxTransfers under `auto`.

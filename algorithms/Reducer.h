@@ -57,10 +57,12 @@ public:
     Ts.push_back(std::move(T));
     Tags.push_back(Tag);
     Groups.push_back(Batching ? Batch : -1);
-    if (Batching)
+    if (Batching) {
       Pending.push_back(Ts.size() - 1);
-    else
-      follow({Ts.size() - 1});
+    } else {
+      const Transfer *One = &Ts.back();
+      Flow.step(One);
+    }
   }
 
   /// The transfers listed, in order, and the tag each was sent with.

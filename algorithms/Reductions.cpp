@@ -425,7 +425,7 @@ Schedule reduceScatterDirect(const Machine &M, const Request &R,
                   Gather + St);
       }
   }
-  S.Steps = groupedRounds(M, Rd.Ts, P, Rd.Tags);
+  S.Steps = groupedRounds(M, std::move(Rd.Ts), P, Rd.Tags);
   return S;
 }
 
@@ -441,7 +441,7 @@ llvm::Expected<Schedule> buildDirectReduce(const Machine &M, const Request &R) {
     for (int32_t D = 1; D < P; ++D)
       Rd.send(S.Root, relRank(D, S.Root, P), 0, 1, TransferKind::Copy, 0, 1,
               Gather);
-  S.Steps = groupedRounds(M, Rd.Ts, P, Rd.Tags);
+  S.Steps = groupedRounds(M, std::move(Rd.Ts), P, Rd.Tags);
   return S;
 }
 
@@ -494,7 +494,7 @@ llvm::Expected<Schedule> buildRingReduceScatter(const Machine &M,
       const int32_t B = ((Rk - St - 1) % P + P) % P;
       Rd.send(Rk, (Rk + 1) % P, B, B + 1, TransferKind::Combine, 0, 1, St);
     }
-  S.Steps = groupedRounds(M, Rd.Ts, P, Rd.Tags);
+  S.Steps = groupedRounds(M, std::move(Rd.Ts), P, Rd.Tags);
   return S;
 }
 
@@ -752,7 +752,7 @@ llvm::Expected<Schedule> buildBrentKungScan(const Machine &M,
   }
   if (Ex)
     shiftIntoResult(Rd, P, 1);
-  S.Steps = orderedRounds(Rd.Ts, P);
+  S.Steps = orderedRounds(std::move(Rd.Ts), P);
   return S;
 }
 
@@ -782,7 +782,7 @@ llvm::Expected<Schedule> buildRootPScan(const Machine &M, const Request &R) {
   }
   if (Ex)
     shiftIntoResult(Rd, P, 1);
-  S.Steps = orderedRounds(Rd.Ts, P);
+  S.Steps = orderedRounds(std::move(Rd.Ts), P);
   return S;
 }
 

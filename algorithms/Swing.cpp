@@ -166,7 +166,7 @@ llvm::Expected<Schedule> swingSchedule(const Machine &M, const Request &R,
       if (L.FoldLevel[I] == Level)
         Rd.send(L.Folds[I].second, L.Folds[I].first, 0, S.NumChunks,
                 TransferKind::Copy);
-  S.Steps = orderedRounds(Rd.Ts, P, &Rd.Groups);
+  S.Steps = orderedRounds(std::move(Rd.Ts), P, &Rd.Groups);
   return S;
 }
 

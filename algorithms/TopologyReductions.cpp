@@ -286,7 +286,7 @@ Schedule ringAllreduce(const Machine &M, const Request &R, RingCut Cut,
                   TransferKind::Copy);
         },
         Open, Close);
-  S.Steps = orderedRounds(Rd.Ts, P, &Rd.Groups);
+  S.Steps = orderedRounds(std::move(Rd.Ts), P, &Rd.Groups);
   return S;
 }
 
@@ -527,7 +527,7 @@ llvm::Expected<Schedule> buildNearestHalving(const Machine &M,
                   std::max(Before[C].Hi, Before[C ^ Mask].Hi)};
   }
   PC.copyOut(Rd, Core);
-  S.Steps = orderedRounds(Rd.Ts, S.size(), &Rd.Groups);
+  S.Steps = orderedRounds(std::move(Rd.Ts), S.size(), &Rd.Groups);
   return S;
 }
 
@@ -544,7 +544,7 @@ llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
     Rd.end();
   }
   PC.copyOut(Rd, 1);
-  S.Steps = orderedRounds(Rd.Ts, S.size(), &Rd.Groups);
+  S.Steps = orderedRounds(std::move(Rd.Ts), S.size(), &Rd.Groups);
   return S;
 }
 

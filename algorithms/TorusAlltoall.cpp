@@ -13,10 +13,9 @@ namespace {
 int64_t wrap(int64_t A, int64_t M) { return ((A % M) + M) % M; }
 
 /// The blocks origins x dests, as pieces (one chunk: a block is atomic).
-std::vector<Piece> product(const IntervalSet &Origins,
-                           const IntervalSet &Dests) {
-  std::vector<Piece> Out;
-  Out.reserve(Origins.intervals().size() * Dests.intervals().size());
+PieceList product(const IntervalSet &Origins, const IntervalSet &Dests) {
+  PieceList Out;
+  Out.reserve(Origins.numIntervals() * Dests.numIntervals());
   for (const Interval &O : Origins)
     for (const Interval &D : Dests)
       Out.push_back({O, D, {0, 1}});
@@ -33,7 +32,7 @@ void addExcept(std::vector<Interval> &V, Interval I, int64_t X) {
   V.push_back({X + 1, I.Hi});
 }
 
-Transfer makeTransfer(int64_t Src, int64_t Dst, std::vector<Piece> Pieces,
+Transfer makeTransfer(int64_t Src, int64_t Dst, PieceList Pieces,
                       uint64_t BlockBytes) {
   Transfer T;
   T.Src = static_cast<int32_t>(Src);

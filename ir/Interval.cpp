@@ -50,7 +50,7 @@ void IntervalSet::insert(const IntervalSet &O) {
     Intervals = O.Intervals;
     return;
   }
-  std::vector<Interval> All = Intervals;
+  std::vector<Interval> All(Intervals.begin(), Intervals.end());
   All.insert(All.end(), O.Intervals.begin(), O.Intervals.end());
   *this = of(std::move(All));
 }

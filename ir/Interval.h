@@ -5,6 +5,8 @@
 #ifndef COLLC_IR_INTERVAL_H
 #define COLLC_IR_INTERVAL_H
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,7 +26,9 @@ struct Interval {
 
 /// A set of integers (e.g. the ranks whose contributions a value combines),
 /// kept in normal form: sorted, disjoint, non-adjacent, non-empty intervals.
-/// Two sets are equal iff their interval lists are.
+/// Two sets are equal iff their interval lists are. One interval is kept in
+/// place (most sets are one range of ranks): a reduction's flow holds one
+/// set per rank and run of chunks, millions at thousands of ranks.
 class IntervalSet {
 public:
   IntervalSet() = default;
@@ -47,11 +51,13 @@ public:
   bool adjoins(const IntervalSet &O) const;
 
   /// The intervals, in increasing order.
-  const std::vector<Interval> &intervals() const { return Intervals; }
-  std::vector<Interval>::const_iterator begin() const {
-    return Intervals.begin();
+  std::vector<Interval> intervals() const {
+    return std::vector<Interval>(Intervals.begin(), Intervals.end());
   }
-  std::vector<Interval>::const_iterator end() const { return Intervals.end(); }
+  /// The number of intervals.
+  size_t numIntervals() const { return Intervals.size(); }
+  const Interval *begin() const { return Intervals.begin(); }
+  const Interval *end() const { return Intervals.end(); }
   /// The lowest and highest interval (the set must not be empty).
   const Interval &front() const { return Intervals.front(); }
   const Interval &back() const { return Intervals.back(); }
@@ -62,7 +68,7 @@ public:
   std::string str() const;
 
 private:
-  std::vector<Interval> Intervals;
+  llvm::SmallVector<Interval, 1> Intervals;
 };
 
 } // namespace collc

@@ -28,6 +28,8 @@
 #include "ir/Collective.h"
 #include "ir/Interval.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -51,6 +53,11 @@ struct Piece {
   }
 };
 
+/// A transfer's pieces: one is kept in place (most transfers carry one
+/// rectangle), so that a transfer of one piece takes 112 bytes and no
+/// allocation of its own.
+using PieceList = llvm::SmallVector<Piece, 1>;
+
 enum class TransferKind {
   Copy,    ///< The receiver stores the pieces (replacing what it had of them).
   Combine, ///< The receiver folds the pieces into its partial result.
@@ -68,7 +75,7 @@ struct Transfer {
   /// checks it), none for a signal. (The JSON form leaves out a piece equal
   /// to the whole message, Schedule::wholeMessage, and its reader restores
   /// it.)
-  std::vector<Piece> Pieces;
+  PieceList Pieces;
   /// Reductions keep two values per rank and chunk: value 0, the partial
   /// result (it starts as the rank's own contribution), and value 1, the
   /// result kept apart (it starts empty; exscan needs it, since rank r's

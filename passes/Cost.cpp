@@ -60,7 +60,7 @@ void estimateCost(Schedule &S, const Machine &M) {
   std::vector<double> SendFree(static_cast<size_t>(P) * Ports, 0.0);
   std::vector<double> LastRecvEnd(static_cast<size_t>(P) * Ports,
                                   -std::numeric_limits<double>::infinity());
-  ArrivalIndex Got(P, S.numTransfers());
+  ArrivalIndex Got(P, S.numTransfers(), S.NumChunks);
   double Makespan = 0;
   std::vector<uint8_t> Scratch(P, 0);
   std::vector<SendRecvFactor> Factors;

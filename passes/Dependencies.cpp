@@ -17,7 +17,7 @@ constexpr uint32_t None = std::numeric_limits<uint32_t>::max();
 /// Whether the pieces are sorted by origin interval, the intervals of
 /// different pieces equal or disjoint (what builders that emit origins x
 /// dests products produce).
-bool sortedByOrigin(const std::vector<Piece> &V) {
+bool sortedByOrigin(const PieceList &V) {
   for (size_t I = 1; I < V.size(); ++I)
     if (!(V[I].Origins == V[I - 1].Origins) &&
         V[I - 1].Origins.Hi > V[I].Origins.Lo)
@@ -32,10 +32,9 @@ bool meets(const Transfer &Sent, const Transfer &Got) {
   // Many pieces on both sides (large personalized exchanges): look up each
   // piece of the shorter list among the longer list's pieces with an
   // overlapping origin interval, found by binary search.
-  const std::vector<Piece> &Big =
+  const PieceList &Big =
       Sent.Pieces.size() >= Got.Pieces.size() ? Sent.Pieces : Got.Pieces;
-  const std::vector<Piece> &Small =
-      &Big == &Sent.Pieces ? Got.Pieces : Sent.Pieces;
+  const PieceList &Small = &Big == &Sent.Pieces ? Got.Pieces : Sent.Pieces;
   if (Small.size() * Big.size() > 64 && sortedByOrigin(Big)) {
     for (const Piece &X : Small) {
       auto It =
@@ -124,10 +123,27 @@ TransferRef TransferIds::ref(uint32_t Id) const {
 /// span every chunk). The axis is the narrower one over the arrivals that
 /// made the index (a rank's first ListLimit + 1); any axis finds every
 /// arrival that meets, a narrow one visits fewer that do not.
+///
+/// Where the axis's extent is known and the index budget allows it, hull
+/// starts are buckets of an array (a list of arrivals each): an insert is
+/// O(1) and a visit scans the buckets that can hold a meeting hull, or the
+/// rank's entries when there are fewer of them (wide hulls over a long
+/// axis). Else, or for a hull that starts outside the extent, an ordered
+/// map. (At 4,096
+/// ranks a P^2 exchange indexes 16.8 M arrivals: 16 bytes each in buckets,
+/// about 48 and a cache miss per tree level in the map.)
 struct ArrivalIndex::ChunkIndex {
-  std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
-  int64_t MaxLen = 0;                    ///< The longest hull.
   Interval Piece::*Axis = &Piece::Chunks;
+  int64_t MaxLen = 0; ///< The longest hull.
+  /// Buckets: per hull start in [0, Head.size()), the newest entry.
+  std::vector<uint32_t> Head;
+  struct Entry {
+    uint32_t Arrival;
+    uint32_t Prev; ///< The previous entry of its bucket, or None.
+    int64_t Lo;    ///< Its hull start.
+  };
+  std::vector<Entry> Entries;
+  std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
 
   /// Chooses the axis from the arrivals \p Ts.
   void chooseAxis(const std::vector<const Transfer *> &Ts) {
@@ -148,19 +164,38 @@ struct ArrivalIndex::ChunkIndex {
   void insert(const Transfer &T, uint32_t A) {
     const Interval H = hull(T, Axis);
     MaxLen = std::max(MaxLen, H.size());
+    if (H.Lo >= 0 && H.Lo < static_cast<int64_t>(Head.size())) {
+      const uint32_t E = static_cast<uint32_t>(Entries.size());
+      Entries.push_back({A, Head[H.Lo], H.Lo});
+      Head[H.Lo] = E;
+      return;
+    }
     ByLo.emplace(H.Lo, A);
   }
   template <typename F> void visit(const Transfer &T, F &&Fn) const {
     const Interval H = hull(T, Axis);
     // A hull that starts at or before H.Lo - MaxLen ends before H.Lo.
-    for (auto It = ByLo.upper_bound(H.Lo - MaxLen);
-         It != ByLo.end() && It->first < H.Hi; ++It)
+    const int64_t From = H.Lo - MaxLen + 1;
+    const int64_t To = std::min<int64_t>(H.Hi, Head.size());
+    if (To - From > static_cast<int64_t>(Entries.size())) {
+      for (const Entry &E : Entries)
+        if (E.Lo >= From && E.Lo < To)
+          Fn(E.Arrival);
+    } else {
+      for (int64_t B = std::max<int64_t>(From, 0); B < To; ++B)
+        for (uint32_t E = Head[B]; E != None; E = Entries[E].Prev)
+          Fn(Entries[E].Arrival);
+    }
+    for (auto It = ByLo.lower_bound(From); It != ByLo.end() && It->first < H.Hi;
+         ++It)
       Fn(It->second);
   }
 };
 
-ArrivalIndex::ArrivalIndex(int32_t Ranks, uint64_t Expected)
-    : DataHead(static_cast<size_t>(Ranks), None),
+ArrivalIndex::ArrivalIndex(int32_t Ranks, uint64_t Expected, int64_t Chunks)
+    : Ranks(Ranks), Chunks(Chunks),
+      BucketBudget(std::max<uint64_t>(uint64_t(1) << 16, 2 * Expected)),
+      DataHead(static_cast<size_t>(Ranks), None),
       SignalHead(static_cast<size_t>(Ranks), None),
       DataCount(static_cast<size_t>(Ranks), 0),
       AllEnd(static_cast<size_t>(Ranks), 0.0),
@@ -194,6 +229,12 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::add(const Transfer &T,
   for (uint32_t I = A; I != None; I = Arrivals[I].Prev)
     First.push_back(Arrivals[I].T);
   Ix->chooseAxis(First);
+  const int64_t Extent = Ix->Axis == &Piece::Origins ? Ranks : Chunks;
+  if (Extent > 0 &&
+      BucketCells + static_cast<uint64_t>(Extent) <= BucketBudget) {
+    BucketCells += static_cast<uint64_t>(Extent);
+    Ix->Head.assign(static_cast<size_t>(Extent), None);
+  }
   for (uint32_t I = A; I != None; I = Arrivals[I].Prev)
     Ix->insert(*Arrivals[I].T, I);
 }
@@ -251,7 +292,7 @@ TransferDependencies transferDependencies(const Schedule &S) {
   const uint32_t N = D.Ids.size();
   D.Begin.reserve(static_cast<size_t>(N) + 1);
   D.Begin.push_back(0);
-  ArrivalIndex Got(S.size(), N);
+  ArrivalIndex Got(S.size(), N, S.NumChunks);
   std::vector<uint32_t> Mine;
   for (uint32_t St = 0; St < S.Steps.size(); ++St) {
     const std::vector<Transfer> &Ts = S.Steps[St].Transfers;

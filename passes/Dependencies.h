@@ -85,8 +85,10 @@ TransferDependencies transferDependencies(const Schedule &S);
 class ArrivalIndex {
 public:
   /// \p Ranks: the schedule's size; \p Expected: how many transfers will be
-  /// recorded (a capacity hint).
-  ArrivalIndex(int32_t Ranks, uint64_t Expected);
+  /// recorded (a capacity hint, which also bounds the index's buckets);
+  /// \p Chunks: the schedule's NumChunks (0: not known, so that arrivals are
+  /// indexed by chunk in an ordered map only).
+  ArrivalIndex(int32_t Ranks, uint64_t Expected, int64_t Chunks = 0);
   ~ArrivalIndex();
 
   /// Records the transfers of \p St, numbered from \p FirstId.
@@ -114,6 +116,11 @@ private:
   double latestEnd(const Transfer &T) const;
   template <typename F> void visitMeeting(const Transfer &T, F &&Fn) const;
 
+  const int32_t Ranks;
+  const int64_t Chunks;
+  /// Bucket cells the chunk indexes may take in all, and have taken.
+  const uint64_t BucketBudget;
+  uint64_t BucketCells = 0;
   /// Per rank, its newest data and signal arrivals (None: none yet).
   std::vector<uint32_t> DataHead, SignalHead;
   std::vector<Arrival> Arrivals;

@@ -232,7 +232,7 @@ private:
   /// segment each until slots are assigned).
   void dataSegs(const Transfer &T, std::vector<PlannedSeg> &SendSegs,
                 std::vector<PlannedSeg> &RecvSegs) {
-    std::vector<Piece> Pieces = T.Pieces;
+    std::vector<Piece> Pieces(T.Pieces.begin(), T.Pieces.end());
     if (Pieces.empty())
       Pieces.push_back(S.wholeMessage());
     for (const Piece &Pc : Pieces)

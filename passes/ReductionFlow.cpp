@@ -1,5 +1,7 @@
 #include "passes/ReductionFlow.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <map>
 
@@ -139,7 +141,8 @@ std::vector<TransferFlow>
 ReductionFlow::step(llvm::ArrayRef<const Transfer *> Transfers) {
   using Runs = std::vector<std::pair<Interval, IntervalSet>>;
   std::vector<TransferFlow> Out(Transfers.size());
-  std::vector<Runs> In(Transfers.size());
+  // Kept in place for the common step of one transfer (a Reducer's send).
+  llvm::SmallVector<Runs, 1> In(Transfers.size());
   // Every send of the step reads the values before the step.
   for (size_t I = 0; I < Transfers.size(); ++I) {
     const Transfer &T = *Transfers[I];
@@ -165,7 +168,7 @@ ReductionFlow::step(llvm::ArrayRef<const Transfer *> Transfers) {
   for (size_t I = 0; I < Transfers.size(); ++I) {
     const Transfer &T = *Transfers[I];
     TransferFlow &F = Out[I];
-    std::vector<std::pair<Interval, Fold>> Folds[2];
+    llvm::SmallVector<std::pair<Interval, Fold>, 4> Folds[2];
     for (int V = 0; V < 2; ++V)
       for (auto &Run : In[I]) {
         const Interval Chunks = Run.first;

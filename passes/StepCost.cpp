@@ -48,9 +48,9 @@ struct Load {
 
 class StepPricer {
 public:
-  StepPricer(Schedule &S, const Machine &M)
-      : S(S), M(M), Net(*M.Net), Got(S.size(), S.numTransfers()),
-        Clock(S.size(), 0.0) {
+  StepPricer(Schedule &S, const Machine &M, size_t KeepUsesUpTo)
+      : S(S), M(M), Net(*M.Net), KeepUsesUpTo(KeepUsesUpTo),
+        Got(S.size(), S.numTransfers(), S.NumChunks), Clock(S.size(), 0.0) {
     int64_t Vertices = 0;
     for (const Participant &Pt : S.Participants)
       Vertices = std::max(Vertices, Pt.Node + 1);
@@ -78,7 +78,7 @@ public:
         double &C = Clock[T.Src];
         C = std::max(C, ReadyAt[I]) + Net.SendOverhead;
         T.Start = C;
-        T.End = occupy(Ms, C + Ms.Latency);
+        T.End = occupy(T, Ms, C + Ms.Latency);
         Makespan = std::max(Makespan, T.End);
       }
       for (uint32_t R : Touched)
@@ -107,7 +107,8 @@ private:
   }
 
   void use(Message &Ms, uint32_t R) {
-    Uses.push_back(R);
+    if (KeepUses)
+      Uses.push_back(R);
     if (R >= Loads.size())
       Loads.resize(std::max<size_t>(R + 1, Capacity.size()));
     if (Loads[R].Weight == 0)
@@ -116,10 +117,32 @@ private:
     Loads[R].Bytes += Ms.Bytes;
   }
 
+  /// Calls \p Fn with every resource of the route from node \p A to node
+  /// \p B (\p Route holds its channels), in the order describe() books them.
+  template <typename F>
+  void forEachResource(int64_t A, int64_t B, const std::vector<Channel> &Route,
+                       F &&Fn) {
+    for (const Channel &C : Route)
+      if (!Net.Links[C.Class].FatPipe)
+        Fn(linkResource(C));
+    if (NodeLimits && Net.SharedLimiter) {
+      LimiterNodes.clear();
+      appendLimiterNodes(M.Topo, A, B, Route, LimiterNodes);
+      for (int64_t N : LimiterNodes)
+        Fn(static_cast<uint32_t>(2 * N));
+    } else if (NodeLimits) {
+      Fn(static_cast<uint32_t>(2 * A));
+      Fn(static_cast<uint32_t>(2 * B + 1));
+    }
+  }
+
   /// Fills Msgs and the loads of the resources for the transfers of \p St.
   void describe(const Step &St) {
     Msgs.assign(St.Transfers.size(), Message{});
     Uses.clear();
+    // A step of many messages does not keep each message's resources:
+    // occupy() routes it again (estimateStepCost).
+    KeepUses = St.Transfers.size() <= KeepUsesUpTo;
     for (size_t I = 0; I < St.Transfers.size(); ++I) {
       const Transfer &T = St.Transfers[I];
       Message &Ms = Msgs[I];
@@ -151,18 +174,7 @@ private:
       Ms.Latency = Latency * Band.LatencyFactor;
       const double Penalty = Latency + WeightTerm;
       Ms.Weight = Penalty > 0 ? 1 / Penalty : 1;
-      for (const Channel &C : Route)
-        if (!Net.Links[C.Class].FatPipe)
-          use(Ms, linkResource(C));
-      if (NodeLimits && Net.SharedLimiter) {
-        LimiterNodes.clear();
-        appendLimiterNodes(M.Topo, A, B, Route, LimiterNodes);
-        for (int64_t N : LimiterNodes)
-          use(Ms, static_cast<uint32_t>(2 * N));
-      } else if (NodeLimits) {
-        use(Ms, static_cast<uint32_t>(2 * A));
-        use(Ms, static_cast<uint32_t>(2 * B + 1));
-      }
+      forEachResource(A, B, Route, [&](uint32_t R) { use(Ms, R); });
       Ms.End = static_cast<uint32_t>(Uses.size());
     }
   }
@@ -173,11 +185,10 @@ private:
   /// carried what earlier messages put on it (a rank's sends of later steps
   /// leave without waiting for its earlier ones, so steps overlap on the
   /// links). Books the resources it crosses.
-  double occupy(const Message &Ms, double From) {
+  double occupy(const Transfer &Tr, const Message &Ms, double From) {
     double T = Ms.Alone < Inf ? Ms.Bytes / Ms.Alone : 0;
     double End = From;
-    for (uint32_t U = Ms.Begin; U < Ms.End; ++U) {
-      const uint32_t R = Uses[U];
+    auto Book = [&](uint32_t R) {
       const Load &L = Loads[R];
       const double Shared = std::min(Ms.Bytes * L.Weight / Ms.Weight, L.Bytes);
       T = std::max(T, Shared / Capacity[R]);
@@ -186,6 +197,18 @@ private:
       FreeAt[R] =
           std::max(FreeAt[R], From) + Ms.Bytes / Capacity[R] / Ms.Factor;
       End = std::max(End, FreeAt[R]);
+    };
+    if (KeepUses) {
+      for (uint32_t U = Ms.Begin; U < Ms.End; ++U)
+        Book(Uses[U]);
+    } else {
+      const int64_t A = S.Participants[Tr.Src].Node,
+                    B = S.Participants[Tr.Dst].Node;
+      if (A != B) {
+        Route.clear();
+        llvm::cantFail(appendRoute(M.Topo, A, B, Route, Tr.TieDown));
+        forEachResource(A, B, Route, Book);
+      }
     }
     return std::max(From + T / Ms.Factor, End);
   }
@@ -193,6 +216,7 @@ private:
   Schedule &S;
   const Machine &M;
   const Network &Net;
+  const size_t KeepUsesUpTo;
   ArrivalIndex Got;
   /// Per rank, when it can post its next send.
   std::vector<double> Clock;
@@ -204,6 +228,8 @@ private:
   /// Per resource, until when the messages booked so far keep it busy.
   std::vector<double> FreeAt;
   std::vector<uint32_t> Touched, Uses;
+  /// Whether Uses holds the step's resources (else occupy() routes again).
+  bool KeepUses = true;
   std::vector<Message> Msgs;
   std::vector<Channel> Route;
 };
@@ -214,6 +240,8 @@ bool pricedBySteps(const Schedule &S, const Machine &M) {
   return M.Net && S.size() > StepPricingRanks;
 }
 
-void estimateStepCost(Schedule &S, const Machine &M) { StepPricer(S, M).run(); }
+void estimateStepCost(Schedule &S, const Machine &M, size_t KeepRoutesUpTo) {
+  StepPricer(S, M, KeepRoutesUpTo).run();
+}
 
 } // namespace collc

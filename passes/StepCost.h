@@ -44,8 +44,13 @@ bool pricedBySteps(const Schedule &S, const Machine &M);
 
 /// Fills Start, End and Makespan of \p S on \p M, which has a network that
 /// checkNetwork() (readers/MachineCheck.h) accepts, by the step pricing
-/// (see the file comment).
-void estimateStepCost(Schedule &S, const Machine &M);
+/// (see the file comment). A step of at most \p KeepRoutesUpTo transfers
+/// keeps its messages' resources while it is priced; a larger one (an
+/// exchange of P^2 messages at thousands of ranks: about 30 resources a
+/// message on a 64x64 torus) routes each message again instead. The times
+/// are the same either way.
+void estimateStepCost(Schedule &S, const Machine &M,
+                      size_t KeepRoutesUpTo = size_t(1) << 16);
 
 } // namespace collc
 

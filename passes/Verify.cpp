@@ -781,66 +781,87 @@ private:
         return Rank != O.Rank ? Rank < O.Rank : Time < O.Time;
       }
     };
-    // Grouped by rank in O(n + P) (a counting sort: schedules of millions of
-    // transfers), then each rank's few events by time.
-    auto sortByRankThenTime = [&](std::vector<Event> &V) {
-      for (const Event &E : V)
-        if (E.Rank < 0 || E.Rank >= P) {
-          std::sort(V.begin(), V.end());
-          return;
-        }
-      std::vector<size_t> First(static_cast<size_t>(P) + 1, 0);
-      for (const Event &E : V)
-        ++First[E.Rank + 1];
-      for (int32_t R = 0; R < P; ++R)
-        First[R + 1] += First[R];
-      std::vector<Event> Out(V.size());
-      std::vector<size_t> Next(First.begin(), First.end() - 1);
-      for (const Event &E : V)
-        Out[Next[E.Rank]++] = E;
-      for (int32_t R = 0; R < P; ++R)
-        if (First[R + 1] - First[R] > 1)
-          std::sort(Out.begin() + First[R], Out.begin() + First[R + 1]);
-      V.swap(Out);
-    };
-    std::vector<Event> SendStarts, RecvEnds;
     std::vector<uint8_t> Scratch(P, 0);
     std::vector<SendRecvFactor> Factors;
-    for (size_t SI = 0; SI < S.Steps.size(); ++SI) {
-      sendRecvFactors(S.Steps[SI], M, Scratch, Factors);
-      for (size_t TI = 0; TI < S.Steps[SI].Transfers.size(); ++TI) {
-        const Transfer &T = S.Steps[SI].Transfers[TI];
-        if (std::isnan(T.Start) || std::isnan(T.End))
-          continue;
-        TransferTime TT = transferTime(S, M, T, Factors[TI]);
-        double Want = TT.End;
-        // Times far larger than a duration carry it with an error of their
-        // own ulp: tolerate that (1e-12 of the time) on top of 1e-9.
-        if (std::fabs(T.End - T.Start - Want) >
-            1e-9 * std::max(1.0, Want) + 1e-12 * std::fabs(T.End)) {
-          problem(transferWhere(SI, T) + "ends at " + formatShort(T.End) +
-                  ", expected start " + formatShort(T.Start) + " + t_end " +
-                  formatShort(Want));
-          if (full())
+    // Calls Fn(T, TransferTime) for every timed transfer, in order.
+    auto forEachTimed = [&](auto &&Fn) {
+      for (size_t SI = 0; SI < S.Steps.size(); ++SI) {
+        sendRecvFactors(S.Steps[SI], M, Scratch, Factors);
+        for (size_t TI = 0; TI < S.Steps[SI].Transfers.size(); ++TI) {
+          const Transfer &T = S.Steps[SI].Transfers[TI];
+          if (std::isnan(T.Start) || std::isnan(T.End))
+            continue;
+          if (!Fn(SI, T, transferTime(S, M, T, Factors[TI])))
             return;
         }
-        double Hold = TT.Hold;
-        SendStarts.push_back({T.Src, T.Start, Hold});
-        RecvEnds.push_back({T.Dst, T.End, Hold});
       }
-    }
+    };
+    forEachTimed([&](size_t SI, const Transfer &T, const TransferTime &TT) {
+      double Want = TT.End;
+      // Times far larger than a duration carry it with an error of their
+      // own ulp: tolerate that (1e-12 of the time) on top of 1e-9.
+      if (std::fabs(T.End - T.Start - Want) >
+          1e-9 * std::max(1.0, Want) + 1e-12 * std::fabs(T.End)) {
+        problem(transferWhere(SI, T) + "ends at " + formatShort(T.End) +
+                ", expected start " + formatShort(T.Start) + " + t_end " +
+                formatShort(Want));
+        if (full())
+          return false;
+      }
+      return true;
+    });
+    if (full())
+      return;
+    // One side's events (sends by sender, receives by receiver, at the start
+    // of their port intervals), grouped by rank in schedule order in O(n + P)
+    // (a counting sort: schedules of millions of transfers; one side at a
+    // time, so that the events take 24 bytes a transfer), then each rank's
+    // by time.
+    auto events = [&](bool Receives) {
+      auto rankOf = [&](const Transfer &T) { return Receives ? T.Dst : T.Src; };
+      auto eventOf = [&](const Transfer &T, const TransferTime &TT) {
+        return Receives ? Event{T.Dst, T.End - TT.Hold, TT.Hold}
+                        : Event{T.Src, T.Start, TT.Hold};
+      };
+      std::vector<size_t> First(static_cast<size_t>(P) + 1, 0);
+      bool InRange = true;
+      forEachTimed([&](size_t, const Transfer &T, const TransferTime &) {
+        const int32_t R = rankOf(T);
+        InRange = R >= 0 && R < P;
+        if (InRange)
+          ++First[R + 1];
+        return InRange;
+      });
+      std::vector<Event> V;
+      if (!InRange) {
+        forEachTimed([&](size_t, const Transfer &T, const TransferTime &TT) {
+          V.push_back(eventOf(T, TT));
+          return true;
+        });
+        std::sort(V.begin(), V.end());
+        return V;
+      }
+      for (int32_t R = 0; R < P; ++R)
+        First[R + 1] += First[R];
+      V.resize(First[P]);
+      std::vector<size_t> Next(First.begin(), First.end() - 1);
+      forEachTimed([&](size_t, const Transfer &T, const TransferTime &TT) {
+        V[Next[rankOf(T)]++] = eventOf(T, TT);
+        return true;
+      });
+      for (int32_t R = 0; R < P; ++R)
+        if (First[R + 1] - First[R] > 1)
+          std::sort(V.begin() + First[R], V.begin() + First[R + 1]);
+      return V;
+    };
     // A send occupies a port for [start, start + t_hold), a receive for
     // (end - t_hold, end] (the cost pass spaces sends by the earlier send's
     // t_hold, receives by the later receive's). The ports can carry them
     // all iff at no time more than `ports` of a rank's intervals overlap
     // (interval graphs are coloured by their largest clique): a sweep by
     // interval start with the open intervals' ends in a min-heap.
-    auto Overlaps = [&](std::vector<Event> &V, const char *What,
-                        bool Receives) {
-      for (Event &E : V)
-        if (Receives)
-          E.Time -= E.Hold; // sorted by the interval's start
-      sortByRankThenTime(V);
+    auto Overlaps = [&](const char *What, bool Receives) {
+      const std::vector<Event> V = events(Receives);
       using Open = std::pair<double, size_t>; // (tolerant end, index in V)
       std::priority_queue<Open, std::vector<Open>, std::greater<Open>> Heap;
       for (size_t I = 0; I < V.size() && !full(); ++I) {
@@ -874,8 +895,8 @@ private:
                    I});
       }
     };
-    Overlaps(SendStarts, "starts sends", false);
-    Overlaps(RecvEnds, "completes receives", true);
+    Overlaps("starts sends", false);
+    Overlaps("completes receives", true);
   }
 
   const Schedule &S;

@@ -203,7 +203,8 @@ TEST_CASE("scale: the direct exchanges named build past MaxTransfers "
   Rng G(0x26c09);
   checkCopyExchanges(int32_t(G.uniform(2, 400)));
   // Past MaxTransfers: refused under auto, applies when named (not built
-  // here); past MaxCopyTransfers (4,096 ranks) refused either way.
+  // here), up to 4,096 ranks; past MaxCopyTransfers (4,097 ranks) refused
+  // either way.
   const AlgorithmInfo *A = findAlgorithm("direct", Collective::Allgather);
   const int32_t P = 2800;
   const Machine M = test::linearTorus(P);
@@ -217,8 +218,12 @@ TEST_CASE("scale: the direct exchanges named build past MaxTransfers "
   const Machine Big = test::linearTorus(4096);
   const Request Named =
       test::request(Collective::Allgather, 4096, 0, 16, "direct");
-  CHECK_FALSE(A->applies(Big, Named, Why));
-  CHECK(Why.find("16773120 transfers, more than the " +
+  CHECK(A->applies(Big, Named, Why));
+  const Machine Bigger = test::linearTorus(4097);
+  const Request Over =
+      test::request(Collective::Allgather, 4097, 0, 16, "direct");
+  CHECK_FALSE(A->applies(Bigger, Over, Why));
+  CHECK(Why.find("16781312 transfers, more than the " +
                  std::to_string(MaxCopyTransfers)) != std::string::npos);
 }
 

@@ -67,7 +67,7 @@ Transfer xfer(const Schedule &S, int32_t Src, int32_t Dst, TransferKind K,
       N = 0;
     T.Bytes += N;
   }
-  T.Pieces = std::move(Pieces);
+  T.Pieces.assign(Pieces.begin(), Pieces.end());
   return T;
 }
 

@@ -47,7 +47,7 @@ Transfer blocks(int32_t Src, int32_t Dst, std::vector<Piece> Ps,
   T.Dst = Dst;
   for (const Piece &P : Ps)
     T.Bytes += P.atoms() * Block;
-  T.Pieces = std::move(Ps);
+  T.Pieces.assign(Ps.begin(), Ps.end());
   return T;
 }
 

@@ -125,6 +125,9 @@ TEST_CASE("dependencies: the fast lookups agree with the rule applied "
       // Many receives per rank: the chunk index.
       {"sp2", Collective::Bcast, 4, 1 << 20, "pipeline", 100},
       {"sp2", Collective::Scan, 6, 1 << 20, "pipelined", 64},
+      // Many receives of whole blocks: the index by origin.
+      {"sp2", Collective::Allgather, 48, 64, "ring", 0},
+      {"sp2", Collective::Alltoall, 40, 64, "pairwise", 0},
       // Many pieces per transfer: the sorted-pieces lookup.
       {"torus-16x16", Collective::Alltoall, 256, 64, "sem", 0},
       {"sp2", Collective::Alltoall, 16, 64, "bruck", 0},
@@ -158,19 +161,78 @@ TEST_CASE("dependencies: the fast lookups agree with the rule applied "
         CHECK(S->Steps[WR.Step].Transfers[WR.Index].End <= T.Start);
       }
     }
-    ArrivalIndex Got(S->size(), D.Ids.size());
+    // With the chunk count known (chunk hulls in buckets) and not (in the
+    // ordered map).
+    for (int64_t Chunks : {S->NumChunks, int64_t(0)}) {
+      CAPTURE(Chunks);
+      ArrivalIndex Got(S->size(), D.Ids.size(), Chunks);
+      std::vector<double> Ends;
+      for (uint32_t St = 0; St < S->Steps.size(); ++St) {
+        Got.latestEnds(S->Steps[St], Ends);
+        for (uint32_t I = 0; I < Ends.size(); ++I) {
+          double Latest = 0;
+          for (uint32_t W : D.of(D.Ids.stepBegin(St) + I)) {
+            TransferRef WR = D.Ids.ref(W);
+            Latest =
+                std::max(Latest, S->Steps[WR.Step].Transfers[WR.Index].End);
+          }
+          CHECK(Ends[I] == Latest);
+        }
+        Got.addStep(S->Steps[St], D.Ids.stepBegin(St));
+      }
+    }
+  }
+}
+
+TEST_CASE("dependencies: a rank's many arrivals of wide hulls, indexed by "
+          "chunk, are found whether the index scans its buckets or its "
+          "entries") {
+  // Rank 0 receives 40 transfers from rank 1, each carrying chunks
+  // [i, i + Width) of 1,000 (past 32 arrivals its receives are indexed by
+  // chunk), then sends each chunk range to rank 2: a narrow range scans the
+  // buckets that can hold a meeting hull, a wide one (more buckets than
+  // arrivals) the arrivals.
+  for (int64_t Width : {1, 30, 900}) {
+    CAPTURE(Width);
+    Schedule S;
+    S.Coll = Collective::Bcast;
+    S.NumChunks = 1000;
+    S.Participants.resize(3);
+    for (int64_t I = 0; I < 40; ++I) {
+      Transfer T = hop(1, 0, 0);
+      T.Pieces = {
+          {{0, 1}, {0, 3}, {I * 20, std::min<int64_t>(I * 20 + Width, 1000)}}};
+      T.End = double(I + 1);
+      S.Steps.push_back(Step{{T}});
+    }
+    Step Sends;
+    for (int64_t C = 0; C < 1000; C += 37) {
+      Transfer T = hop(0, 2, 0);
+      T.Pieces = {{{0, 1}, {0, 3}, {C, std::min<int64_t>(C + Width, 1000)}}};
+      Sends.Transfers.push_back(T);
+    }
+    S.Steps.push_back(Sends);
+    TransferDependencies D = transferDependencies(S);
+    std::vector<std::vector<uint32_t>> Want = literalRule(S);
+    REQUIRE(D.Ids.size() == Want.size());
+    uint32_t Differ = 0, Found = 0;
+    for (uint32_t Id = 0; Id < D.Ids.size(); ++Id) {
+      Differ += depsOf(D, Id) != Want[Id];
+      Found += uint32_t(Want[Id].size());
+    }
+    CHECK(Differ == 0);
+    CHECK(Found > 0);
+    ArrivalIndex Got(S.size(), D.Ids.size(), S.NumChunks);
     std::vector<double> Ends;
-    for (uint32_t St = 0; St < S->Steps.size(); ++St) {
-      Got.latestEnds(S->Steps[St], Ends);
+    for (uint32_t St = 0; St < S.Steps.size(); ++St) {
+      Got.latestEnds(S.Steps[St], Ends);
       for (uint32_t I = 0; I < Ends.size(); ++I) {
         double Latest = 0;
-        for (uint32_t W : D.of(D.Ids.stepBegin(St) + I)) {
-          TransferRef WR = D.Ids.ref(W);
-          Latest = std::max(Latest, S->Steps[WR.Step].Transfers[WR.Index].End);
-        }
+        for (uint32_t W : Want[D.Ids.stepBegin(St) + I])
+          Latest = std::max(Latest, double(W + 1));
         CHECK(Ends[I] == Latest);
       }
-      Got.addStep(S->Steps[St], D.Ids.stepBegin(St));
+      Got.addStep(S.Steps[St], D.Ids.stepBegin(St));
     }
   }
 }
