@@ -25,6 +25,20 @@ void karyHeap(ParentArray &Tree, llvm::ArrayRef<int32_t> List, int64_t Fan) {
     Tree[List[I]] = List[(I - 1) / Fan];
 }
 
+/// A broadcast's skeleton and its ranks in node order from the root
+/// (nodeOrderFromRoot), the start of the builders over node order.
+struct NodeOrdered {
+  Schedule Skel;
+  std::vector<int32_t> Order;
+};
+
+NodeOrdered nodeOrdered(const Machine &M, const Request &R,
+                        llvm::StringRef Name) {
+  NodeOrdered N{scheduleSkeleton(M, R, Name), {}};
+  N.Order = nodeOrderFromRoot(N.Skel);
+  return N;
+}
+
 } // namespace
 
 bool switchBcastApplies(const Machine &M, const Request &, std::string &Why) {
@@ -37,18 +51,16 @@ bool switchBcastApplies(const Machine &M, const Request &, std::string &Why) {
 
 llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
                                            Pipeline &Pl) {
-  Schedule Skel = scheduleSkeleton(M, R, "kary-pipeline");
-  const int32_t P = Skel.size();
+  const NodeOrdered N = nodeOrdered(M, R, "kary-pipeline");
+  const int32_t P = N.Skel.size();
   if (P < 2)
-    return Skel;
-  // Ranks in node order, from the root on.
-  const std::vector<int32_t> Order = nodeOrderFromRoot(Skel);
+    return N.Skel;
   Cheapest Fanouts(M, Pl, makespanJudge());
   for (int64_t Fan : {2, 4}) {
     ParentArray Tree(P, -1);
-    karyHeap(Tree, Order, Fan);
+    karyHeap(Tree, N.Order, Fan);
     Fanouts.consider("fan-out " + llvm::Twine(Fan), [&] {
-      return searchOneTree(M, R, Pl, Skel, Tree,
+      return searchOneTree(M, R, Pl, N.Skel, Tree,
                            pipelineOptimalSegments(M, P / Fan + 1, R.Bytes),
                            MaxKarySearchTransfers);
     });
@@ -58,20 +70,20 @@ llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
 
 llvm::Expected<Schedule> buildNodeTree(const Machine &M, const Request &R,
                                        Pipeline &Pl) {
-  Schedule Skel = scheduleSkeleton(M, R, "node-tree");
+  // A node's first rank in node order from the root leads it (the root
+  // leads its own node).
+  const NodeOrdered NO = nodeOrdered(M, R, "node-tree");
+  const Schedule &Skel = NO.Skel;
   const int32_t P = Skel.size();
   if (P < 2)
     return Skel;
-  // Ranks in node order from the root's node on; a node's first rank there
-  // leads it (the root leads its own node).
-  const std::vector<int32_t> Order = nodeOrderFromRoot(Skel);
   auto NodeOf = [&](int32_t Rank) { return Skel.Participants[Rank].Node; };
   std::vector<int32_t> Leaders;
   std::vector<std::vector<int32_t>> Members; // per leader, its node's ranks
   // The order wraps round to the root's node's ranks before the root: a
   // node is found by its node, not by adjacency.
   std::map<int64_t, size_t> LeaderOf;
-  for (int32_t Rank : Order) {
+  for (int32_t Rank : NO.Order) {
     auto [It, New] = LeaderOf.emplace(NodeOf(Rank), Leaders.size());
     if (New) {
       Leaders.push_back(Rank);
