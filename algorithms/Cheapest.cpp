@@ -9,6 +9,22 @@
 
 namespace collc {
 
+namespace {
+
+/// Whether the cost pass has timed \p S: its makespan and every transfer's
+/// times are set.
+bool costed(const Schedule &S) {
+  if (std::isnan(S.Makespan))
+    return false;
+  for (const Step &St : S.Steps)
+    for (const Transfer &T : St.Transfers)
+      if (std::isnan(T.Start) || std::isnan(T.End))
+        return false;
+  return true;
+}
+
+} // namespace
+
 CostJudge modelJudge(bool ContentionFirst) {
   CostJudge J;
   J.Description =
@@ -23,10 +39,13 @@ CostJudge modelJudge(bool ContentionFirst) {
     const llvm::StringRef Name = S.Algorithm;
     // Where the flow-level evaluator would take seconds, the step pricing
     // (passes/StepCost.h); --time-passes says which.
-    P.run("cost " + Name + (pricedBySteps(S, M) ? " (by steps)" : ""), [&] {
-      estimateCost(S, M);
-      return 0;
-    });
+    // A builder's own search already costed the schedule it returns (with
+    // the same cost pass): its times stand, unless steps were added since.
+    if (!costed(S))
+      P.run("cost " + Name + (pricedBySteps(S, M) ? " (by steps)" : ""), [&] {
+        estimateCost(S, M);
+        return 0;
+      });
     Score Sc;
     Sc.Time = S.Makespan;
     // A network's evaluator already prices shared links: its makespan alone
@@ -46,7 +65,7 @@ CostJudge modelJudge(bool ContentionFirst) {
 const CostJudge &makespanJudge() {
   static const CostJudge J{"the lowest makespan under the machine's cost pass",
                            [](Schedule &S, const Machine &M, Pipeline &) {
-                             if (std::isnan(S.Makespan))
+                             if (!costed(S))
                                estimateCost(S, M);
                              Score Sc;
                              Sc.Time = S.Makespan;

@@ -53,7 +53,8 @@ RankPartBuilder buildBruckAllgatherPart;
 /// a time, as `linear`.
 PlainBuilder buildDirectPersonalized;
 /// Whether every ordered pair of ranks fits in one schedule (transfersFit):
-/// the direct all-to-all and allgather send P (P - 1) messages.
+/// the direct all-to-all and allgather and the ring allgather send P (P - 1)
+/// messages.
 bool allPairsFit(const Machine &M, const Request &R, std::string &Why);
 
 /// Direct all-to-all: every rank posts its P - 1 blocks at once (SMPI's

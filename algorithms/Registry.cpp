@@ -460,7 +460,9 @@ const std::vector<AlgorithmInfo> &algorithms() {
       {"ring",
        "ring: P - 1 steps, each rank passes one block to the next",
        {Collective::Allgather},
-       wholeSchedule<buildRingAllgatherPart>},
+       wholeSchedule<buildRingAllgatherPart>,
+       // P (P - 1) transfers, as direct's: within the same bounds.
+       allPairsFit},
       {"bruck",
        "Bruck: ceil(log2 P) steps, the gathered blocks double each step",
        {Collective::Allgather},
