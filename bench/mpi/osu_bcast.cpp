@@ -2,7 +2,8 @@
 //-----===//
 //
 //   mpirun -np P osu_bcast [--iters N] [--warmup N] [--which collc|mpi|both]
-//                          [--measure average|median|makespan] [--prewarm] BYTES...
+//                          [--measure average|median|makespan] [--prewarm]
+//                          BYTES...
 //
 // Prints one row per size: bytes, then the time in µs of the generated
 // broadcast (collc_bcast_bench, from `collc --emit mpi --mpi-name bench`) and

@@ -2,7 +2,8 @@
 //
 //   mpirun -np P osu_gather [--iters N] [--warmup N]
 //                           [--which collc|mpi|both]
-//                           [--measure average|median|makespan] [--prewarm] BYTES...
+//                           [--measure average|median|makespan] [--prewarm]
+//                           BYTES...
 //
 // BYTES is the size of one rank's block; the root is rank 0. Prints one row
 // per size: bytes, then the time in µs of the generated gather

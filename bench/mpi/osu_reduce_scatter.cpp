@@ -3,8 +3,8 @@
 //
 //   mpirun -np P osu_reduce_scatter [--iters N] [--warmup N]
 //                                   [--which collc|mpi|both]
-//                                   [--measure average|median|makespan] [--prewarm]
-//                                   BYTES...
+//                                   [--measure average|median|makespan]
+//                                   [--prewarm] BYTES...
 //
 // BYTES is the whole vector (a multiple of 4 P: P blocks of int32). Prints
 // one row per size: bytes, then the time in µs of the generated
