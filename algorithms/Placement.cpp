@@ -162,26 +162,48 @@ int64_t pickSegments(const Request &R, double Optimum, int64_t Max) {
       {Max, MaxDerivedSegments, std::llround(std::min(Optimum, 1e9))});
 }
 
+namespace {
+
+/// The least k for which \p Bytes cut in Ways x k chunks fits, with the
+/// envelope, below band \p I's lower edge (fills band I - 1 up to its top); 0
+/// when that top is within the envelope.
+int64_t bandTopCount(const Network &N, size_t I, uint64_t Bytes, int64_t Ways) {
+  const uint64_t Top = N.Bands[I].MinBytes - 1;
+  if (Top <= N.EnvelopeBytes)
+    return 0;
+  const uint64_t Payload = Top - N.EnvelopeBytes;
+  const uint64_t Per = static_cast<uint64_t>(std::max<int64_t>(1, Ways));
+  return static_cast<int64_t>(
+      std::max<uint64_t>(1, (Bytes + Per * Payload - 1) / (Per * Payload)));
+}
+
+} // namespace
+
 std::vector<int64_t> bandEdgeCounts(const Machine &M, uint64_t Bytes,
                                     int64_t Ways) {
   std::vector<int64_t> Out;
   if (!M.Net || Bytes == 0)
     return Out;
-  const std::vector<ProtocolBand> &Bands = M.Net->Bands;
-  const uint64_t Env = M.Net->EnvelopeBytes;
-  const uint64_t Per = static_cast<uint64_t>(std::max<int64_t>(1, Ways));
-  for (size_t I = 1; I < Bands.size(); ++I) {
-    // The largest message of band I - 1, envelope included.
-    const uint64_t Top = Bands[I].MinBytes - 1;
-    if (Top <= Env)
-      continue;
-    const uint64_t Payload = Top - Env;
-    const uint64_t K = (Bytes + Per * Payload - 1) / (Per * Payload);
-    Out.push_back(static_cast<int64_t>(std::max<uint64_t>(1, K)));
-  }
+  for (size_t I = 1; I < M.Net->Bands.size(); ++I)
+    if (int64_t K = bandTopCount(*M.Net, I, Bytes, Ways))
+      Out.push_back(K);
   std::sort(Out.begin(), Out.end());
   Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
   return Out;
+}
+
+int64_t fastestBandCount(const Machine &M, uint64_t Bytes, int64_t Ways) {
+  if (!M.Net || Bytes == 0)
+    return 0;
+  const std::vector<ProtocolBand> &Bands = M.Net->Bands;
+  // Band I - 1 has a top (band I's edge); the last band has none.
+  size_t Best = 0;
+  for (size_t I = 1; I < Bands.size(); ++I)
+    if (Bands[I - 1].BandwidthFactor > Bands.back().BandwidthFactor &&
+        (Best == 0 ||
+         Bands[I - 1].BandwidthFactor > Bands[Best - 1].BandwidthFactor))
+      Best = I;
+  return Best == 0 ? 0 : bandTopCount(*M.Net, Best, Bytes, Ways);
 }
 
 llvm::Expected<Schedule> searchSegments(
@@ -221,7 +243,25 @@ llvm::Expected<Schedule> searchSegments(
   for (int64_t K : bandEdgeCounts(M, R.Bytes, Ways))
     if (K <= Max && K >= Power / 2 && K <= Power * 2)
       Try(K);
+  // And the segments that move fastest, wherever they are: a pipeline of
+  // many of them can beat every count near the best power.
+  if (int64_t K = fastestBandCount(M, R.Bytes, Ways); K > 0 && K <= Max)
+    Try(K);
   return Search.take();
+}
+
+void openWindow(Schedule &S) {
+  S.RecvWindow = std::min(S.NumChunks, OpenWindow);
+}
+
+llvm::Expected<Schedule>
+searchWindows(const Machine &M, Pipeline &P,
+              llvm::function_ref<llvm::Expected<Schedule>(bool Open)> Search) {
+  Cheapest Windows(M, P, makespanJudge());
+  for (bool Open : {false, true})
+    Windows.consider(Open ? "window=open" : "window=rule",
+                     [&] { return Search(Open); });
+  return Windows.take();
 }
 
 void completeBroadcast(Schedule &S, std::vector<std::vector<bool>> Held) {

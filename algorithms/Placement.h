@@ -130,7 +130,8 @@ int64_t pickSegments(const Request &R, double Optimum, int64_t Max);
 /// with a network, also every count within a factor 2 of the best power
 /// whose segments are the largest of a protocol band (bandEdgeCounts): the
 /// factors change at those sizes, and a count one short of such a count pays
-/// the next band's factors.
+/// the next band's factors; and the count whose segments fill the fastest
+/// band (fastestBandCount).
 /// Every candidate is at most min(Max, maxSegmentsFor(R.size())). A candidate
 /// that fails to build is skipped; when none builds, the last error.
 /// \p Ways: the schedule has Ways x k chunks (k per tree of a forest).
@@ -140,12 +141,39 @@ searchSegments(const Machine &M, const Request &R, Pipeline &P, double Hint,
                llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build,
                int64_t Ways = 1);
 
+/// The most receives from one peer a pipeline with an open window has out at
+/// once (Schedule::RecvWindow): enough to fill a link with small segments,
+/// few enough to keep the messages in flight (and a simulator's work)
+/// bounded.
+constexpr int64_t OpenWindow = 64;
+
+/// Opens \p S's receive window: up to OpenWindow of its NumChunks segments'
+/// receives out at once from one peer, as MPI libraries' pipelines post
+/// them, so that a link carries several small segments at a time, their
+/// latencies overlapped.
+void openWindow(Schedule &S);
+
+/// A pipeline's search run twice, \p Search(false) under the posting rule's
+/// receive window and \p Search(true) with an open one (its builder calls
+/// openWindow), each timed in \p P as "window=rule" / "window=open"; the
+/// cheaper is kept (the rule's on a tie). Where the network splits its links
+/// among many messages in flight to everyone's loss, the rule's wins.
+llvm::Expected<Schedule>
+searchWindows(const Machine &M, Pipeline &P,
+              llvm::function_ref<llvm::Expected<Schedule>(bool Open)> Search);
+
 /// The counts k, in rising order, for which \p Bytes cut in Ways x k chunks
 /// gives segments that, with the network's envelope, fill a protocol band of
 /// \p M's network up to its top: the least k whose longest chunk fits below
 /// each band boundary. Empty without a network or bands.
 std::vector<int64_t> bandEdgeCounts(const Machine &M, uint64_t Bytes,
                                     int64_t Ways);
+
+/// The count k for which \p Bytes cut in Ways x k chunks fills the protocol
+/// band of \p M's network with the highest bandwidth factor up to its top,
+/// when that band is faster than the largest messages' (SMPI's default
+/// factors: 5,776-9,375 B at 1.087 against 0.94); 0 when there is none.
+int64_t fastestBandCount(const Machine &M, uint64_t Bytes, int64_t Ways);
 
 /// For broadcasts that leave some rank without some chunk (a spanning tree
 /// cut by a process count that is not a power of two), appends steps in

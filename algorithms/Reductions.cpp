@@ -523,11 +523,6 @@ ParentArray reduceTree(const Schedule &S, bool Binary) {
   return Parent;
 }
 
-/// The most receives from one peer a pipelined reduce with an open window
-/// has out at once: enough to fill a link with small segments, few enough
-/// to keep the messages in flight (and a simulator's work) bounded.
-constexpr int64_t OpenWindow = 64;
-
 /// K segments folded up the tree \p Parent (over ranks; -1 at the root):
 /// segment c leaves a rank of height h (the longest way down to a leaf) in
 /// step c + h (of as many sub-steps as a rank has children), after its
@@ -537,12 +532,9 @@ Schedule treeReduce(const Machine &M, const Request &R, llvm::StringRef Name,
   Schedule S = scheduleSkeleton(M, R, Name);
   const int32_t P = S.size();
   S.NumChunks = K;
-  // Open: up to OpenWindow segments' receives out at once, as MPI
-  // libraries' pipelines post them, so that a link carries several small
-  // segments at a time, their latencies overlapped (where the network does
-  // not split its links among them to everyone's loss: the search judges).
+  // Open: several segments' receives out at once (the search judges).
   if (Open)
-    S.RecvWindow = std::min(K, OpenWindow);
+    openWindow(S);
   // Heights: a child's is below its parent's, so relaxing parents in
   // decreasing order of depth settles them.
   const std::vector<int64_t> Depth = depths(Parent);
@@ -594,14 +586,11 @@ llvm::Expected<Schedule> pipelinedReduce(const Machine &M, const Request &R,
   const double Hint = pipelineOptimalSegments(M, Hops, R.Bytes);
   // The segment count searched with the posting rule's window and with an
   // open one; the cheaper wins.
-  Cheapest Windows(M, Pl, makespanJudge());
-  for (bool Open : {false, true})
-    Windows.consider(Open ? "window=open" : "window=rule", [&] {
-      return searchSegments(
-          M, R, Pl, Hint, std::min(Units, Budget),
-          [&](int64_t K) { return treeReduce(M, R, Name, Parent, K, Open); });
-    });
-  return Windows.take();
+  return searchWindows(M, Pl, [&](bool Open) {
+    return searchSegments(
+        M, R, Pl, Hint, std::min(Units, Budget),
+        [&](int64_t K) { return treeReduce(M, R, Name, Parent, K, Open); });
+  });
 }
 
 } // namespace

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <utility>
 
 namespace collc {
 
@@ -47,6 +49,19 @@ bool switchBcastApplies(const Machine &M, const Request &, std::string &Why) {
       "orders ranks by leaf switch: needs a fat-tree, cluster or full "
       "topology",
       Why);
+}
+
+bool nodeTreeInAuto(const Machine &M, const Request &R, std::string &Why) {
+  if (sharesNodes(M, R, Why))
+    return true;
+  if (!switchBcastApplies(M, R, Why))
+    return false;
+  if (R.size() <= MaxAutoNodeTreeRanks)
+    return true;
+  Why = "one rank a node and more than " +
+        std::to_string(MaxAutoNodeTreeRanks) +
+        " ranks: its search costs seconds (name it to build it)";
+  return false;
 }
 
 llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
@@ -98,13 +113,22 @@ llvm::Expected<Schedule> buildNodeTree(const Machine &M, const Request &R,
     int64_t Inside; // fan-out inside a node (P: all from the leader)
     bool Together;  // a rank's sends of a segment posted together
   };
+  // With one rank a node the chain is `pipeline`'s, and forms that differ
+  // only inside a node are one tree: each tree is searched once.
+  const bool Shared = N < P;
+  std::set<std::pair<ParentArray, bool>> Tried;
   for (Form F : {Form{2, 2, false}, Form{1, 1, false}, Form{2, 2, true},
-                 Form{2, P, true}, Form{4, P, true}}) {
+                 Form{2, P, true}, Form{4, P, true}, Form{P, P, true},
+                 Form{P, P, false}}) {
+    if (!Shared && F.Across == 1)
+      continue;
     ParentArray Tree(P, -1);
     karyHeap(Tree, Leaders, F.Across);
     // Each node's ranks in a heap below their leader.
     for (int64_t L = 0; L < N; ++L)
       karyHeap(Tree, Members[L], F.Inside);
+    if (!Tried.insert({Tree, F.Together}).second)
+      continue;
     if (F.Together) {
       // A fan-out in one step needs as many ports as children.
       std::vector<int64_t> Children(P, 0);
@@ -117,22 +141,26 @@ llvm::Expected<Schedule> buildNodeTree(const Machine &M, const Request &R,
     }
     const std::string Inside =
         F.Inside >= P ? "flat" : std::to_string(F.Inside);
-    Shapes.consider("across " + llvm::Twine(F.Across) + ", inside " + Inside +
-                        (F.Together ? ", fan-outs together" : ""),
-                    [&] {
-                      return searchSegments(
-                          M, R, Pl,
-                          pipelineOptimalSegments(M, N / F.Across + 2, R.Bytes),
-                          maxSegmentsPerTree(R, 1, MaxKarySearchTransfers),
-                          [&](int64_t K) -> llvm::Expected<Schedule> {
-                            Schedule S = Skel;
-                            S.NumChunks = K;
-                            TreeShare Share{Tree, 0, K};
-                            Share.FanOutTogether = F.Together;
-                            S.Steps = forestSteps(S, {Share});
-                            return S;
-                          });
-                    });
+    Shapes.consider(
+        "across " + llvm::Twine(F.Across) + ", inside " + Inside +
+            (F.Together ? ", fan-outs together" : ""),
+        [&] {
+          return searchWindows(M, Pl, [&](bool Open) {
+            return searchSegments(
+                M, R, Pl, pipelineOptimalSegments(M, N / F.Across + 2, R.Bytes),
+                maxSegmentsPerTree(R, 1, MaxKarySearchTransfers),
+                [&](int64_t K) -> llvm::Expected<Schedule> {
+                  Schedule S = Skel;
+                  S.NumChunks = K;
+                  if (Open)
+                    openWindow(S);
+                  TreeShare Share{Tree, 0, K};
+                  Share.FanOutTogether = F.Together;
+                  S.Steps = forestSteps(S, {Share});
+                  return S;
+                });
+          });
+        });
   }
   return Shapes.take();
 }

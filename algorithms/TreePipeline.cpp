@@ -95,13 +95,17 @@ llvm::Expected<Schedule> searchOneTree(const Machine &M, const Request &R,
                                        Pipeline &Pl, const Schedule &Skel,
                                        const ParentArray &Tree, double Hint,
                                        int64_t Budget) {
-  return searchSegments(M, R, Pl, Hint, maxSegmentsPerTree(R, 1, Budget),
-                        [&](int64_t K) -> llvm::Expected<Schedule> {
-                          Schedule S = Skel;
-                          S.NumChunks = K;
-                          S.Steps = forestSteps(S, {{Tree, 0, K}});
-                          return S;
-                        });
+  return searchWindows(M, Pl, [&](bool Open) {
+    return searchSegments(M, R, Pl, Hint, maxSegmentsPerTree(R, 1, Budget),
+                          [&](int64_t K) -> llvm::Expected<Schedule> {
+                            Schedule S = Skel;
+                            S.NumChunks = K;
+                            if (Open)
+                              openWindow(S);
+                            S.Steps = forestSteps(S, {{Tree, 0, K}});
+                            return S;
+                          });
+  });
 }
 
 } // namespace collc

@@ -18,24 +18,16 @@
 
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-
-#include <unistd.h>
 
 using namespace collc;
 
 namespace {
 
-/// A reduce of \p Bytes to rank 0 by \p Alg among 24 ranks, 4 on each of
-/// \p M's nodes 0..5.
+/// A reduce to rank 0 among 24 ranks, 4 on each of \p M's nodes 0..5.
 Request fourPerNode(const Machine &M, uint64_t Bytes, const char *Alg) {
-  RequestFields F = test::fields(Collective::Reduce, 24, 0, Bytes, Alg);
-  for (int32_t I = 0; I < 24; ++I)
-    (*F.Participants)[size_t(I)] = I / 4;
-  return test::made(M, F);
+  return test::fourPerNode(M, Collective::Reduce, Bytes, Alg);
 }
 
 /// Rank counts: 2, 3, 31, 70, and six drawn from 2..70.
@@ -166,29 +158,9 @@ TEST_CASE("posting: a schedule's receive window lets every segment's "
 TEST_CASE("pipeline reduce: the search keeps the cheaper window; on a "
           "cluster whose links SMPI's factors make latency-bound, the open "
           "one, as MPI libraries' pipelines post every receive") {
-  // A cluster of 6 hosts of 4 ranks with a thin shared backbone and SMPI's
-  // default factors (drawn by collc-platforms, seed 751201558, platform 5).
-  const std::string Path =
-      (std::filesystem::temp_directory_path() /
-       ("collc-thin-cluster-" + std::to_string(::getpid()) + ".xml"))
-          .string();
-  {
-    std::ofstream Out(Path);
-    Out << "<?xml version='1.0'?>\n"
-           "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-           "<platform version=\"4.1\">\n"
-           "  <cluster id=\"c\" prefix=\"node-\" radical=\"0-5\" suffix=\"\" "
-           "speed=\"1Gf\" core=\"4\" bw=\"26122MBps\" lat=\"504ns\" "
-           "loopback_bw=\"6175MBps\" loopback_lat=\"309ns\" "
-           "bb_bw=\"32748MBps\" bb_lat=\"1475ns\" "
-           "bb_sharing_policy=\"SHARED\"/>\n"
-           "</platform>\n";
-  }
-  auto Thin = loadMachine(Path);
-  std::filesystem::remove(Path);
-  REQUIRE_MESSAGE(static_cast<bool>(Thin), llvm::toString(Thin.takeError()));
+  const Machine Thin = test::thinCluster();
   const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
-  for (const Machine *M : {static_cast<const Machine *>(&*Thin), &Net}) {
+  for (const Machine *M : {&Thin, &Net}) {
     Request R = M == &Net ? test::request(Net, Collective::Reduce, 24, 0,
                                           1 << 20, "pipeline")
                           : fourPerNode(*M, 1 << 20, "pipeline");
@@ -209,17 +181,17 @@ TEST_CASE("pipeline reduce: the search keeps the cheaper window; on a "
   }
   // The thin cluster: the open window pipelines at the links' rate, and
   // auto takes a pipeline over the binomial tree.
-  Request R = fourPerNode(*Thin, 1 << 20, "pipeline");
+  Request R = fourPerNode(Thin, 1 << 20, "pipeline");
   R.Segments = 128;
-  auto S = compile(*Thin, R);
+  auto S = compile(Thin, R);
   REQUIRE(S);
   CHECK(S->RecvWindow == 64);
   Schedule Rule = *S;
   Rule.RecvWindow = 0;
-  estimateNetworkCost(Rule, *Thin);
+  estimateNetworkCost(Rule, Thin);
   CHECK(S->Makespan < 0.6 * Rule.Makespan);
-  auto Auto = compile(*Thin, fourPerNode(*Thin, 1 << 20, "auto"));
-  auto Binomial = compile(*Thin, fourPerNode(*Thin, 1 << 20, "binomial"));
+  auto Auto = compile(Thin, fourPerNode(Thin, 1 << 20, "auto"));
+  auto Binomial = compile(Thin, fourPerNode(Thin, 1 << 20, "binomial"));
   REQUIRE(Auto);
   REQUIRE(Binomial);
   CHECK(Auto->Algorithm == "pipeline");

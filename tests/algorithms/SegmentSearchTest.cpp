@@ -206,3 +206,30 @@ TEST_CASE("bandEdgeCounts: the least counts whose segments fit each protocol "
   std::vector<int64_t> Four = bandEdgeCounts(M, Bytes, 4);
   CHECK(std::find(Four.begin(), Four.end(), 29) != Four.end());
 }
+
+TEST_CASE("fastestBandCount: the least count whose segments fit the band of "
+          "the highest bandwidth factor") {
+  CHECK(fastestBandCount(linear(10, 0.01), 1 << 20, 1) == 0);
+  const Machine M = test::smpiTorus16x16();
+  const uint64_t Env = M.Net->EnvelopeBytes;
+  double Fastest = 0;
+  for (const ProtocolBand &B : M.Net->Bands)
+    Fastest = std::max(Fastest, B.BandwidthFactor);
+  for (uint64_t Bytes : {uint64_t(1) << 16, uint64_t(1) << 20, uint64_t(3e6)})
+    for (int64_t Ways : {1, 4}) {
+      CAPTURE(Bytes);
+      CAPTURE(Ways);
+      const int64_t K = fastestBandCount(M, Bytes, Ways);
+      REQUIRE(K > 1);
+      auto Longest = [&](int64_t C) {
+        return (Bytes + Ways * C - 1) / (Ways * C) + Env;
+      };
+      // Its segments are in the fastest band; one count fewer is above it.
+      CHECK(M.Net->band(Longest(K)).BandwidthFactor == Fastest);
+      CHECK(M.Net->band(Longest(K - 1)).BandwidthFactor != Fastest);
+    }
+  // Where the largest messages' band is the fastest, none.
+  Machine Flat = M;
+  Flat.Net->Bands.back().BandwidthFactor = 2;
+  CHECK(fastestBandCount(Flat, 1 << 20, 1) == 0);
+}
