@@ -115,63 +115,47 @@ llvm::Expected<Schedule> buildKnomial(const Machine &M, const Request &R,
 
 llvm::Expected<Schedule> buildScatterRdbAllgather(const Machine &M,
                                                   const Request &R) {
-  Schedule S = scheduleSkeleton(M, R, "scatter-rdb-allgather");
-  const int64_t P = S.size();
-  if (P < 2)
-    return S;
-  const ScatterBlocks Blocks(S, R);
-  const std::vector<int32_t> Order = nodeOrderFromRoot(S);
-  // Indices [A, E) own blocks [Own(A), Own(E)).
-  auto Own = [&](int64_t I) { return Blocks.own(I); };
-  std::vector<Transfer> Ts;
-  std::vector<int64_t> Groups;
-  int64_t NextGroup = 0;
-  auto Copy = [&](int64_t From, int64_t To, int64_t A, int64_t E,
-                  int64_t Group) {
-    if (Own(A) >= Own(E))
-      return; // blocks without bytes (fewer bytes than ranks)
-    Ts.push_back(rootChunksCall(S, Order[From], Order[To], {Own(A), Own(E)}));
-    Groups.push_back(Group);
-  };
-  int64_t Top = 1;
-  while (Top < P)
-    Top *= 2;
-  // Binomial scatter, one mask per round from the largest: index i (a
-  // multiple of 2 Mask) sends the blocks of [i + Mask, i + 2 Mask) to
-  // i + Mask.
-  for (int64_t Mask = Top / 2; Mask >= 1; Mask /= 2)
-    for (int64_t I = 0; I + Mask < P; I += 2 * Mask)
-      Copy(I, I + Mask, I + Mask, I + 2 * Mask, -1);
-  // Recursive-doubling allgather.
-  for (int64_t Mask = 1; Mask < P; Mask *= 2) {
-    const int64_t Round = NextGroup++;
-    for (int64_t I = 0; I < P; ++I) {
-      const int64_t Dst = I ^ Mask;
-      // A lower partner aligned to 2 Mask got this group's blocks in the
-      // scatter (its subtree holds both groups): MPICH sends them again,
-      // collc does not.
-      if (Dst < P && !(Dst < I && Dst % (2 * Mask) == 0))
-        Copy(I, Dst, I & ~(Mask - 1), (I & ~(Mask - 1)) + Mask, Round);
-    }
-    // Groups whose partner group is cut short by P: the first Done indices
-    // of the group [G, G + Mask) got the partner group's blocks
-    // [G + Mask, P); they pass them on by recursive halving, each subtree's
-    // first Done indices holding them.
-    for (int64_t G = 0; G < P; G += 2 * Mask) {
-      const int64_t Done = P - G - Mask;
-      if (Done <= 0 || Done >= Mask)
-        continue;
-      for (int64_t Half = Mask / 2; Half >= 1; Half /= 2)
-        for (int64_t Sub = G; Sub < G + Mask; Sub += 2 * Half)
-          for (int64_t I = Sub; I < Sub + Half; ++I) {
-            const int64_t Dst = I + Half;
-            if (I < Sub + Done && Dst >= Sub + Done && Dst < P)
-              Copy(I, Dst, G + Mask, P, -1);
+  // Index i of the rank order owns the blocks [own(i), own(i + 1)).
+  return scatterThenAllgather(
+      M, R, "scatter-rdb-allgather", nodeOrderFromRoot,
+      [](BlockCopies &C, int64_t P) {
+        int64_t Top = 1;
+        while (Top < P)
+          Top *= 2;
+        // Binomial scatter, one mask per round from the largest: index i (a
+        // multiple of 2 Mask) sends the blocks of [i + Mask, i + 2 Mask) to
+        // i + Mask.
+        for (int64_t Mask = Top / 2; Mask >= 1; Mask /= 2)
+          for (int64_t I = 0; I + Mask < P; I += 2 * Mask)
+            C.copy(I, I + Mask, I + Mask, I + 2 * Mask, -1);
+        // Recursive-doubling allgather, a round per mask.
+        for (int64_t Mask = 1, Round = 0; Mask < P; Mask *= 2, ++Round) {
+          for (int64_t I = 0; I < P; ++I) {
+            const int64_t Dst = I ^ Mask;
+            // A lower partner aligned to 2 Mask got this group's blocks in
+            // the scatter (its subtree holds both groups): MPICH sends them
+            // again, collc does not.
+            if (Dst < P && !(Dst < I && Dst % (2 * Mask) == 0))
+              C.copy(I, Dst, I & ~(Mask - 1), (I & ~(Mask - 1)) + Mask, Round);
           }
-    }
-  }
-  S.Steps = orderedRounds(Ts, static_cast<int32_t>(P), &Groups);
-  return S;
+          // Groups whose partner group is cut short by P: the first Done
+          // indices of the group [G, G + Mask) got the partner group's
+          // blocks [G + Mask, P); they pass them on by recursive halving,
+          // each subtree's first Done indices holding them.
+          for (int64_t G = 0; G < P; G += 2 * Mask) {
+            const int64_t Done = P - G - Mask;
+            if (Done <= 0 || Done >= Mask)
+              continue;
+            for (int64_t Half = Mask / 2; Half >= 1; Half /= 2)
+              for (int64_t Sub = G; Sub < G + Mask; Sub += 2 * Half)
+                for (int64_t I = Sub; I < Sub + Half; ++I) {
+                  const int64_t Dst = I + Half;
+                  if (I < Sub + Done && Dst >= Sub + Done && Dst < P)
+                    C.copy(I, Dst, G + Mask, P, -1);
+                }
+          }
+        }
+      });
 }
 
 } // namespace collc

@@ -11,6 +11,19 @@
 
 namespace collc {
 
+void BlockCopies::copy(int64_t From, int64_t To, int64_t A, int64_t E,
+                       int64_t Round) {
+  if (own(A) >= own(E))
+    return;
+  Ts.push_back(rootChunksCall(S, Order[From], Order[To], {own(A), own(E)}));
+  Rounds.push_back(Round);
+}
+
+std::vector<Step> BlockCopies::steps() {
+  return orderedRounds(std::move(Ts), static_cast<int32_t>(Order.size()),
+                       &Rounds);
+}
+
 std::vector<Step>
 placeInSteps(std::vector<std::pair<int64_t, Transfer>> Tagged) {
   std::stable_sort(

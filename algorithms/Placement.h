@@ -4,6 +4,7 @@
 #ifndef COLLC_ALGORITHMS_PLACEMENT_H
 #define COLLC_ALGORITHMS_PLACEMENT_H
 
+#include "algorithms/Builder.h"
 #include "ir/Machine.h"
 #include "ir/Request.h"
 #include "ir/Schedule.h"
@@ -113,6 +114,51 @@ struct ScatterBlocks {
   }
   int64_t own(int64_t I) const { return std::min(I, Ranks) * Blocks / Ranks; }
 };
+
+/// The copies such a broadcast is made of, as its builder lists them:
+/// blocks between indices of a rank order (index 0 the root's), each copy in
+/// an allgather round whose copies run at once, or in the scatter (-1).
+class BlockCopies {
+public:
+  /// Sets \p S's NumChunks (ScatterBlocks); \p Order: index -> rank.
+  BlockCopies(Schedule &S, const Request &R, std::vector<int32_t> Order)
+      : S(S), Blocks(S, R), Order(std::move(Order)) {}
+  /// The first chunk of index \p I's blocks (ScatterBlocks::own).
+  int64_t own(int64_t I) const { return Blocks.own(I); }
+  /// Index \p From sends index \p To the blocks of indices [\p A, \p E) in
+  /// \p Round; nothing where they hold no chunks (fewer bytes than ranks).
+  void copy(int64_t From, int64_t To, int64_t A, int64_t E, int64_t Round);
+  /// The copies listed so far.
+  const std::vector<Transfer> &copies() const { return Ts; }
+  /// The schedule's steps: the copies in the order listed (orderedRounds),
+  /// each round's at once.
+  std::vector<Step> steps();
+
+private:
+  const Schedule &S;
+  const ScatterBlocks Blocks;
+  const std::vector<int32_t> Order;
+  std::vector<Transfer> Ts;
+  std::vector<int64_t> Rounds;
+};
+
+/// A broadcast named \p Name that scatters the root's message in blocks
+/// and gathers them back: the skeleton, then \p List(C, P) lists the copies
+/// C of its P ranks in the rank order \p Order(S). With fewer than 2 ranks
+/// there is nothing to send: the skeleton is the schedule.
+template <class OrderFn, class ListFn>
+llvm::Expected<Schedule>
+scatterThenAllgather(const Machine &M, const Request &R, llvm::StringRef Name,
+                     OrderFn &&Order, ListFn &&List) {
+  Schedule S = scheduleSkeleton(M, R, Name);
+  const int64_t P = S.size();
+  if (P < 2)
+    return S;
+  BlockCopies C(S, R, Order(S));
+  List(C, P);
+  S.Steps = C.steps();
+  return S;
+}
 
 /// Segments for a request: its `segments` when given (capped at \p Max), else
 /// \p Optimum rounded and clamped to [1, Max].

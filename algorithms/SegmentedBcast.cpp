@@ -264,60 +264,53 @@ llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M,
 
 llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
                                                const Request &R) {
-  Schedule S = scheduleSkeleton(M, R, "scatter-allgather");
-  const int32_t P = S.size();
-  if (P < 2)
-    return S;
-  const ScatterBlocks Blocks(S, R);
-  // Relative rank i owns segments [Own(i), Own(i+1)).
-  auto Own = [&](int64_t I) { return Blocks.own(I); };
-  std::vector<Transfer> Ts;
-  // Binomial scatter: a holder of relative ranks [L, R] sends the segments
-  // of the upper half to its first rank.
-  struct Range {
-    int64_t L, R;
+  // Relative rank i owns segments [own(i), own(i + 1)).
+  auto Relative = [](const Schedule &S) {
+    std::vector<int32_t> Order(S.size());
+    for (size_t I = 0; I < Order.size(); ++I)
+      Order[I] = relRank(I, S.Root, S.size());
+    return Order;
   };
-  std::vector<Range> Work{{0, P - 1}};
-  for (size_t W = 0; W < Work.size(); ++W) {
-    Range Rg = Work[W];
-    while (Rg.L < Rg.R) {
-      int64_t Mid = Rg.L + (Rg.R - Rg.L + 1 + 1) / 2;
-      if (Own(Mid) < Own(Rg.R + 1))
-        Ts.push_back(rootChunksCall(S, relRank(Rg.L, S.Root, P),
-                                    relRank(Mid, S.Root, P),
-                                    {Own(Mid), Own(Rg.R + 1)}));
-      Work.push_back({Mid, Rg.R});
-      Rg.R = Mid - 1;
-    }
-  }
-  // Ring allgather: in round r relative rank i passes on the segments of
-  // relative rank i - r, unless the next rank got them in the scatter (a
-  // subtree's first rank receives the whole subtree's segments).
-  std::vector<std::vector<bool>> Has(P, std::vector<bool>(P, false));
-  Has[0].assign(P, true);
-  for (const Transfer &T : Ts) {
-    int64_t Rel = (T.Dst - S.Root + P) % P;
-    for (int64_t O = Rel; O < P && Own(O) < T.Pieces[0].Chunks.Hi; ++O)
-      Has[Rel][O] = true;
-  }
-  for (int64_t I = 0; I < P; ++I)
-    Has[I][I] = true;
-  std::vector<int64_t> Groups(Ts.size(), -1);
-  for (int64_t Round = 0; Round + 1 < P; ++Round)
-    for (int64_t I = 0; I < P; ++I) {
-      int64_t O = ((I - Round) % P + P) % P, Next = (I + 1) % P;
-      if (Has[Next][O])
-        continue;
-      Has[Next][O] = true;
-      if (Own(O) == Own(O + 1))
-        continue; // an owner without segments (fewer bytes than ranks)
-      Ts.push_back(rootChunksCall(S, relRank(I, S.Root, P),
-                                  relRank(Next, S.Root, P),
-                                  {Own(O), Own(O + 1)}));
-      Groups.push_back(Round);
-    }
-  S.Steps = orderedRounds(Ts, P, &Groups);
-  return S;
+  return scatterThenAllgather(
+      M, R, "scatter-allgather", Relative, [&](BlockCopies &C, int64_t P) {
+        // Binomial scatter: a holder of relative ranks [L, R] sends the
+        // segments of the upper half to its first rank.
+        struct Range {
+          int64_t L, R;
+        };
+        std::vector<Range> Work{{0, P - 1}};
+        for (size_t W = 0; W < Work.size(); ++W) {
+          Range Rg = Work[W];
+          while (Rg.L < Rg.R) {
+            int64_t Mid = Rg.L + (Rg.R - Rg.L + 1 + 1) / 2;
+            C.copy(Rg.L, Mid, Mid, Rg.R + 1, -1);
+            Work.push_back({Mid, Rg.R});
+            Rg.R = Mid - 1;
+          }
+        }
+        // Ring allgather: in round r relative rank i passes on the segments
+        // of relative rank i - r, unless the next rank got them in the
+        // scatter (a subtree's first rank receives the whole subtree's
+        // segments).
+        std::vector<std::vector<bool>> Has(P, std::vector<bool>(P, false));
+        Has[0].assign(P, true);
+        const int32_t Root = R.Root;
+        for (const Transfer &T : C.copies()) {
+          int64_t Rel = (T.Dst - Root + P) % P;
+          for (int64_t O = Rel; O < P && C.own(O) < T.Pieces[0].Chunks.Hi; ++O)
+            Has[Rel][O] = true;
+        }
+        for (int64_t I = 0; I < P; ++I)
+          Has[I][I] = true;
+        for (int64_t Round = 0; Round + 1 < P; ++Round)
+          for (int64_t I = 0; I < P; ++I) {
+            int64_t O = ((I - Round) % P + P) % P, Next = (I + 1) % P;
+            if (Has[Next][O])
+              continue;
+            Has[Next][O] = true;
+            C.copy(I, Next, O, O + 1, Round);
+          }
+      });
 }
 
 } // namespace collc

@@ -91,17 +91,19 @@ int64_t neighbour(const Topology &T, std::vector<int64_t> C, size_t Dim,
 /// search's budget (two or three such schedules at most).
 constexpr int64_t MaxLeadTransfers = int64_t(1) << 17;
 
-/// What every mesh and torus builder starts from: the schedule's skeleton
-/// and the ranks by node (the registry lists them where
-/// topologyBcastApplies: a mesh or torus).
-struct GridStart {
-  Schedule S;
-  Layout L;
-};
-GridStart gridStart(const Machine &M, const Request &R, llvm::StringRef Name) {
-  GridStart G{scheduleSkeleton(M, R, Name), {}};
-  G.L = layoutOf(G.S, M.Topo.Nodes);
-  return G;
+/// What every mesh and torus builder starts from (the registry lists them
+/// where topologyBcastApplies: a mesh or torus): runs \p Build(S, L) on the
+/// skeleton S of a schedule named \p Name and its ranks by node L. With
+/// fewer than 2 ranks there is nothing to send: the skeleton is the
+/// schedule.
+template <class F>
+llvm::Expected<Schedule> onGrid(const Machine &M, const Request &R,
+                                llvm::StringRef Name, F &&Build) {
+  Schedule S = scheduleSkeleton(M, R, Name);
+  if (S.size() < 2)
+    return S;
+  const Layout L = layoutOf(S, M.Topo.Nodes);
+  return Build(S, L);
 }
 
 /// Node order of a reflected (boustrophedon) walk over the coordinates,
@@ -353,341 +355,350 @@ std::vector<ParentArray> halfSpaceTreesOf(const Topology &T, int64_t Root) {
 
 llvm::Expected<Schedule> buildRingPipeline(const Machine &M, const Request &R,
                                            Pipeline &Pl) {
-  GridStart G = gridStart(M, R, "ring-pipeline");
-  if (G.S.size() < 2)
-    return std::move(G.S);
-  const int32_t P = G.S.size();
-  const ParentArray Tree = rankTree(G.L, ringTree(M.Topo, G.L.RootNode), P);
-  // Two chains of about P/2: the linear model's optimum for that depth.
-  return searchOneTree(M, R, Pl, G.S, Tree,
-                       pipelineOptimalSegments(M, P / 2 + 1, R.Bytes));
+  return onGrid(
+      M, R, "ring-pipeline",
+      [&](Schedule &S, const Layout &L) -> llvm::Expected<Schedule> {
+        const int32_t P = S.size();
+        const ParentArray Tree = rankTree(L, ringTree(M.Topo, L.RootNode), P);
+        // Two chains of about P/2: the linear model's optimum for that depth.
+        return searchOneTree(M, R, Pl, S, Tree,
+                             pipelineOptimalSegments(M, P / 2 + 1, R.Bytes));
+      });
 }
 
 llvm::Expected<Schedule> buildSpanningTrees(const Machine &M, const Request &R,
                                             Pipeline &Pl) {
-  GridStart G = gridStart(M, R, "spanning-trees");
-  if (G.S.size() < 2)
-    return std::move(G.S);
-  const Schedule &Skel = G.S;
-  const Layout *L = &G.L;
-  const int32_t P = Skel.size();
-  // Each family's trees over ranks, and the schedule of K segments per tree,
-  // each of \p Group chunks behind a first of one.
-  std::vector<std::vector<ParentArray>> RankFamilies;
-  auto Forest = [&](const std::vector<ParentArray> &Trees, int64_t K,
-                    int64_t Group) {
-    const int64_t Ways = static_cast<int64_t>(Trees.size());
-    Schedule S = Skel;
-    S.NumChunks = Ways * K * Group;
-    std::vector<TreeShare> Shares;
-    for (int64_t T = 0; T < Ways; ++T)
-      Shares.push_back({Trees[T], T * K * Group, (T + 1) * K * Group, Group});
-    S.Steps = forestSteps(S, Shares);
-    return S;
-  };
-  // Each family searched, then the leads: the cheapest of all, the first on
-  // a tie (TieKey: the order considered).
-  Cheapest Families(M, Pl, makespanJudge());
-  int64_t Considered = 0;
-  auto Consider = [&](const llvm::Twine &Name,
-                      llvm::function_ref<llvm::Expected<Schedule>()> Build) {
-    CandidateHooks Hooks;
-    Hooks.TieKey = Considered++;
-    Families.consider(Name, Build, Hooks);
-  };
-  // The one-direction trees are not searched: the half-space trees apply
-  // where they do, with as many trees, and are never deeper.
-  const std::vector<std::vector<ParentArray>> NodeFamilies{
-      spanningTreesOf(M.Topo, L->RootNode, false),
-      halfSpaceTreesOf(M.Topo, L->RootNode)};
-  for (const std::vector<ParentArray> &Family : NodeFamilies) {
-    std::vector<ParentArray> Trees;
-    for (const ParentArray &T : Family)
-      Trees.push_back(rankTree(*L, T, P));
-    if (Trees.empty())
-      continue;
-    // Never more trees than bytes: each carries at least one segment.
-    const int64_t Ways =
-        std::min<int64_t>(Trees.size(), std::max<uint64_t>(1, R.Bytes));
-    Trees.resize(Ways);
-    Consider("family " + llvm::Twine(RankFamilies.size() + 1) + ", " +
-                 llvm::Twine(Ways) + " trees",
-             [&] {
-               return searchSegments(
-                   M, R, Pl, 0, maxSegmentsPerTree(R, Ways),
-                   [&](int64_t K) -> llvm::Expected<Schedule> {
-                     return Forest(Trees, K, 1);
-                   },
-                   Ways);
-             });
-    RankFamilies.push_back(std::move(Trees));
-  }
-  // The fastest family's segments behind a short lead (network machines:
-  // the posting window is what a lead works around), if its chunks stay
-  // within what a schedule over P ranks may have.
-  if (M.Net && Families.best()) {
-    const std::vector<ParentArray> &Trees = RankFamilies[*Families.bestKey()];
-    const int64_t Ways = static_cast<int64_t>(Trees.size());
-    // The count found, and the nearest count below it whose segments fill
-    // a protocol band (counts near-equal without a lead are not with one);
-    // when the search stopped at its budget, also the count above whose
-    // segments fill the band of the best bandwidth factor, if better than
-    // the found segments' band, within a larger budget (one more count, not
-    // a search).
-    const int64_t Found = Families.best()->NumChunks / Ways;
-    const bool Capped = Found == maxSegmentsPerTree(R, Ways);
-    std::vector<int64_t> Counts{Found};
-    auto FactorAt = [&](int64_t K) {
-      const uint64_t Longest =
-          (R.Bytes + Ways * K - 1) / (Ways * K) + M.Net->EnvelopeBytes;
-      return M.Net->band(Longest).BandwidthFactor;
-    };
-    int64_t Below = 0, Above = 0;
-    double AboveFactor = FactorAt(Found);
-    for (int64_t K : bandEdgeCounts(M, R.Bytes, Ways)) {
-      if (K < Found)
-        Below = K;
-      const double Factor = FactorAt(K);
-      if (K > Found && Factor > AboveFactor &&
-          K <= maxSegmentsPerTree(R, Ways, MaxLeadTransfers))
-        Above = K, AboveFactor = Factor;
-    }
-    if (R.Segments <= 0) {
-      if (Below >= 2)
-        Counts.push_back(Below);
-      if (Above && Capped)
-        Counts.push_back(Above);
-    }
-    for (int64_t K : Counts)
-      for (int64_t Group : LeadGroups)
-        if (K >= 2 && Ways * K * Group <= maxSegmentsFor(P) &&
-            static_cast<uint64_t>(Ways * K * Group) <= R.Bytes)
-          Consider("lead, k=" + llvm::Twine(K) + ", groups of " +
-                       llvm::Twine(Group),
-                   [&]() -> llvm::Expected<Schedule> {
-                     return Forest(Trees, K, Group);
+  return onGrid(
+      M, R, "spanning-trees",
+      [&](const Schedule &Skel, const Layout &L) -> llvm::Expected<Schedule> {
+        const int32_t P = Skel.size();
+        // Each family's trees over ranks, and the schedule of K segments per
+        // tree, each of \p Group chunks behind a first of one.
+        std::vector<std::vector<ParentArray>> RankFamilies;
+        auto Forest = [&](const std::vector<ParentArray> &Trees, int64_t K,
+                          int64_t Group) {
+          const int64_t Ways = static_cast<int64_t>(Trees.size());
+          Schedule S = Skel;
+          S.NumChunks = Ways * K * Group;
+          std::vector<TreeShare> Shares;
+          for (int64_t T = 0; T < Ways; ++T)
+            Shares.push_back(
+                {Trees[T], T * K * Group, (T + 1) * K * Group, Group});
+          S.Steps = forestSteps(S, Shares);
+          return S;
+        };
+        // Each family searched, then the leads: the cheapest of all, the first
+        // on a tie (TieKey: the order considered).
+        Cheapest Families(M, Pl, makespanJudge());
+        int64_t Considered = 0;
+        auto Consider =
+            [&](const llvm::Twine &Name,
+                llvm::function_ref<llvm::Expected<Schedule>()> Build) {
+              CandidateHooks Hooks;
+              Hooks.TieKey = Considered++;
+              Families.consider(Name, Build, Hooks);
+            };
+        // The one-direction trees are not searched: the half-space trees apply
+        // where they do, with as many trees, and are never deeper.
+        const std::vector<std::vector<ParentArray>> NodeFamilies{
+            spanningTreesOf(M.Topo, L.RootNode, false),
+            halfSpaceTreesOf(M.Topo, L.RootNode)};
+        for (const std::vector<ParentArray> &Family : NodeFamilies) {
+          std::vector<ParentArray> Trees;
+          for (const ParentArray &T : Family)
+            Trees.push_back(rankTree(L, T, P));
+          if (Trees.empty())
+            continue;
+          // Never more trees than bytes: each carries at least one segment.
+          const int64_t Ways =
+              std::min<int64_t>(Trees.size(), std::max<uint64_t>(1, R.Bytes));
+          Trees.resize(Ways);
+          Consider("family " + llvm::Twine(RankFamilies.size() + 1) + ", " +
+                       llvm::Twine(Ways) + " trees",
+                   [&] {
+                     return searchSegments(
+                         M, R, Pl, 0, maxSegmentsPerTree(R, Ways),
+                         [&](int64_t K) -> llvm::Expected<Schedule> {
+                           return Forest(Trees, K, 1);
+                         },
+                         Ways);
                    });
-  }
-  return Families.take();
+          RankFamilies.push_back(std::move(Trees));
+        }
+        // The fastest family's segments behind a short lead (network machines:
+        // the posting window is what a lead works around), if its chunks stay
+        // within what a schedule over P ranks may have.
+        if (M.Net && Families.best()) {
+          const std::vector<ParentArray> &Trees =
+              RankFamilies[*Families.bestKey()];
+          const int64_t Ways = static_cast<int64_t>(Trees.size());
+          // The count found, and the nearest count below it whose segments fill
+          // a protocol band (counts near-equal without a lead are not with
+          // one); when the search stopped at its budget, also the count above
+          // whose segments fill the band of the best bandwidth factor, if
+          // better than the found segments' band, within a larger budget (one
+          // more count, not a search).
+          const int64_t Found = Families.best()->NumChunks / Ways;
+          const bool Capped = Found == maxSegmentsPerTree(R, Ways);
+          std::vector<int64_t> Counts{Found};
+          auto FactorAt = [&](int64_t K) {
+            const uint64_t Longest =
+                (R.Bytes + Ways * K - 1) / (Ways * K) + M.Net->EnvelopeBytes;
+            return M.Net->band(Longest).BandwidthFactor;
+          };
+          int64_t Below = 0, Above = 0;
+          double AboveFactor = FactorAt(Found);
+          for (int64_t K : bandEdgeCounts(M, R.Bytes, Ways)) {
+            if (K < Found)
+              Below = K;
+            const double Factor = FactorAt(K);
+            if (K > Found && Factor > AboveFactor &&
+                K <= maxSegmentsPerTree(R, Ways, MaxLeadTransfers))
+              Above = K, AboveFactor = Factor;
+          }
+          if (R.Segments <= 0) {
+            if (Below >= 2)
+              Counts.push_back(Below);
+            if (Above && Capped)
+              Counts.push_back(Above);
+          }
+          for (int64_t K : Counts)
+            for (int64_t Group : LeadGroups)
+              if (K >= 2 && Ways * K * Group <= maxSegmentsFor(P) &&
+                  static_cast<uint64_t>(Ways * K * Group) <= R.Bytes)
+                Consider("lead, k=" + llvm::Twine(K) + ", groups of " +
+                             llvm::Twine(Group),
+                         [&]() -> llvm::Expected<Schedule> {
+                           return Forest(Trees, K, Group);
+                         });
+        }
+        return Families.take();
+      });
 }
 
 llvm::Expected<Schedule> buildScatterRing(const Machine &M, const Request &R) {
-  GridStart Start = gridStart(M, R, "scatter-ring");
-  if (Start.S.size() < 2)
-    return std::move(Start.S);
-  Schedule &S = Start.S;
-  const Layout *L = &Start.L;
-  const int32_t P = S.size();
-  const Topology &T = M.Topo;
-  const bool Torus = T.Kind == TopologyKind::Torus;
-  // Gather order: the last written dimension first; blocks numbered so that
-  // what a node holds after each gather level is one range.
-  std::vector<size_t> G = activeDims(T);
-  std::reverse(G.begin(), G.end());
-  const size_t D = G.size();
-  std::vector<int64_t> Stride(D + 1, 1);
-  for (size_t I = 0; I < D; ++I)
-    Stride[I + 1] = Stride[I] * T.Dims[G[I]];
-  // One block per node, each transfer a range of them: what it lists grows
-  // with the rings' exchanges, about P x the sum of the extents (the
-  // scatter's relays are fewer), not with P x blocks.
-  int64_t Extents = 0;
-  for (size_t I = 0; I < D; ++I)
-    Extents += T.Dims[G[I]];
-  std::string Why;
-  if (!transfersFit(2.0 * double(P) * double(Extents), Why))
-    return notApplicable("scatter-ring", Why);
-  S.NumChunks = Stride[D];
-  // Blocks of the nodes that share node C's coordinates in levels >= Lv.
-  auto Slab = [&](const std::vector<int64_t> &C, size_t Lv) {
-    int64_t Base = 0;
-    for (size_t I = Lv; I < D; ++I)
-      Base += C[G[I]] * Stride[I];
-    return Interval{Base, Base + Stride[Lv]};
-  };
-  auto Leader = [&](int64_t Node) { return L->RanksOn[Node][0]; };
-  // The members of node C's line in dimension Dim one way (+1 or -1), nearest
-  // first: half the ring each way on a torus, to the mesh's edge otherwise.
-  auto Line = [&](std::vector<int64_t> C, size_t Dim, int64_t Way) {
-    const int64_t Ext = T.Dims[Dim];
-    int64_t Len = Torus ? (Way > 0 ? Ext / 2 : (Ext - 1) / 2)
-                        : (Way > 0 ? Ext - 1 - C[Dim] : C[Dim]);
-    std::vector<int64_t> Out;
-    for (int64_t I = 0; I < Len; ++I) {
-      C[Dim] = Torus ? floorMod(C[Dim] + Way, Ext) : C[Dim] + Way;
-      Out.push_back(T.nodeOf(C));
-    }
-    return Out;
-  };
-  std::vector<Transfer> Ts;
-  // Which blocks each node holds; a transfer carries only the blocks of its
-  // slab its receiver lacks (relays of the scatter hold some already).
-  std::vector<std::vector<bool>> Held(T.Nodes,
-                                      std::vector<bool>(S.NumChunks, false));
-  Held[L->RootNode].assign(S.NumChunks, true);
-  auto Send = [&](int64_t From, int64_t To, Interval Blocks) {
-    std::vector<Interval> Missing;
-    for (int64_t C = Blocks.Lo; C < Blocks.Hi; ++C) {
-      if (Held[To][C])
-        continue;
-      Held[To][C] = true;
-      if (!Missing.empty() && Missing.back().Hi == C)
-        ++Missing.back().Hi;
-      else
-        Missing.push_back({C, C + 1});
-    }
-    if (!Missing.empty())
-      Ts.push_back(rootChunksCall(S, Leader(From), Leader(To), Missing));
-  };
-  // Scatter, the slowest level first: each holder relays along its line the
-  // slab of each member, the farthest first, both ways interleaved.
-  std::vector<int64_t> Holders{L->RootNode};
-  for (size_t Lv = D; Lv-- > 0;) {
-    std::vector<int64_t> Next;
-    for (int64_t H : Holders) {
-      const std::vector<int64_t> HC = T.coordOf(H);
-      std::vector<std::vector<int64_t>> Ways{Line(HC, G[Lv], 1),
-                                             Line(HC, G[Lv], -1)};
-      const size_t Far = std::max(Ways[0].size(), Ways[1].size());
-      for (size_t Tgt = Far; Tgt-- > 0;)
-        for (const std::vector<int64_t> &W : Ways) {
-          if (Tgt >= W.size())
-            continue;
-          const Interval Blocks = Slab(T.coordOf(W[Tgt]), Lv);
-          int64_t From = H;
-          for (size_t I = 0; I <= Tgt; ++I) {
-            Send(From, W[I], Blocks);
-            From = W[I];
+  return onGrid(
+      M, R, "scatter-ring",
+      [&](Schedule &S, const Layout &L) -> llvm::Expected<Schedule> {
+        const int32_t P = S.size();
+        const Topology &T = M.Topo;
+        const bool Torus = T.Kind == TopologyKind::Torus;
+        // Gather order: the last written dimension first; blocks numbered so
+        // that what a node holds after each gather level is one range.
+        std::vector<size_t> G = activeDims(T);
+        std::reverse(G.begin(), G.end());
+        const size_t D = G.size();
+        std::vector<int64_t> Stride(D + 1, 1);
+        for (size_t I = 0; I < D; ++I)
+          Stride[I + 1] = Stride[I] * T.Dims[G[I]];
+        // One block per node, each transfer a range of them: what it lists
+        // grows with the rings' exchanges, about P x the sum of the extents
+        // (the scatter's relays are fewer), not with P x blocks.
+        int64_t Extents = 0;
+        for (size_t I = 0; I < D; ++I)
+          Extents += T.Dims[G[I]];
+        std::string Why;
+        if (!transfersFit(2.0 * double(P) * double(Extents), Why))
+          return notApplicable("scatter-ring", Why);
+        S.NumChunks = Stride[D];
+        // Blocks of the nodes that share node C's coordinates in levels >= Lv.
+        auto Slab = [&](const std::vector<int64_t> &C, size_t Lv) {
+          int64_t Base = 0;
+          for (size_t I = Lv; I < D; ++I)
+            Base += C[G[I]] * Stride[I];
+          return Interval{Base, Base + Stride[Lv]};
+        };
+        auto Leader = [&](int64_t Node) { return L.RanksOn[Node][0]; };
+        // The members of node C's line in dimension Dim one way (+1 or -1),
+        // nearest first: half the ring each way on a torus, to the mesh's edge
+        // otherwise.
+        auto Line = [&](std::vector<int64_t> C, size_t Dim, int64_t Way) {
+          const int64_t Ext = T.Dims[Dim];
+          int64_t Len = Torus ? (Way > 0 ? Ext / 2 : (Ext - 1) / 2)
+                              : (Way > 0 ? Ext - 1 - C[Dim] : C[Dim]);
+          std::vector<int64_t> Out;
+          for (int64_t I = 0; I < Len; ++I) {
+            C[Dim] = Torus ? floorMod(C[Dim] + Way, Ext) : C[Dim] + Way;
+            Out.push_back(T.nodeOf(C));
           }
-        }
-      Next.push_back(H);
-      for (const auto &W : Ways)
-        Next.insert(Next.end(), W.begin(), W.end());
-    }
-    Holders = std::move(Next);
-  }
-  // Allgather, the fastest level first: along each line, round r passes on
-  // the slab that came from r - 1 hops away (or the node's own).
-  for (size_t Lv = 0; Lv < D; ++Lv) {
-    const size_t Dim = G[Lv];
-    const int64_t Ext = T.Dims[Dim];
-    for (int64_t Round = 1; Round < Ext; ++Round)
-      for (int64_t V = 0; V < T.Nodes; ++V) {
-        const std::vector<int64_t> C = T.coordOf(V);
-        for (int64_t Way : {1, -1}) {
-          // Torus: blocks go ceil((n-1)/2) hops up, floor((n-1)/2) down.
-          const int64_t Reach =
-              Torus ? (Way > 0 ? Ext / 2 : (Ext - 1) / 2) : Ext - 1;
-          if (Round > Reach)
-            continue;
-          std::vector<int64_t> To = C, Origin = C;
-          To[Dim] += Way;
-          Origin[Dim] -= Way * (Round - 1);
-          if (Torus) {
-            To[Dim] = floorMod(To[Dim], Ext);
-            Origin[Dim] = floorMod(Origin[Dim], Ext);
-          } else if (To[Dim] < 0 || To[Dim] >= Ext || Origin[Dim] < 0 ||
-                     Origin[Dim] >= Ext) {
-            continue;
+          return Out;
+        };
+        std::vector<Transfer> Ts;
+        // Which blocks each node holds; a transfer carries only the blocks of
+        // its slab its receiver lacks (relays of the scatter hold some
+        // already).
+        std::vector<std::vector<bool>> Held(
+            T.Nodes, std::vector<bool>(S.NumChunks, false));
+        Held[L.RootNode].assign(S.NumChunks, true);
+        auto Send = [&](int64_t From, int64_t To, Interval Blocks) {
+          std::vector<Interval> Missing;
+          for (int64_t C = Blocks.Lo; C < Blocks.Hi; ++C) {
+            if (Held[To][C])
+              continue;
+            Held[To][C] = true;
+            if (!Missing.empty() && Missing.back().Hi == C)
+              ++Missing.back().Hi;
+            else
+              Missing.push_back({C, C + 1});
           }
-          Send(V, T.nodeOf(To), Slab(Origin, Lv));
+          if (!Missing.empty())
+            Ts.push_back(rootChunksCall(S, Leader(From), Leader(To), Missing));
+        };
+        // Scatter, the slowest level first: each holder relays along its line
+        // the slab of each member, the farthest first, both ways interleaved.
+        std::vector<int64_t> Holders{L.RootNode};
+        for (size_t Lv = D; Lv-- > 0;) {
+          std::vector<int64_t> Next;
+          for (int64_t H : Holders) {
+            const std::vector<int64_t> HC = T.coordOf(H);
+            std::vector<std::vector<int64_t>> Ways{Line(HC, G[Lv], 1),
+                                                   Line(HC, G[Lv], -1)};
+            const size_t Far = std::max(Ways[0].size(), Ways[1].size());
+            for (size_t Tgt = Far; Tgt-- > 0;)
+              for (const std::vector<int64_t> &W : Ways) {
+                if (Tgt >= W.size())
+                  continue;
+                const Interval Blocks = Slab(T.coordOf(W[Tgt]), Lv);
+                int64_t From = H;
+                for (size_t I = 0; I <= Tgt; ++I) {
+                  Send(From, W[I], Blocks);
+                  From = W[I];
+                }
+              }
+            Next.push_back(H);
+            for (const auto &W : Ways)
+              Next.insert(Next.end(), W.begin(), W.end());
+          }
+          Holders = std::move(Next);
         }
-      }
-  }
-  // Ranks sharing a node: the whole message down the node's chain.
-  for (const auto &On : L->RanksOn)
-    for (size_t I = 1; I < On.size(); ++I)
-      Ts.push_back(rootChunksCall(S, On[I - 1], On[I], {{0, S.NumChunks}}));
-  S.Steps = orderedRounds(Ts, P);
-  return S;
+        // Allgather, the fastest level first: along each line, round r passes
+        // on the slab that came from r - 1 hops away (or the node's own).
+        for (size_t Lv = 0; Lv < D; ++Lv) {
+          const size_t Dim = G[Lv];
+          const int64_t Ext = T.Dims[Dim];
+          for (int64_t Round = 1; Round < Ext; ++Round)
+            for (int64_t V = 0; V < T.Nodes; ++V) {
+              const std::vector<int64_t> C = T.coordOf(V);
+              for (int64_t Way : {1, -1}) {
+                // Torus: blocks go ceil((n-1)/2) hops up, floor((n-1)/2) down.
+                const int64_t Reach =
+                    Torus ? (Way > 0 ? Ext / 2 : (Ext - 1) / 2) : Ext - 1;
+                if (Round > Reach)
+                  continue;
+                std::vector<int64_t> To = C, Origin = C;
+                To[Dim] += Way;
+                Origin[Dim] -= Way * (Round - 1);
+                if (Torus) {
+                  To[Dim] = floorMod(To[Dim], Ext);
+                  Origin[Dim] = floorMod(Origin[Dim], Ext);
+                } else if (To[Dim] < 0 || To[Dim] >= Ext || Origin[Dim] < 0 ||
+                           Origin[Dim] >= Ext) {
+                  continue;
+                }
+                Send(V, T.nodeOf(To), Slab(Origin, Lv));
+              }
+            }
+        }
+        // Ranks sharing a node: the whole message down the node's chain.
+        for (const auto &On : L.RanksOn)
+          for (size_t I = 1; I < On.size(); ++I)
+            Ts.push_back(
+                rootChunksCall(S, On[I - 1], On[I], {{0, S.NumChunks}}));
+        S.Steps = orderedRounds(Ts, P);
+        return std::move(S);
+      });
 }
 
 llvm::Expected<Schedule> buildScatterTrees(const Machine &M, const Request &R,
                                            Pipeline &Pl) {
-  GridStart Start = gridStart(M, R, "scatter-trees");
-  if (Start.S.size() < 2)
-    return std::move(Start.S);
-  const Schedule &Skel = Start.S;
-  const Layout &L = Start.L;
-  const Topology &T = M.Topo;
-  const int32_t P = Skel.size();
-  auto Leader = [&](int64_t Node) { return L.RanksOn[Node][0]; };
-  // The trees of the candidate sources, computed once per source node.
-  std::vector<std::optional<ParentArray>> TreeOf(T.Nodes);
-  // Nodes by distance from the root (the root first).
-  std::vector<int64_t> ByDistance(T.Nodes);
-  std::iota(ByDistance.begin(), ByDistance.end(), 0);
-  std::stable_sort(
-      ByDistance.begin(), ByDistance.end(), [&](int64_t A, int64_t C) {
-        return T.distance(L.RootNode, A) < T.distance(L.RootNode, C);
+  return onGrid(
+      M, R, "scatter-trees",
+      [&](const Schedule &Skel, const Layout &L) -> llvm::Expected<Schedule> {
+        const Topology &T = M.Topo;
+        const int32_t P = Skel.size();
+        auto Leader = [&](int64_t Node) { return L.RanksOn[Node][0]; };
+        // The trees of the candidate sources, computed once per source node.
+        std::vector<std::optional<ParentArray>> TreeOf(T.Nodes);
+        // Nodes by distance from the root (the root first).
+        std::vector<int64_t> ByDistance(T.Nodes);
+        std::iota(ByDistance.begin(), ByDistance.end(), 0);
+        std::stable_sort(
+            ByDistance.begin(), ByDistance.end(), [&](int64_t A, int64_t C) {
+              return T.distance(L.RootNode, A) < T.distance(L.RootNode, C);
+            });
+        bool Nearest = false;
+        auto Build = [&](int64_t B) -> llvm::Expected<Schedule> {
+          Schedule S = Skel;
+          S.NumChunks = B;
+          std::vector<Transfer> Ts;
+          // Block b's source: one of the nearest or of the farthest nodes; the
+          // scatter sends each block straight to its source, the farthest
+          // first.
+          std::vector<int64_t> Src(B);
+          for (int64_t Bl = 0; Bl < B; ++Bl)
+            Src[Bl] = Nearest ? ByDistance[1 + Bl % (T.Nodes - 1)]
+                              : ByDistance[T.Nodes - 1 - Bl % (T.Nodes - 1)];
+          std::vector<int64_t> Order(B);
+          std::iota(Order.begin(), Order.end(), 0);
+          std::stable_sort(Order.begin(), Order.end(),
+                           [&](int64_t A, int64_t C) {
+                             return T.distance(L.RootNode, Src[A]) >
+                                    T.distance(L.RootNode, Src[C]);
+                           });
+          for (int64_t Bl : Order)
+            if (Src[Bl] != L.RootNode)
+              Ts.push_back(rootChunksCall(S, Leader(L.RootNode),
+                                          Leader(Src[Bl]), {{Bl, Bl + 1}}));
+          // Each block down a shortest-path spanning tree rooted at its source
+          // (tree source mod d, so that the trees spread over the dimensions),
+          // listed by the depth of the sender; the root needs nothing.
+          struct Edge {
+            int64_t Depth, Block, From, To;
+          };
+          std::vector<Edge> Edges;
+          for (int64_t Bl = 0; Bl < B; ++Bl) {
+            const int64_t V = Src[Bl];
+            if (!TreeOf[V]) {
+              std::vector<ParentArray> Trees = spanningTreesOf(T, V, false);
+              TreeOf[V] = std::move(Trees[V % Trees.size()]);
+            }
+            const ParentArray &Tree = *TreeOf[V];
+            std::vector<int64_t> D = depths(Tree);
+            for (int64_t U = 0; U < T.Nodes; ++U)
+              if (U != V && U != L.RootNode)
+                Edges.push_back({D[Tree[U]], Bl, Tree[U], U});
+          }
+          std::stable_sort(
+              Edges.begin(), Edges.end(),
+              [](const Edge &A, const Edge &C) { return A.Depth < C.Depth; });
+          for (const Edge &E : Edges)
+            Ts.push_back(rootChunksCall(S, Leader(E.From), Leader(E.To),
+                                        {{E.Block, E.Block + 1}}));
+          // Ranks sharing a node: the whole message down the node's chain.
+          for (const auto &On : L.RanksOn)
+            for (size_t I = 1; I < On.size(); ++I)
+              Ts.push_back(
+                  rootChunksCall(S, On[I - 1], On[I], {{0, S.NumChunks}}));
+          S.Steps = orderedRounds(Ts, P);
+          return S;
+        };
+        // Block sources the nearest nodes (short scatter routes), the block
+        // count searched; then the farthest (the root a leaf of most trees)
+        // with the count found: the faster is kept.
+        const int64_t Max = std::min(T.Nodes - 1, maxSegmentsPerTree(R, 1));
+        Cheapest Placements(M, Pl, makespanJudge());
+        Nearest = true;
+        Placements.consider("nearest sources", [&] {
+          return searchSegments(M, R, Pl, 0, Max, Build);
+        });
+        if (const Schedule *Found = Placements.best()) {
+          const int64_t K = Found->NumChunks;
+          Nearest = false;
+          Placements.consider("farthest sources, k=" + llvm::Twine(K),
+                              [&] { return Build(K); });
+        }
+        return Placements.take();
       });
-  bool Nearest = false;
-  auto Build = [&](int64_t B) -> llvm::Expected<Schedule> {
-    Schedule S = Skel;
-    S.NumChunks = B;
-    std::vector<Transfer> Ts;
-    // Block b's source: one of the nearest or of the farthest nodes; the
-    // scatter sends each block straight to its source, the farthest first.
-    std::vector<int64_t> Src(B);
-    for (int64_t Bl = 0; Bl < B; ++Bl)
-      Src[Bl] = Nearest ? ByDistance[1 + Bl % (T.Nodes - 1)]
-                        : ByDistance[T.Nodes - 1 - Bl % (T.Nodes - 1)];
-    std::vector<int64_t> Order(B);
-    std::iota(Order.begin(), Order.end(), 0);
-    std::stable_sort(Order.begin(), Order.end(), [&](int64_t A, int64_t C) {
-      return T.distance(L.RootNode, Src[A]) > T.distance(L.RootNode, Src[C]);
-    });
-    for (int64_t Bl : Order)
-      if (Src[Bl] != L.RootNode)
-        Ts.push_back(rootChunksCall(S, Leader(L.RootNode), Leader(Src[Bl]),
-                                    {{Bl, Bl + 1}}));
-    // Each block down a shortest-path spanning tree rooted at its source
-    // (tree source mod d, so that the trees spread over the dimensions),
-    // listed by the depth of the sender; the root needs nothing.
-    struct Edge {
-      int64_t Depth, Block, From, To;
-    };
-    std::vector<Edge> Edges;
-    for (int64_t Bl = 0; Bl < B; ++Bl) {
-      const int64_t V = Src[Bl];
-      if (!TreeOf[V]) {
-        std::vector<ParentArray> Trees = spanningTreesOf(T, V, false);
-        TreeOf[V] = std::move(Trees[V % Trees.size()]);
-      }
-      const ParentArray &Tree = *TreeOf[V];
-      std::vector<int64_t> D = depths(Tree);
-      for (int64_t U = 0; U < T.Nodes; ++U)
-        if (U != V && U != L.RootNode)
-          Edges.push_back({D[Tree[U]], Bl, Tree[U], U});
-    }
-    std::stable_sort(
-        Edges.begin(), Edges.end(),
-        [](const Edge &A, const Edge &C) { return A.Depth < C.Depth; });
-    for (const Edge &E : Edges)
-      Ts.push_back(rootChunksCall(S, Leader(E.From), Leader(E.To),
-                                  {{E.Block, E.Block + 1}}));
-    // Ranks sharing a node: the whole message down the node's chain.
-    for (const auto &On : L.RanksOn)
-      for (size_t I = 1; I < On.size(); ++I)
-        Ts.push_back(rootChunksCall(S, On[I - 1], On[I], {{0, S.NumChunks}}));
-    S.Steps = orderedRounds(Ts, P);
-    return S;
-  };
-  // Block sources the nearest nodes (short scatter routes), the block count
-  // searched; then the farthest (the root a leaf of most trees) with the
-  // count found: the faster is kept.
-  const int64_t Max = std::min(T.Nodes - 1, maxSegmentsPerTree(R, 1));
-  Cheapest Placements(M, Pl, makespanJudge());
-  Nearest = true;
-  Placements.consider("nearest sources",
-                      [&] { return searchSegments(M, R, Pl, 0, Max, Build); });
-  if (const Schedule *Found = Placements.best()) {
-    const int64_t K = Found->NumChunks;
-    Nearest = false;
-    Placements.consider("farthest sources, k=" + llvm::Twine(K),
-                        [&] { return Build(K); });
-  }
-  return Placements.take();
 }
 
 } // namespace collc

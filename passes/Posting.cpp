@@ -258,17 +258,18 @@ private:
     case Collective::Allgather:
       return {RecvBuf, O};
     case Collective::Scatter:
+    case Collective::Gather: {
+      // The root keeps every rank's block in one user buffer (the scatter's
+      // send buffer, the gather's receive buffer), by rank; any other rank
+      // its own block in the other.
+      const bool Out = C == Collective::Scatter;
+      const int64_t Owner = Out ? D : O;
       if (R == S.Root)
-        return {SendBuf, D};
-      if (D == R)
-        return {RecvBuf, 0};
+        return {Out ? SendBuf : RecvBuf, Owner};
+      if (Owner == R)
+        return {Out ? RecvBuf : SendBuf, 0};
       break;
-    case Collective::Gather:
-      if (R == S.Root)
-        return {RecvBuf, O};
-      if (O == R)
-        return {SendBuf, 0};
-      break;
+    }
     case Collective::Alltoall:
       if (O == R)
         return {SendBuf, D};

@@ -68,6 +68,19 @@ struct Options {
   bool median() const { return Measure == "median"; }
 };
 
+/// One measurement a driver makes: by the options \p O, of \p Bytes (the
+/// size the command line names), of collc's collective or (!\p Collc) the
+/// MPI library's, on rank \p Rank of \p P.
+struct Case {
+  const Options &O;
+  long Bytes;
+  bool Collc;
+  int Rank, P;
+  /// The size as an MPI count of bytes and as a buffer length.
+  int count() const { return static_cast<int>(Bytes); }
+  size_t size() const { return static_cast<size_t>(Bytes); }
+};
+
 /// Reads the command line; a bad option or value ends the job with a
 /// message naming what was expected.
 inline Options parse(int argc, char **argv) {
@@ -198,15 +211,17 @@ template <class F> double makespan(F &&Call, int Warmup) {
   return (Last - Start) * 1e6;
 }
 
-/// One collective under test, measured by O.Measure. Prepare() sets the
+/// One collective under test, measured by C.O.Measure. Prepare() sets the
 /// buffers for a call, Call() runs it and returns its MPI return code (a
 /// failure ends the job, naming \p What), Check() says whether this rank got
 /// the right data. Every warm-up call (at least one for the average) and the
 /// makespan's timed call are prepared and checked outside the timed region;
 /// the average's timed calls are not.
 template <class P, class F, class K>
-double timed(const Options &O, P &&Prepare, F &&Call, K &&Check,
-             const char *Driver, bool Collc, const std::string &What) {
+double timed(const Case &C, P &&Prepare, F &&Call, K &&Check,
+             const char *Driver, const std::string &What) {
+  const Options &O = C.O;
+  const bool Collc = C.Collc;
   auto Run = [&] { check(Call(), Driver, Collc, What.c_str()); };
   auto Checked = [&] {
     Prepare();
@@ -253,39 +268,37 @@ inline void row(long Bytes, double Collc, double Mpi) {
   std::fflush(stdout);
 }
 
-/// The reductions' case (osu_allreduce, osu_reduce) of \p Bytes: rank r
+/// The reductions' case (osu_allreduce, osu_reduce) \p C: rank r
 /// contributes (r + 1) x (i % 7 + 1) at int32 element i, and the result
 /// (every rank's, or rank 0's when \p AtRootOnly) must be the sum,
 /// (i % 7 + 1) x P (P + 1) / 2. Call(In, Out, N) runs collc's or the
 /// library's reduction of N ints and returns its MPI return code.
 template <class F>
-double timedSum(const Options &O, bool Collc, int Rank, int P, long Bytes,
-                bool AtRootOnly, const char *Driver, const char *Name,
-                F &&Call) {
-  std::vector<int> In(static_cast<size_t>(Bytes / 4)), Out(In.size());
+double timedSum(const Case &C, bool AtRootOnly, const char *Driver,
+                const char *Name, F &&Call) {
+  std::vector<int> In(static_cast<size_t>(C.Bytes / 4)), Out(In.size());
   for (size_t I = 0; I < In.size(); ++I)
-    In[I] = (Rank + 1) * static_cast<int>(I % 7 + 1);
+    In[I] = (C.Rank + 1) * static_cast<int>(I % 7 + 1);
   const int N = static_cast<int>(In.size());
   return timed(
-      O, [&] { std::fill(Out.begin(), Out.end(), -1); },
+      C, [&] { std::fill(Out.begin(), Out.end(), -1); },
       [&] { return Call(In.data(), Out.data(), N); },
       [&] {
-        if (AtRootOnly && Rank != 0)
+        if (AtRootOnly && C.Rank != 0)
           return true;
-        const int Sum = P * (P + 1) / 2;
+        const int Sum = C.P * (C.P + 1) / 2;
         for (size_t I = 0; I < Out.size(); ++I)
           if (Out[I] != static_cast<int>(I % 7 + 1) * Sum)
             return false;
         return true;
       },
-      Driver, Collc,
-      std::string(Name) + " of " + std::to_string(4L * N) + " bytes");
+      Driver, std::string(Name) + " of " + std::to_string(4L * N) + " bytes");
 }
 
 /// A driver's whole main: MPI_Init, the options, the --prewarm call (of
 /// \p PrewarmBytes), one row per size, MPI_Finalize.
-/// Time(Options, Bytes, Collc, Rank, P) measures one size of collc's
-/// collective or the MPI library's, with buffers of its own.
+/// Time(Case) measures one size of collc's collective or the MPI library's,
+/// with buffers of its own.
 template <class F> int run(int argc, char **argv, long PrewarmBytes, F &&Time) {
   MPI_Init(&argc, &argv);
   int Rank = 0, P = 1;
@@ -293,8 +306,9 @@ template <class F> int run(int argc, char **argv, long PrewarmBytes, F &&Time) {
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   const Options O = parse(argc, argv);
   auto Both = [&](const Options &Opts, long Bytes) {
-    return std::make_pair(Opts.collc() ? Time(Opts, Bytes, true, Rank, P) : 0.0,
-                          Opts.mpi() ? Time(Opts, Bytes, false, Rank, P) : 0.0);
+    return std::make_pair(
+        Opts.collc() ? Time(Case{Opts, Bytes, true, Rank, P}) : 0.0,
+        Opts.mpi() ? Time(Case{Opts, Bytes, false, Rank, P}) : 0.0);
   };
   if (O.Prewarm)
     Both(prewarmOptions(O), PrewarmBytes);

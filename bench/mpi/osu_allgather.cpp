@@ -45,36 +45,33 @@ static char pattern(int Src, int Dst, size_t Byte) {
 }
 
 int main(int argc, char **argv) {
-  return osu::run(
-      argc, argv, 1,
-      [](const osu::Options &O, long S, bool Collc, int Rank, int P) {
-        const size_t B = static_cast<size_t>(S);
-        const int Block = static_cast<int>(S);
-        // The all-to-all sends every rank a block of its own.
-        const int Blocks = Alltoall ? P : 1;
-        std::vector<char> In(static_cast<size_t>(Blocks) * B),
-            Out(static_cast<size_t>(P) * B);
-        for (int D = 0; D < Blocks; ++D)
-          for (size_t W = 0; W < B; ++W)
-            In[D * B + W] = pattern(Rank, D, W);
-        ExchangeFn F = Collc      ? collcFn()
-                       : Alltoall ? MPI_Alltoall
-                                  : MPI_Allgather;
-        return osu::timed(
-            O, [&] { std::fill(Out.begin(), Out.end(), 0); },
-            [&] {
-              return F(In.data(), Block, MPI_BYTE, Out.data(), Block, MPI_BYTE,
-                       MPI_COMM_WORLD);
-            },
-            [&] {
-              for (int Src = 0; Src < P; ++Src)
-                for (size_t W = 0; W < B; ++W)
-                  if (Out[Src * B + W] != pattern(Src, Rank, W))
-                    return false;
-              return true;
-            },
-            Name, Collc,
-            std::string(Alltoall ? "all-to-all" : "allgather") + " of " +
-                std::to_string(Block) + "-byte blocks");
-      });
+  return osu::run(argc, argv, 1, [](const osu::Case &C) {
+    const size_t B = C.size();
+    // The all-to-all sends every rank a block of its own.
+    const int Blocks = Alltoall ? C.P : 1;
+    std::vector<char> In(static_cast<size_t>(Blocks) * B),
+        Out(static_cast<size_t>(C.P) * B);
+    for (int D = 0; D < Blocks; ++D)
+      for (size_t W = 0; W < B; ++W)
+        In[D * B + W] = pattern(C.Rank, D, W);
+    ExchangeFn F = C.Collc    ? collcFn()
+                   : Alltoall ? MPI_Alltoall
+                              : MPI_Allgather;
+    return osu::timed(
+        C, [&] { std::fill(Out.begin(), Out.end(), 0); },
+        [&] {
+          return F(In.data(), C.count(), MPI_BYTE, Out.data(), C.count(),
+                   MPI_BYTE, MPI_COMM_WORLD);
+        },
+        [&] {
+          for (int Src = 0; Src < C.P; ++Src)
+            for (size_t W = 0; W < B; ++W)
+              if (Out[Src * B + W] != pattern(Src, C.Rank, W))
+                return false;
+          return true;
+        },
+        Name,
+        std::string(Alltoall ? "all-to-all" : "allgather") + " of " +
+            std::to_string(C.Bytes) + "-byte blocks");
+  });
 }

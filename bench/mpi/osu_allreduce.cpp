@@ -27,22 +27,19 @@ extern "C" int collc_reduce_bench(const void *, void *, int, MPI_Datatype,
 static const bool Reduce = OSU_PICK(false, true);
 
 int main(int argc, char **argv) {
-  return osu::run(
-      argc, argv, 4,
-      [](const osu::Options &O, long B, bool Collc, int Rank, int P) {
-        return osu::timedSum(
-            O, Collc, Rank, P, B, /*AtRootOnly=*/Reduce,
-            Reduce ? "osu_reduce" : "osu_allreduce",
-            Reduce ? "reduce" : "allreduce", [&](int *In, int *Out, int N) {
-              if (Collc)
-                return OSU_PICK(collc_allreduce_bench(In, Out, N, MPI_INT,
-                                                      MPI_SUM, MPI_COMM_WORLD),
-                                collc_reduce_bench(In, Out, N, MPI_INT, MPI_SUM,
-                                                   0, MPI_COMM_WORLD));
-              return Reduce ? MPI_Reduce(In, Out, N, MPI_INT, MPI_SUM, 0,
-                                         MPI_COMM_WORLD)
-                            : MPI_Allreduce(In, Out, N, MPI_INT, MPI_SUM,
-                                            MPI_COMM_WORLD);
-            });
-      });
+  return osu::run(argc, argv, 4, [](const osu::Case &C) {
+    return osu::timedSum(
+        C, /*AtRootOnly=*/Reduce, Reduce ? "osu_reduce" : "osu_allreduce",
+        Reduce ? "reduce" : "allreduce", [&](int *In, int *Out, int N) {
+          if (C.Collc)
+            return OSU_PICK(collc_allreduce_bench(In, Out, N, MPI_INT, MPI_SUM,
+                                                  MPI_COMM_WORLD),
+                            collc_reduce_bench(In, Out, N, MPI_INT, MPI_SUM, 0,
+                                               MPI_COMM_WORLD));
+          return Reduce ? MPI_Reduce(In, Out, N, MPI_INT, MPI_SUM, 0,
+                                     MPI_COMM_WORLD)
+                        : MPI_Allreduce(In, Out, N, MPI_INT, MPI_SUM,
+                                        MPI_COMM_WORLD);
+        });
+  });
 }

@@ -21,29 +21,26 @@ extern "C" int collc_bcast_bench(void *, int, MPI_Datatype, int, MPI_Comm);
 static char pattern(size_t Byte) { return static_cast<char>(Byte * 7 + 3); }
 
 int main(int argc, char **argv) {
-  return osu::run(
-      argc, argv, 1,
-      [](const osu::Options &O, long B, bool Collc, int Rank, int) {
-        std::vector<char> Buf(B);
-        const int N = static_cast<int>(B);
-        return osu::timed(
-            O,
-            [&] {
-              for (size_t I = 0; I < Buf.size(); ++I)
-                Buf[I] = Rank == 0 ? pattern(I) : 0;
-            },
-            [&] {
-              return Collc ? collc_bcast_bench(Buf.data(), N, MPI_BYTE, 0,
-                                               MPI_COMM_WORLD)
-                           : MPI_Bcast(Buf.data(), N, MPI_BYTE, 0,
-                                       MPI_COMM_WORLD);
-            },
-            [&] {
-              for (size_t I = 0; I < Buf.size(); ++I)
-                if (Buf[I] != pattern(I))
-                  return false;
-              return true;
-            },
-            "osu_bcast", Collc, "broadcast of " + std::to_string(N) + " bytes");
-      });
+  return osu::run(argc, argv, 1, [](const osu::Case &C) {
+    std::vector<char> Buf(C.size());
+    return osu::timed(
+        C,
+        [&] {
+          for (size_t I = 0; I < Buf.size(); ++I)
+            Buf[I] = C.Rank == 0 ? pattern(I) : 0;
+        },
+        [&] {
+          return C.Collc ? collc_bcast_bench(Buf.data(), C.count(), MPI_BYTE, 0,
+                                             MPI_COMM_WORLD)
+                         : MPI_Bcast(Buf.data(), C.count(), MPI_BYTE, 0,
+                                     MPI_COMM_WORLD);
+        },
+        [&] {
+          for (size_t I = 0; I < Buf.size(); ++I)
+            if (Buf[I] != pattern(I))
+              return false;
+          return true;
+        },
+        "osu_bcast", "broadcast of " + std::to_string(C.Bytes) + " bytes");
+  });
 }

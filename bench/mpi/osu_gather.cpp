@@ -35,41 +35,38 @@ static RootedFn collcFn() {
 }
 
 int main(int argc, char **argv) {
-  return osu::run(
-      argc, argv, 1,
-      [](const osu::Options &O, long B, bool Collc, int Rank, int P) {
-        const int N = static_cast<int>(B);
-        const size_t Block = static_cast<size_t>(B);
-        // The gather: every rank's block in, all at the root; the scatter:
-        // all at the root, each rank's block out. Only the root holds all.
-        std::vector<char> One(Block),
-            All(Rank == 0 ? static_cast<size_t>(P) * Block : 0);
-        std::vector<char> &Src = Scatter ? All : One;
-        std::vector<char> &Dst = Scatter ? One : All;
-        auto Fill = [&](std::vector<char> &V, int First) {
-          for (size_t I = 0; I < V.size(); ++I)
-            V[I] = osu::blockPattern(First + static_cast<int>(I / Block),
-                                     I % Block);
-        };
-        if (Block > 0)
-          Fill(Src, Scatter ? 0 : Rank);
-        RootedFn F = Collc ? collcFn() : Scatter ? MPI_Scatter : MPI_Gather;
-        return osu::timed(
-            O, [&] { std::fill(Dst.begin(), Dst.end(), 0); },
-            [&] {
-              return F(Src.data(), N, MPI_BYTE, Dst.data(), N, MPI_BYTE, 0,
-                       MPI_COMM_WORLD);
-            },
-            [&] {
-              if (!Scatter && Rank != 0)
-                return true;
-              std::vector<char> Want(Dst.size());
-              if (Block > 0)
-                Fill(Want, Scatter ? Rank : 0);
-              return Want == Dst;
-            },
-            Name, Collc,
-            std::string(Scatter ? "scatter" : "gather") + " of " +
-                std::to_string(N) + "-byte blocks");
-      });
+  return osu::run(argc, argv, 1, [](const osu::Case &C) {
+    const size_t Block = C.size();
+    // The gather: every rank's block in, all at the root; the scatter: all
+    // at the root, each rank's block out. Only the root holds all.
+    std::vector<char> One(Block),
+        All(C.Rank == 0 ? static_cast<size_t>(C.P) * Block : 0);
+    std::vector<char> &Src = Scatter ? All : One;
+    std::vector<char> &Dst = Scatter ? One : All;
+    auto Fill = [&](std::vector<char> &V, int First) {
+      for (size_t I = 0; I < V.size(); ++I)
+        V[I] =
+            osu::blockPattern(First + static_cast<int>(I / Block), I % Block);
+    };
+    if (Block > 0)
+      Fill(Src, Scatter ? 0 : C.Rank);
+    RootedFn F = C.Collc ? collcFn() : Scatter ? MPI_Scatter : MPI_Gather;
+    return osu::timed(
+        C, [&] { std::fill(Dst.begin(), Dst.end(), 0); },
+        [&] {
+          return F(Src.data(), C.count(), MPI_BYTE, Dst.data(), C.count(),
+                   MPI_BYTE, 0, MPI_COMM_WORLD);
+        },
+        [&] {
+          if (!Scatter && C.Rank != 0)
+            return true;
+          std::vector<char> Want(Dst.size());
+          if (Block > 0)
+            Fill(Want, Scatter ? C.Rank : 0);
+          return Want == Dst;
+        },
+        Name,
+        std::string(Scatter ? "scatter" : "gather") + " of " +
+            std::to_string(C.Bytes) + "-byte blocks");
+  });
 }

@@ -26,34 +26,33 @@ extern "C" int collc_reduce_scatter_block_bench(const void *, void *, int,
                                                 MPI_Datatype, MPI_Op, MPI_Comm);
 
 int main(int argc, char **argv) {
-  return osu::run(
-      argc, argv, 0,
-      [](const osu::Options &O, long B, bool Collc, int Rank, int P) {
-        const size_t Count = static_cast<size_t>(B / 4);
-        const int N = static_cast<int>(Count / static_cast<size_t>(P));
-        std::vector<int> In(Count), Out(static_cast<size_t>(N));
-        for (size_t I = 0; I < In.size(); ++I)
-          In[I] = (Rank + 1) * static_cast<int>(I % 7 + 1);
-        return osu::timed(
-            O, [&] { std::fill(Out.begin(), Out.end(), -1); },
-            [&] {
-              return Collc ? collc_reduce_scatter_block_bench(
-                                 In.data(), Out.data(), N, MPI_INT, MPI_SUM,
-                                 MPI_COMM_WORLD)
-                           : MPI_Reduce_scatter_block(In.data(), Out.data(), N,
-                                                      MPI_INT, MPI_SUM,
-                                                      MPI_COMM_WORLD);
-            },
-            [&] {
-              const int Sum = P * (P + 1) / 2;
-              for (size_t I = 0; I < Out.size(); ++I) {
-                const size_t G = static_cast<size_t>(Rank) * Out.size() + I;
-                if (Out[I] != static_cast<int>(G % 7 + 1) * Sum)
-                  return false;
-              }
-              return true;
-            },
-            "osu_reduce_scatter", Collc,
-            "reduce-scatter of " + std::to_string(B) + " bytes");
-      });
+  return osu::run(argc, argv, 0, [](const osu::Case &C) {
+    const size_t Count = static_cast<size_t>(C.Bytes / 4);
+    const int N = static_cast<int>(Count / static_cast<size_t>(C.P));
+    std::vector<int> In(Count), Out(static_cast<size_t>(N));
+    for (size_t I = 0; I < In.size(); ++I)
+      In[I] = (C.Rank + 1) * static_cast<int>(I % 7 + 1);
+    return osu::timed(
+        C, [&] { std::fill(Out.begin(), Out.end(), -1); },
+        [&] {
+          return C.Collc
+                     ? collc_reduce_scatter_block_bench(In.data(), Out.data(),
+                                                        N, MPI_INT, MPI_SUM,
+                                                        MPI_COMM_WORLD)
+                     : MPI_Reduce_scatter_block(In.data(), Out.data(), N,
+                                                MPI_INT, MPI_SUM,
+                                                MPI_COMM_WORLD);
+        },
+        [&] {
+          const int Sum = C.P * (C.P + 1) / 2;
+          for (size_t I = 0; I < Out.size(); ++I) {
+            const size_t G = static_cast<size_t>(C.Rank) * Out.size() + I;
+            if (Out[I] != static_cast<int>(G % 7 + 1) * Sum)
+              return false;
+          }
+          return true;
+        },
+        "osu_reduce_scatter",
+        "reduce-scatter of " + std::to_string(C.Bytes) + " bytes");
+  });
 }

@@ -308,6 +308,33 @@ summarise() {
       split(at, W, SUBSEP)
       return bycoll ? sprintf("%.2f (%s, %d B)", r, W[1], W[3]) : sprintf("%.2f (%s, %s %d B)", r, W[1], W[2], W[3])
     }
+    # Counts cell k (a shortfall or not, of ratio r: auto over the fastest
+    # built-in, -1 where auto failed) in group g, a family or a collective.
+    function tally(g, k, short, r) {
+      Cells[g]++
+      if (short) Short[g]++
+      if (r >= 0 && (!(g in Worst) || r > Worst[g])) { Worst[g] = r; WorstAt[g] = k }
+    }
+    # The row of group g: a collective (bycoll) has its cells, shortfalls
+    # and worst ratio; a family also the cells where auto failed and auto
+    # over the bound (median and worst).
+    function row(g, bycoll,   w, m, med, wb) {
+      w = (g in Worst) ? worst(Worst[g], WorstAt[g], bycoll) : "-"
+      if (bycoll) return sprintf("| %s | %d | %d | %s |", g, Cells[g], Short[g], w)
+      wb = (g in WorstB) ? worst(WorstB[g], WorstBAt[g], 0) : "-"
+      m = sorted(Q[g], V)
+      med = m ? sprintf("%.2f", median(V, m)) : "-"
+      return sprintf("| %s | %d | %d | %d | %s | %s | %s |", g, Cells[g], Short[g], Failed[g], w, med, wb)
+    }
+    # A table by family or (bycoll) by collective: the header and alignment
+    # lines, then the row of each group of the list (in its order) that has
+    # cells.
+    function table(header, align, list, bycoll,   G, m, j) {
+      print header
+      print align
+      m = split(list, G, " ")
+      for (j = 1; j <= m; j++) if (G[j] in Cells) print row(G[j], bycoll)
+    }
     FNR == NR { B[$1 SUBSEP $2 SUBSEP $3] = $4; next }
     {
       k = $1 SUBSEP $4 SUBSEP $5
@@ -331,29 +358,20 @@ summarise() {
         if (Auto[k] == "mem") { Mem[f]++; continue }
         if (Auto[k] == "-") { Slow[f]++; continue }
         if (!(k in Best)) { NoBest[f]++; continue }
-        Cells[f]++; AllCells++; CCells[c]++
         short = !num(Auto[k]) || Auto[k] > Best[k] * 1.001
         r = num(Auto[k]) ? Auto[k] / Best[k] : -1
-        if (short) { Short[f]++; AllShort++; CShort[c]++; Sf[++ns] = k; Kept[K[1]] = 1 }
-        if (num(Auto[k]) && (!(f in Worst) || r > Worst[f])) { Worst[f] = r; WorstAt[f] = k }
-        if (num(Auto[k]) && (!(c in CWorst) || r > CWorst[c])) { CWorst[c] = r; CWorstAt[c] = k }
+        tally(f, k, short, r); tally(c, k, short, r); AllCells++
+        if (short) { AllShort++; Sf[++ns] = k; Kept[K[1]] = 1 }
         if (!num(Auto[k])) Failed[f]++
         if (num(Auto[k]) && (k in B) && B[k] > 0) {
           q = Auto[k] / B[k]; Q[f] = Q[f] " " q
           if (!(f in WorstB) || q > WorstB[f]) { WorstB[f] = q; WorstBAt[f] = k }
         }
       }
-      print "| family | cells | shortfalls | auto failed | worst auto / fastest built-in | median auto / bound | worst auto / bound |"
-      print "|---|---:|---:|---:|---|---:|---|"
-      nf = split("torus-2d torus-3d fat-tree-2 fat-tree-3 cluster-flat cluster-thin cluster-fat", F, " ")
-      for (j = 1; j <= nf; j++) {
-        f = F[j]; if (!(f in Cells)) continue
-        w = (f in Worst) ? worst(Worst[f], WorstAt[f], 0) : "-"
-        wb = (f in WorstB) ? worst(WorstB[f], WorstBAt[f], 0) : "-"
-        m = sorted(Q[f], V)
-        med = m ? sprintf("%.2f", median(V, m)) : "-"
-        printf "| %s | %d | %d | %d | %s | %s | %s |\n", f, Cells[f], Short[f], Failed[f], w, med, wb
-      }
+      families = "torus-2d torus-3d fat-tree-2 fat-tree-3 cluster-flat cluster-thin cluster-fat"
+      nf = split(families, F, " ")
+      table("| family | cells | shortfalls | auto failed | worst auto / fastest built-in | median auto / bound | worst auto / bound |",
+        "|---|---:|---:|---:|---|---:|---|", families, 0)
       printf "| all | %d | %d | | | | |\n\n", AllCells, AllShort
       for (j = 1; j <= nf; j++) {
         f = F[j]
@@ -361,14 +379,9 @@ summarise() {
         if (f in Slow) printf "%s: %d cells where auto did not finish within SMPI_LIMIT (not counted).\n", f, Slow[f]
         if (f in NoBest) printf "%s: %d cells without any SMPI built-in that finished.\n", f, NoBest[f]
       }
-      print "\n| collective | cells | shortfalls | worst auto / fastest built-in |"
-      print "|---|---:|---:|---|"
-      nc = split("bcast allreduce allgather reduce alltoall", CL, " ")
-      for (j = 1; j <= nc; j++) {
-        c = CL[j]; if (!(c in CCells)) continue
-        w = (c in CWorst) ? worst(CWorst[c], CWorstAt[c], 1) : "-"
-        printf "| %s | %d | %d | %s |\n", c, CCells[c], CShort[c], w
-      }
+      print ""
+      table("| collective | cells | shortfalls | worst auto / fastest built-in |", "|---|---:|---:|---|",
+        "bcast allreduce allgather reduce alltoall", 1)
       # The evaluator (what auto plans with) against SMPI, on the auto cells.
       for (i = 1; i <= n; i++) {
         k = Order[i]; f = Fam[k]
