@@ -216,7 +216,29 @@ int64_t fastestBandCount(const Machine &M, uint64_t Bytes, int64_t Ways) {
         (Best == 0 ||
          Bands[I - 1].BandwidthFactor > Bands[Best - 1].BandwidthFactor))
       Best = I;
-  return Best == 0 ? 0 : bandTopCount(*M.Net, Best, Bytes, Ways);
+  if (Best == 0)
+    return 0;
+  // The least count of the form 2^j or 3 x 2^j whose segments fit below the
+  // band's top: a count that stays the same over a factor 1.33-1.5 of sizes,
+  // not one that moves at every few kilobytes (each move is a change of
+  // shape that --emit select locates).
+  const int64_t Least = bandTopCount(*M.Net, Best, Bytes, Ways);
+  if (Least == 0)
+    return 0;
+  // 1, 2, 3, 4, 6, 8, 12, 16, ...
+  auto Next = [](int64_t K) {
+    return K < 2 ? 2 : (K & (K - 1)) == 0 ? K / 2 * 3 : K / 3 * 4;
+  };
+  int64_t K = 1;
+  while (K < Least)
+    K = Next(K);
+  // In the band when its bottom is at most 2/3 of its top (SMPI's: 5,776
+  // and 9,375); else none.
+  const uint64_t Per = static_cast<uint64_t>(std::max<int64_t>(1, Ways));
+  const uint64_t Longest =
+      (Bytes + Per * uint64_t(K) - 1) / (Per * uint64_t(K)) +
+      M.Net->EnvelopeBytes;
+  return &M.Net->band(Longest) == &Bands[Best - 1] ? K : 0;
 }
 
 llvm::Expected<Schedule> searchSegments(

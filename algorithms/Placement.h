@@ -215,10 +215,12 @@ searchWindows(const Machine &M, Pipeline &P,
 std::vector<int64_t> bandEdgeCounts(const Machine &M, uint64_t Bytes,
                                     int64_t Ways);
 
-/// The count k for which \p Bytes cut in Ways x k chunks fills the protocol
-/// band of \p M's network with the highest bandwidth factor up to its top,
-/// when that band is faster than the largest messages' (SMPI's default
-/// factors: 5,776-9,375 B at 1.087 against 0.94); 0 when there is none.
+/// A count k, of the form 2^j or 3 x 2^j, for which \p Bytes cut in Ways x k
+/// chunks falls in the protocol band of \p M's network with the highest
+/// bandwidth factor, when that band is faster than the largest messages'
+/// (SMPI's default factors: 5,776-9,375 B at 1.087 against 0.94): the least
+/// such count whose segments fit below the band's top. 0 when there is no
+/// such band or count.
 int64_t fastestBandCount(const Machine &M, uint64_t Bytes, int64_t Ways);
 
 /// For broadcasts that leave some rank without some chunk (a spanning tree

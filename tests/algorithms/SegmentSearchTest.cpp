@@ -207,8 +207,8 @@ TEST_CASE("bandEdgeCounts: the least counts whose segments fit each protocol "
   CHECK(std::find(Four.begin(), Four.end(), 29) != Four.end());
 }
 
-TEST_CASE("fastestBandCount: the least count whose segments fit the band of "
-          "the highest bandwidth factor") {
+TEST_CASE("fastestBandCount: the least count of the form 2^j or 3 x 2^j "
+          "whose segments fit the band of the highest bandwidth factor") {
   CHECK(fastestBandCount(linear(10, 0.01), 1 << 20, 1) == 0);
   const Machine M = test::smpiTorus16x16();
   const uint64_t Env = M.Net->EnvelopeBytes;
@@ -224,9 +224,14 @@ TEST_CASE("fastestBandCount: the least count whose segments fit the band of "
       auto Longest = [&](int64_t C) {
         return (Bytes + Ways * C - 1) / (Ways * C) + Env;
       };
-      // Its segments are in the fastest band; one count fewer is above it.
+      // Its segments are in the fastest band; the count of the form before
+      // it is above the band.
       CHECK(M.Net->band(Longest(K)).BandwidthFactor == Fastest);
-      CHECK(M.Net->band(Longest(K - 1)).BandwidthFactor != Fastest);
+      const bool Power = (K & (K - 1)) == 0;
+      CHECK((Power || K % 3 == 0));
+      const int64_t Before = Power ? K / 4 * 3 : K / 3 * 2;
+      CHECK(Longest(std::max<int64_t>(1, Before)) >
+            M.Net->Bands[6].MinBytes - 1);
     }
   // Where the largest messages' band is the fastest, none.
   Machine Flat = M;
