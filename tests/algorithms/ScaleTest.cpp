@@ -233,3 +233,52 @@ TEST_CASE("scale: the direct exchanges past MaxTransfers at a drawn P over "
   Rng G(0x26c0a);
   checkCopyExchanges(int32_t(G.uniform(2049, 2300)));
 }
+
+TEST_CASE("scale: the P^2 reductions named build past MaxTransfers within "
+          "MaxCopyTransfers and verify at a drawn P up to 300") {
+  struct Case {
+    Collective C;
+    const char *Algorithm;
+  } Cases[] = {
+      {Collective::ReduceScatter, "ring"},
+      {Collective::ReduceScatter, "direct"},
+      {Collective::Reduce, "reduce-scatter-direct"},
+      {Collective::Allreduce, "reduce-scatter-direct"},
+  };
+  Rng G(0x26c0b);
+  const int32_t P = static_cast<int32_t>(G.uniform(2, 300));
+  const Machine M = linearMachine();
+  for (const Case &K : Cases) {
+    CAPTURE(K.Algorithm);
+    const uint64_t Bytes =
+        K.C == Collective::ReduceScatter ? 4 * uint64_t(P) : 1 << 16;
+    const Request R = test::request(K.C, P, 0, Bytes, K.Algorithm);
+    const Schedule S = buildVerified(M, R, K.Algorithm);
+    // One transfer per pair of ranks and block; the allreduce gathers the
+    // blocks back as many times, the reduce once to the root.
+    const uint64_t Pairs = uint64_t(P) * (P - 1);
+    const uint64_t Want = K.C == Collective::Allreduce ? 2 * Pairs
+                          : K.C == Collective::Reduce  ? Pairs + (P - 1)
+                                                       : Pairs;
+    CHECK(S.numTransfers() == Want);
+  }
+  // At 2,800 ranks (7.8 million transfers): named, the one-block reductions
+  // apply; under `auto` they keep to MaxTransfers, as the allreduce (two
+  // candidates of 15.7 million) does named; past 4,096 ranks none applies.
+  for (const Case &K : Cases) {
+    CAPTURE(K.Algorithm);
+    const AlgorithmInfo *A = findAlgorithm(K.Algorithm, K.C);
+    REQUIRE(A);
+    for (int32_t Ranks : {2800, 4097}) {
+      const Machine Big = test::linearTorus(Ranks);
+      Request R =
+          test::request(K.C, Ranks, 0, 4 * uint64_t(Ranks), K.Algorithm);
+      std::string Why;
+      CHECK(A->applies(Big, R, Why) ==
+            (Ranks == 2800 && K.C != Collective::Allreduce));
+      R.Algorithm = "auto";
+      CHECK_FALSE(A->applies(Big, R, Why));
+      CHECK(Why.find("transfers, more than the ") != std::string::npos);
+    }
+  }
+}
