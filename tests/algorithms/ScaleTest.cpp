@@ -8,6 +8,7 @@
 #include "algorithms/TopologyReductions.h"
 #include "ir/Random.h"
 #include "passes/Verify.h"
+#include "readers/MachineSpec.h"
 #include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
@@ -281,4 +282,38 @@ TEST_CASE("scale: the P^2 reductions named build past MaxTransfers within "
       CHECK(Why.find("transfers, more than the ") != std::string::npos);
     }
   }
+}
+
+TEST_CASE("scale: a reduction step past the verifier's batch is followed in "
+          "batches, and a contribution folded twice is still found") {
+  // A SimGrid cluster of 300 nodes: the direct reduce-scatter is one step of
+  // 300 x 299 = 89,700 folds, none of which reads a block another delivers.
+  const std::string Xml =
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<platform version=\"4.1\">\n"
+      "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-299\" "
+      "speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/>\n</platform>\n";
+  auto Parsed = parseMachine(llvm::MemoryBufferRef(Xml, "cluster.xml"));
+  REQUIRE_MESSAGE(static_cast<bool>(Parsed),
+                  llvm::toString(Parsed.takeError()));
+  const Machine M = std::move(*Parsed);
+  const int32_t P = 300;
+  const Request R =
+      test::request(M, Collective::ReduceScatter, P, 0, 4 * P, "direct");
+  Schedule S = buildVerified(M, R, "direct");
+  REQUIRE(S.Steps.size() == 1);
+  CHECK(S.Steps[0].Transfers.size() == size_t(P) * (P - 1));
+  // The step's first fold listed again at its end, in its last batch.
+  std::vector<Transfer> &Ts = S.Steps[0].Transfers;
+  const Transfer Again = Ts.front();
+  Ts.push_back(Again);
+  VerifyOptions O;
+  O.Flow = VerifyOptions::Tracking::Runs;
+  O.Timing = false;
+  llvm::Error E = verify(S, M, O);
+  REQUIRE(static_cast<bool>(E));
+  const std::string Msg = llvm::toString(std::move(E));
+  CHECK(Msg.find("a contribution would count twice") != std::string::npos);
+  CHECK(Msg.find("of rank " + std::to_string(Again.Dst)) != std::string::npos);
 }
