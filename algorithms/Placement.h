@@ -73,15 +73,16 @@ constexpr int64_t MaxTransfers = int64_t(1) << 22;
 /// within MaxTransfers; else says why not in \p Why.
 bool transfersFit(double Transfers, std::string &Why);
 
-/// Upper bound on the transfers of a schedule of plain copies of one piece
-/// each (the direct all-to-all and allgather), built because the request
-/// names its algorithm: such a transfer takes 112 bytes in the schedule
-/// (ir/Schedule.h, PieceList) and 190-230 at the peak of building,
-/// verifying and writing it, so 2^24 of them (every pair of 4,096 ranks)
-/// 3.1-3.8 GB. `auto` keeps to MaxTransfers for its candidates.
+/// Upper bound on the transfers of a schedule of one block each, plain
+/// copies (the direct all-to-all and allgather) or one-block folds (the ring
+/// and direct reduce-scatters, reduce-scatter-direct's reduce), built
+/// because the request names its algorithm: such a transfer takes 112 bytes
+/// in the schedule (ir/Schedule.h, PieceList) and 190-300 at the peak of
+/// building, verifying and writing it, so 2^24 of them (every pair of 4,096
+/// ranks) 3.1-5 GB. `auto` keeps to MaxTransfers for its candidates.
 constexpr int64_t MaxCopyTransfers = int64_t(1) << 24;
 
-/// transfersFit for such copies: within MaxCopyTransfers when \p R names
+/// transfersFit for such schedules: within MaxCopyTransfers when \p R names
 /// the algorithm, MaxTransfers under `auto`.
 bool copyTransfersFit(const Request &R, double Transfers, std::string &Why);
 

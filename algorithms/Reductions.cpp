@@ -447,9 +447,14 @@ llvm::Expected<Schedule> buildDirectReduce(const Machine &M, const Request &R) {
 
 bool reduceScatterDirectApplies(const Machine &, const Request &R,
                                 std::string &Why) {
-  // An all-to-all of blocks, then an allgather: P (P - 1) transfers each.
+  // An all-to-all of blocks, P (P - 1) transfers; then a gather to the root
+  // (P - 1), or an allgather (as many again, and two of them built to pick
+  // the cheaper: kept to MaxTransfers).
   const double P = R.size();
-  return transfersFit(2 * P * (P - 1), Why);
+  if (R.Coll == Collective::Allreduce)
+    return transfersFit(2 * P * (P - 1), Why);
+  return copyTransfersFit(
+      R, P * (P - 1) + (R.Coll == Collective::Reduce ? P - 1 : 0), Why);
 }
 
 llvm::Expected<Schedule>
@@ -478,7 +483,7 @@ bool ringReduceScatterApplies(const Machine &, const Request &R,
     return false;
   // P - 1 steps of P transfers.
   const double P = R.size();
-  return transfersFit(P * (P - 1), Why);
+  return copyTransfersFit(R, P * (P - 1), Why);
 }
 
 llvm::Expected<Schedule> buildRingReduceScatter(const Machine &M,
@@ -486,15 +491,29 @@ llvm::Expected<Schedule> buildRingReduceScatter(const Machine &M,
   Schedule S = scheduleSkeleton(M, R, "ring");
   const int32_t P = S.size();
   S.NumChunks = P;
-  Reducer Rd(S);
   // Step s: rank r folds block r - s - 1 into what it holds of it and passes
-  // it on to r + 1; block b starts at rank b + 1 and ends at rank b.
-  for (int32_t St = 0; St + 1 < P; ++St)
+  // it on to r + 1; block b starts at rank b + 1 and ends at rank b. What r
+  // sends then holds the contributions of ranks r - s, ..., r (cyclically),
+  // so the pieces are written as they are (a Reducer, following every
+  // rank's P blocks, would hold P^2 contributor sets) and each step is one
+  // round: every rank sends and receives once.
+  S.Steps.resize(P > 1 ? P - 1 : 0);
+  for (int32_t St = 0; St + 1 < P; ++St) {
+    std::vector<Transfer> &Ts = S.Steps[St].Transfers;
+    Ts.reserve(P);
     for (int32_t Rk = 0; Rk < P; ++Rk) {
       const int32_t B = ((Rk - St - 1) % P + P) % P;
-      Rd.send(Rk, (Rk + 1) % P, B, B + 1, TransferKind::Combine, 0, 1, St);
+      Transfer &T = Ts.emplace_back();
+      T.Src = Rk;
+      T.Dst = (Rk + 1) % P;
+      T.Kind = TransferKind::Combine;
+      T.Bytes = S.chunkBytes({B, B + 1});
+      const IntervalSet From =
+          IntervalSet::of(relIntervals(0, St + 1, B + 1, P));
+      for (const Interval &I : From)
+        T.Pieces.push_back({I, {0, P}, {B, B + 1}});
     }
-  S.Steps = groupedRounds(M, std::move(Rd.Ts), P, Rd.Tags);
+  }
   return S;
 }
 

@@ -104,11 +104,14 @@ std::vector<FatTreeHop> FatTreeNetwork::route(int64_t A, int64_t B) const {
   while (!(Cur == Dest)) {
     int64_t D = A % Par[Cur.Level - 1];
     for (int64_t I = D * Down[Cur.Level - 1]; I < numChildren(Cur); ++I) {
-      if (I % Down[Cur.Level - 1] != digit(Dest, Cur.Level - 1))
-        continue;
+      // The scan's next I with the destination's digit, found at once (the
+      // loop's own steps but the one that moves, skipped).
+      const int64_t Dn = Down[Cur.Level - 1];
+      I += ((digit(Dest, Cur.Level - 1) - I % Dn) % Dn + Dn) % Dn;
+      if (I >= numChildren(Cur))
+        break;
       FatTreeVertex C = child(Cur, I);
-      Out.push_back(
-          {Cur, C, static_cast<int32_t>(I / Down[Cur.Level - 1]), false});
+      Out.push_back({Cur, C, static_cast<int32_t>(I / Dn), false});
       Cur = C;
     }
   }

@@ -145,8 +145,16 @@ struct ArrivalIndex::ChunkIndex {
   std::vector<Entry> Entries;
   std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
 
-  /// Chooses the axis from the arrivals \p Ts.
+  /// Chooses the axis from the arrivals \p Ts. A reduction's sends carry
+  /// what their ranks have folded so far, origins that widen to every rank
+  /// (reduce-scatter-direct's owner sends its reduced block to each other
+  /// rank), so combined arrivals are indexed by chunks.
   void chooseAxis(const std::vector<const Transfer *> &Ts) {
+    for (const Transfer *T : Ts)
+      if (T->Kind == TransferKind::Combine) {
+        Axis = &Piece::Chunks;
+        return;
+      }
     double Width[2];
     int I = 0;
     for (Interval Piece::*Ax : {&Piece::Chunks, &Piece::Origins}) {
@@ -197,6 +205,7 @@ ArrivalIndex::ArrivalIndex(int32_t Ranks, uint64_t Expected, int64_t Chunks)
       BucketBudget(std::max<uint64_t>(uint64_t(1) << 16, 2 * Expected)),
       DataHead(static_cast<size_t>(Ranks), None),
       SignalHead(static_cast<size_t>(Ranks), None),
+      Asked(static_cast<size_t>(Ranks)),
       DataCount(static_cast<size_t>(Ranks), 0),
       AllEnd(static_cast<size_t>(Ranks), 0.0),
       SignalEnd(static_cast<size_t>(Ranks), 0.0) {
@@ -264,9 +273,23 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE double
 ArrivalIndex::latestEnd(const Transfer &T) const {
   if (T.Kind == TransferKind::Signal)
     return AllEnd[T.Src];
-  double Ready = SignalEnd[T.Src];
-  visitMeeting(T, [&](const Arrival &A) { Ready = std::max(Ready, A.T->End); });
-  return Ready;
+  // The arrivals T meets are those an earlier send of the same pieces met,
+  // and those since that meet T (ends are final once recorded).
+  LastAsked &L = Asked[T.Src];
+  double Met = 0;
+  if (L.T && L.T->Pieces == T.Pieces) {
+    Met = L.Ready;
+    for (uint32_t A = DataHead[T.Src]; A != None && A != L.Head;
+         A = Arrivals[A].Prev)
+      if (meets(T, *Arrivals[A].T))
+        Met = std::max(Met, Arrivals[A].T->End);
+  } else {
+    visitMeeting(T, [&](const Arrival &A) { Met = std::max(Met, A.T->End); });
+  }
+  L.T = &T;
+  L.Head = DataHead[T.Src];
+  L.Ready = Met;
+  return std::max(SignalEnd[T.Src], Met);
 }
 
 void ArrivalIndex::latestEnds(const Step &St, std::vector<double> &Ends) const {

@@ -123,6 +123,17 @@ private:
   uint64_t BucketCells = 0;
   /// Per rank, its newest data and signal arrivals (None: none yet).
   std::vector<uint32_t> DataHead, SignalHead;
+  /// Per rank, its last data send asked about by latestEnd (null: none),
+  /// the rank's newest data arrival then, and the latest End among the
+  /// arrivals it met. A send of the same pieces later (a rank that passes
+  /// one block to every other in turn) looks only at the arrivals since, so
+  /// that P such sends after P arrivals cost O(P), not O(P^2).
+  struct LastAsked {
+    const Transfer *T = nullptr;
+    uint32_t Head = 0;
+    double Ready = 0;
+  };
+  mutable std::vector<LastAsked> Asked;
   std::vector<Arrival> Arrivals;
   /// Per rank: data arrivals, and the latest End of all and of signals.
   std::vector<uint32_t> DataCount;

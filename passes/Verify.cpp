@@ -7,6 +7,8 @@
 #include "passes/HeldFlow.h"
 #include "passes/ReductionFlow.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -17,6 +19,43 @@
 namespace collc {
 
 namespace {
+
+/// A reduction step of more transfers than this is followed in batches of
+/// as many when no transfer of it reads what another delivers into.
+constexpr size_t FlowBatch = size_t(1) << 16;
+
+/// The chunks \p T's pieces span.
+Interval chunkHull(const Transfer &T) {
+  Interval H = T.Pieces.front().Chunks;
+  for (const Piece &Pc : T.Pieces) {
+    H.Lo = std::min(H.Lo, Pc.Chunks.Lo);
+    H.Hi = std::max(H.Hi, Pc.Chunks.Hi);
+  }
+  return H;
+}
+
+/// Whether no transfer of \p Ts reads chunks of a value that a transfer of
+/// \p Ts delivers into (compared as the chunk hulls each rank's values
+/// receive), so that following them one batch after another reads what
+/// the whole step would: the values before the step. \p Ts are well formed
+/// (Verifier::structure), of \p P ranks.
+bool readsNoDelivery(llvm::ArrayRef<const Transfer *> Ts, int32_t P) {
+  std::vector<Interval> Into(2 * static_cast<size_t>(P));
+  for (const Transfer *T : Ts) {
+    const Interval H = chunkHull(*T);
+    for (int V = 0; V < 2; ++V) {
+      if (!(T->Into >> V & 1))
+        continue;
+      Interval &I = Into[2 * static_cast<size_t>(T->Dst) + V];
+      I = I.empty() ? H : Interval{std::min(I.Lo, H.Lo), std::max(I.Hi, H.Hi)};
+    }
+  }
+  for (const Transfer *T : Ts)
+    if (Into[2 * static_cast<size_t>(T->Src) + T->From].intersects(
+            chunkHull(*T)))
+      return false;
+  return true;
+}
 
 class Verifier {
 public:
@@ -333,13 +372,24 @@ private:
       Sends[T->Src] = Recvs[T->Dst] = 0;
     if (Kind == DataKind::Reduction) {
       // Sends read the values before the step, then the step's receives
-      // update them.
-      std::vector<TransferFlow> Flows =
-          Flow ? Flow->step(Valid) : ChunkFlow->step(Valid);
-      for (size_t I = 0; I < Valid.size(); ++I)
-        checkReductionSend(SI, *Valid[I], Flows[I]);
-      for (size_t I = 0; I < Valid.size(); ++I)
-        deliverReduction(SI, *Valid[I], Flows[I]);
+      // update them. A large step none of whose sends reads what it
+      // delivers (reduce-scatter-direct's one all-to-all of P (P - 1)
+      // folds) is followed in batches, so that its flows, a few hundred
+      // bytes a transfer, are not all held at once.
+      const size_t Batch = Valid.size() > FlowBatch && readsNoDelivery(Valid, P)
+                               ? FlowBatch
+                               : Valid.size();
+      for (size_t B = 0; B < Valid.size(); B += Batch) {
+        const llvm::ArrayRef<const Transfer *> Part =
+            llvm::ArrayRef<const Transfer *>(Valid).slice(
+                B, std::min(Batch, Valid.size() - B));
+        std::vector<TransferFlow> Flows =
+            Flow ? Flow->step(Part) : ChunkFlow->step(Part);
+        for (size_t I = 0; I < Part.size(); ++I)
+          checkReductionSend(SI, *Part[I], Flows[I]);
+        for (size_t I = 0; I < Part.size(); ++I)
+          deliverReduction(SI, *Part[I], Flows[I]);
+      }
       return;
     }
     // Sends use the state before the step.

@@ -98,14 +98,18 @@ bool excused(const AlgorithmInfo &A, int32_t P, const std::string &Why) {
 
 /// Whether \p A lists about P^2 transfers or blocks for \p C and builds
 /// them at any P (the all-to-alls; the allgathers whose ranks each send P - 1
-/// messages): at 4,096 ranks they take minutes and gigabytes
+/// messages; the reductions whose ranks each fold P - 1 blocks, named up to
+/// 4,096 ranks): at 4,096 ranks they take minutes and gigabytes
 /// (bench/scale_algorithms.sh), so they are drawn up to 1,024 ranks.
 bool quadratic(const AlgorithmInfo &A, Collective C) {
   const std::string Name = A.Name;
   return C == Collective::Alltoall ||
          (C == Collective::Allgather &&
           (Name == "ring" || Name == "direct" || Name == "node-direct" ||
-           Name == "grid-direct"));
+           Name == "grid-direct")) ||
+         (C == Collective::ReduceScatter &&
+          (Name == "ring" || Name == "direct")) ||
+         Name == "reduce-scatter-direct";
 }
 
 /// Builds every registry entry at \p Draws rank counts drawn up to \p MaxP

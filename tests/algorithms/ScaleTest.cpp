@@ -8,6 +8,7 @@
 #include "algorithms/TopologyReductions.h"
 #include "ir/Random.h"
 #include "passes/Verify.h"
+#include "readers/MachineSpec.h"
 #include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
@@ -232,4 +233,87 @@ TEST_CASE("scale: the direct exchanges past MaxTransfers at a drawn P over "
           doctest::skip()) {
   Rng G(0x26c0a);
   checkCopyExchanges(int32_t(G.uniform(2049, 2300)));
+}
+
+TEST_CASE("scale: the P^2 reductions named build past MaxTransfers within "
+          "MaxCopyTransfers and verify at a drawn P up to 300") {
+  struct Case {
+    Collective C;
+    const char *Algorithm;
+  } Cases[] = {
+      {Collective::ReduceScatter, "ring"},
+      {Collective::ReduceScatter, "direct"},
+      {Collective::Reduce, "reduce-scatter-direct"},
+      {Collective::Allreduce, "reduce-scatter-direct"},
+  };
+  Rng G(0x26c0b);
+  const int32_t P = static_cast<int32_t>(G.uniform(2, 300));
+  const Machine M = linearMachine();
+  for (const Case &K : Cases) {
+    CAPTURE(K.Algorithm);
+    const uint64_t Bytes =
+        K.C == Collective::ReduceScatter ? 4 * uint64_t(P) : 1 << 16;
+    const Request R = test::request(K.C, P, 0, Bytes, K.Algorithm);
+    const Schedule S = buildVerified(M, R, K.Algorithm);
+    // One transfer per pair of ranks and block; the allreduce gathers the
+    // blocks back as many times, the reduce once to the root.
+    const uint64_t Pairs = uint64_t(P) * (P - 1);
+    const uint64_t Want = K.C == Collective::Allreduce ? 2 * Pairs
+                          : K.C == Collective::Reduce  ? Pairs + (P - 1)
+                                                       : Pairs;
+    CHECK(S.numTransfers() == Want);
+  }
+  // At 2,800 ranks (7.8 million transfers): named, the one-block reductions
+  // apply; under `auto` they keep to MaxTransfers, as the allreduce (two
+  // candidates of 15.7 million) does named; past 4,096 ranks none applies.
+  for (const Case &K : Cases) {
+    CAPTURE(K.Algorithm);
+    const AlgorithmInfo *A = findAlgorithm(K.Algorithm, K.C);
+    REQUIRE(A);
+    for (int32_t Ranks : {2800, 4097}) {
+      const Machine Big = test::linearTorus(Ranks);
+      Request R =
+          test::request(K.C, Ranks, 0, 4 * uint64_t(Ranks), K.Algorithm);
+      std::string Why;
+      CHECK(A->applies(Big, R, Why) ==
+            (Ranks == 2800 && K.C != Collective::Allreduce));
+      R.Algorithm = "auto";
+      CHECK_FALSE(A->applies(Big, R, Why));
+      CHECK(Why.find("transfers, more than the ") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("scale: a reduction step past the verifier's batch is followed in "
+          "batches, and a contribution folded twice is still found") {
+  // A SimGrid cluster of 300 nodes: the direct reduce-scatter is one step of
+  // 300 x 299 = 89,700 folds, none of which reads a block another delivers.
+  const std::string Xml =
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<platform version=\"4.1\">\n"
+      "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-299\" "
+      "speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/>\n</platform>\n";
+  auto Parsed = parseMachine(llvm::MemoryBufferRef(Xml, "cluster.xml"));
+  REQUIRE_MESSAGE(static_cast<bool>(Parsed),
+                  llvm::toString(Parsed.takeError()));
+  const Machine M = std::move(*Parsed);
+  const int32_t P = 300;
+  const Request R =
+      test::request(M, Collective::ReduceScatter, P, 0, 4 * P, "direct");
+  Schedule S = buildVerified(M, R, "direct");
+  REQUIRE(S.Steps.size() == 1);
+  CHECK(S.Steps[0].Transfers.size() == size_t(P) * (P - 1));
+  // The step's first fold listed again at its end, in its last batch.
+  std::vector<Transfer> &Ts = S.Steps[0].Transfers;
+  const Transfer Again = Ts.front();
+  Ts.push_back(Again);
+  VerifyOptions O;
+  O.Flow = VerifyOptions::Tracking::Runs;
+  O.Timing = false;
+  llvm::Error E = verify(S, M, O);
+  REQUIRE(static_cast<bool>(E));
+  const std::string Msg = llvm::toString(std::move(E));
+  CHECK(Msg.find("a contribution would count twice") != std::string::npos);
+  CHECK(Msg.find("of rank " + std::to_string(Again.Dst)) != std::string::npos);
 }

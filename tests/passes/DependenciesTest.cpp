@@ -132,6 +132,10 @@ TEST_CASE("dependencies: the fast lookups agree with the rule applied "
       {"torus-16x16", Collective::Alltoall, 256, 64, "sem", 0},
       {"sp2", Collective::Alltoall, 16, 64, "bruck", 0},
       {"sp2", Collective::Allreduce, 12, 4096, "reduce-scatter-allgather", 0},
+      // A reduction's combined arrivals, indexed by chunk; the owner's sends
+      // of one reduced block to every other rank, from the last one asked.
+      {"sp2", Collective::Allreduce, 40, 4096, "reduce-scatter-direct", 0},
+      {"sp2", Collective::ReduceScatter, 40, 160, "ring", 0},
       // Signals.
       {"sp2", Collective::Barrier, 9, 0, "dissemination", 0},
       {"sp2", Collective::Barrier, 40, 0, "tree", 0},
