@@ -5,9 +5,11 @@
 #include "algorithms/Barriers.h"
 #include "algorithms/Bine.h"
 #include "algorithms/Greedy.h"
+#include "algorithms/GridAlltoall.h"
 #include "algorithms/LibraryBcast.h"
 #include "algorithms/MacroStar.h"
 #include "algorithms/Mesh.h"
+#include "algorithms/NodeRing.h"
 #include "algorithms/Packing.h"
 #include "algorithms/Personalized.h"
 #include "algorithms/Reductions.h"
@@ -457,6 +459,15 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/onNetwork},
+      {"grid-exchange",
+       "ranks on a logical 2-D or 3-D grid: blocks move along each dimension "
+       "in turn, one message per line peer (2dmesh, 3dmesh)",
+       {Collective::Alltoall},
+       buildGridExchange,
+       allPairsFit,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
       {"ring",
        "ring: P - 1 steps, each rank passes one block to the next",
        {Collective::Allgather},
@@ -489,6 +500,15 @@ const std::vector<AlgorithmInfo> &algorithms() {
        "other node at once, passed on inside it",
        {Collective::Allgather},
        buildNodeDirectAllgather,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/sharesNodes},
+      {"node-ring",
+       "a ring across the nodes per local rank, each block passed on inside "
+       "the node it enters as it arrives (loosely_lr)",
+       {Collective::Allgather},
+       buildNodeRingAllgather,
        nullptr,
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
