@@ -73,6 +73,31 @@ Request arenaRequest(const Machine &M, Collective C, uint64_t Bytes,
   return std::move(*R);
 }
 
+/// On platform \p Index of the draw (\p Ranks ranks), \p C of \p Bytes:
+/// \p Alg is faster than \p Rival by more than a factor \p Gain, and auto
+/// takes it.
+void autoTakes(uint64_t Index, int32_t Ranks, Collective C, uint64_t Bytes,
+               const char *Rival, const char *Alg, double Gain) {
+  int32_t P = 0;
+  const Machine M = arenaPlatform(Index, P);
+  REQUIRE(P == Ranks);
+  Request R = arenaRequest(M, C, Bytes, Rival);
+  REQUIRE(R.size() == P);
+  // The platform's hosts run several ranks each.
+  CHECK(R.Nodes[1] == R.Nodes[0]);
+  auto Slow = compile(M, R);
+  R.Algorithm = Alg;
+  auto Fast = compile(M, R);
+  R.Algorithm = "auto";
+  auto Auto = compile(M, R);
+  REQUIRE(Slow);
+  REQUIRE(Fast);
+  REQUIRE(Auto);
+  CHECK(Fast->Makespan * Gain < Slow->Makespan);
+  CHECK(Auto->Algorithm == Alg);
+  CHECK(Auto->Makespan == doctest::Approx(Fast->Makespan));
+}
+
 } // namespace
 
 TEST_CASE("grid-exchange: every grid of every drawn rank count verifies, with "
@@ -161,23 +186,7 @@ TEST_CASE("grid-exchange: auto takes it at 1 KiB on the arena's fat tree "
           "where SMPI's 2dmesh beat direct") {
   // Platform 9 of the draw: 16 ranks, 4 per host; SMPI measured direct
   // (basic_linear) 72.2 us, 2dmesh 40.0 us.
-  int32_t P = 0;
-  const Machine M = arenaPlatform(9, P);
-  REQUIRE(P == 16);
-  Request R = arenaRequest(M, Collective::Alltoall, 1024, "direct");
-  REQUIRE(R.size() == P);
-  CHECK(R.Nodes[5] == 1);
-  auto Direct = compile(M, R);
-  R.Algorithm = "grid-exchange";
-  auto Grid = compile(M, R);
-  R.Algorithm = "auto";
-  auto Auto = compile(M, R);
-  REQUIRE(Direct);
-  REQUIRE(Grid);
-  REQUIRE(Auto);
-  CHECK(Grid->Makespan * 1.5 < Direct->Makespan);
-  CHECK(Auto->Algorithm == "grid-exchange");
-  CHECK(Auto->Makespan == doctest::Approx(Grid->Makespan));
+  autoTakes(9, 16, Collective::Alltoall, 1024, "direct", "grid-exchange", 1.5);
 }
 
 TEST_CASE("node-ring: ranks sharing nodes, every rank count and placement, "
@@ -191,9 +200,7 @@ TEST_CASE("node-ring: ranks sharing nodes, every rank count and placement, "
       for (bool Shuffled : {false, true}) {
         Request R =
             test::request(Collective::Allgather, P, 0, 1000, "node-ring");
-        for (int32_t Rk = 0; Rk < P; ++Rk)
-          R.Nodes[Rk] =
-              Shuffled ? G.uniform(0, (P - 1) / PerNode) : Rk / PerNode;
+        test::placeOnNodes(R, PerNode, Shuffled, G);
         CAPTURE(P);
         CAPTURE(PerNode);
         CAPTURE(Shuffled);
@@ -235,21 +242,6 @@ TEST_CASE("node-ring: auto takes it at 1 MiB on the arena's cluster where "
           "SMPI's loosely_lr beat node-direct") {
   // Platform 20 of the draw: a cluster with a fat backbone, 24 ranks, 8 per
   // host; SMPI measured loosely_lr 5974 us, auto's node-direct 7041 us.
-  int32_t P = 0;
-  const Machine M = arenaPlatform(20, P);
-  REQUIRE(P == 24);
-  Request R = arenaRequest(M, Collective::Allgather, 1 << 20, "node-direct");
-  REQUIRE(R.size() == P);
-  CHECK(R.Nodes[9] == 1);
-  auto NodeDirect = compile(M, R);
-  R.Algorithm = "node-ring";
-  auto Ring = compile(M, R);
-  R.Algorithm = "auto";
-  auto Auto = compile(M, R);
-  REQUIRE(NodeDirect);
-  REQUIRE(Ring);
-  REQUIRE(Auto);
-  CHECK(Ring->Makespan * 1.1 < NodeDirect->Makespan);
-  CHECK(Auto->Algorithm == "node-ring");
-  CHECK(Auto->Makespan == doctest::Approx(Ring->Makespan));
+  autoTakes(20, 24, Collective::Allgather, 1 << 20, "node-direct", "node-ring",
+            1.1);
 }
