@@ -6,6 +6,7 @@
 #include "algorithms/Bine.h"
 #include "algorithms/Greedy.h"
 #include "algorithms/GridAlltoall.h"
+#include "algorithms/LibraryAllgather.h"
 #include "algorithms/LibraryBcast.h"
 #include "algorithms/MacroStar.h"
 #include "algorithms/Mesh.h"
@@ -504,6 +505,25 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/sharesNodes},
+      {"neighbor-exchange",
+       "even P: pairs exchange their blocks, then each rank its other "
+       "neighbour's, alternately, two blocks a step (Open MPI's "
+       "neighborexchange)",
+       {Collective::Allgather},
+       buildNeighborExchangeAllgather,
+       neighborExchangeApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"farthest-doubling",
+       "P a power of two: recursive doubling from the farthest partner, "
+       "P / 2 first (SMPI's rhv without its bit-reversal exchange)",
+       {Collective::Allgather},
+       buildFarthestDoublingAllgather,
+       farthestDoublingApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
       {"node-ring",
        "a ring across the nodes per local rank, each block passed on inside "
        "the node it enters as it arrives (loosely_lr)",

@@ -245,3 +245,57 @@ TEST_CASE("node-ring: auto takes it at 1 MiB on the arena's cluster where "
   autoTakes(20, 24, Collective::Allgather, 1 << 20, "node-direct", "node-ring",
             1.1);
 }
+
+TEST_CASE("neighbor-exchange and farthest-doubling: verify at every even P "
+          "(a power of two), P / 2 (log2 P) messages per rank, the blocks "
+          "they promise; refused elsewhere") {
+  const Machine Model = test::exampleMachine("pc-cluster.yaml");
+  const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
+  size_t Built = 0;
+  for (int32_t P : rankCounts()) {
+    const bool Pow2 = (P & (P - 1)) == 0;
+    for (const char *Alg : {"neighbor-exchange", "farthest-doubling"}) {
+      const bool Neighbor = std::string(Alg) == "neighbor-exchange";
+      const bool Fits = Neighbor ? P % 2 == 0 : Pow2;
+      Request R = test::request(Collective::Allgather, P, 0, 1000, Alg);
+      CAPTURE(P);
+      CAPTURE(Alg);
+      auto S = compile(Net, R);
+      if (!Fits) {
+        REQUIRE_FALSE(S);
+        CHECK(llvm::toString(S.takeError()).find("cannot run here") !=
+              std::string::npos);
+        continue;
+      }
+      REQUIRE_MESSAGE(static_cast<bool>(S), llvm::toString(S.takeError()));
+      auto OnModel = compile(Model, R);
+      REQUIRE_MESSAGE(static_cast<bool>(OnModel),
+                      llvm::toString(OnModel.takeError()));
+      // One exchange per rank and step, with the partner the step names.
+      const size_t Steps = Neighbor ? size_t(P / 2) : size_t(ceilLog2(P));
+      REQUIRE(S->Steps.size() == Steps);
+      for (size_t K = 0; K < Steps; ++K) {
+        REQUIRE(S->Steps[K].Transfers.size() == size_t(P));
+        for (const Transfer &T : S->Steps[K].Transfers) {
+          // Neighbor exchange: one block to the pair's other rank, then two
+          // blocks one rank away. Farthest doubling: 2^K blocks at distance
+          // P / 2^(K + 1).
+          if (Neighbor) {
+            const int32_t D = (T.Dst - T.Src + P) % P;
+            CHECK((D == 1 || D == P - 1));
+            CHECK(T.Bytes == (K == 0 ? 1000u : 2000u));
+          } else {
+            CHECK((T.Src ^ T.Dst) == (P >> (K + 1)));
+            CHECK(T.Bytes == 1000u << K);
+          }
+        }
+      }
+      ++Built;
+    }
+  }
+  size_t Expected = 0;
+  for (int32_t P : rankCounts())
+    Expected += (P % 2 == 0) + ((P & (P - 1)) == 0);
+  CHECK(Built == Expected);
+  CHECK(Built >= 8);
+}
