@@ -98,14 +98,17 @@ bool excused(const AlgorithmInfo &A, int32_t P, const std::string &Why) {
 
 /// Whether \p A lists about P^2 transfers or blocks for \p C and builds
 /// them at any P (the all-to-alls; the allgathers whose ranks each send P - 1
-/// messages): at 4,096 ranks they take minutes and gigabytes
+/// messages, or P / 2 of two blocks, or whose pieces add up to about P^2 as
+/// farthest-doubling's strided blocks): at 4,096 ranks they take minutes and
+/// gigabytes
 /// (bench/scale_algorithms.sh), so they are drawn up to 1,024 ranks.
 bool quadratic(const AlgorithmInfo &A, Collective C) {
   const std::string Name = A.Name;
   return C == Collective::Alltoall ||
          (C == Collective::Allgather &&
           (Name == "ring" || Name == "direct" || Name == "node-direct" ||
-           Name == "grid-direct"));
+           Name == "grid-direct" || Name == "node-ring" ||
+           Name == "neighbor-exchange" || Name == "farthest-doubling"));
 }
 
 /// Builds every registry entry at \p Draws rank counts drawn up to \p MaxP
