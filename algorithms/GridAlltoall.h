@@ -28,12 +28,12 @@ buildGridExchangeOn(const Machine &M, const Request &R,
                     const std::vector<int64_t> &Extents);
 
 /// The grids `grid-exchange` searches for \p P ranks: two dimensions of
-/// C x ceil(P / C) for the divisors C of P nearest sqrt(P) from below and
-/// above (within a factor 2) and for sqrt(P) rounded (a partial last row
-/// when it does not divide P: a prime P always has one); three dimensions
-/// for the exact factorisation nearest a cube (each extent at least 2) and
-/// for the cube root rounded. One dimension of P (the direct exchange)
-/// when P < 4.
+/// C x (P / C) for the divisors C of P nearest sqrt(P) from below and above
+/// (within a factor 2), else C = sqrt(P) rounded with a partial last row of
+/// ceil(P / C) (a prime P always); three dimensions for the exact
+/// factorisation nearest a cube (each extent at least 2), else the cube root
+/// rounded with a partial last layer. One dimension of P (the direct
+/// exchange) when P < 4.
 std::vector<std::vector<int64_t>> gridExchangeShapes(int64_t P);
 
 /// `grid-exchange`: the shapes of gridExchangeShapes built and priced with

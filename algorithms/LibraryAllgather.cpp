@@ -7,19 +7,25 @@ namespace collc {
 
 bool neighborExchangeApplies(const Machine &, const Request &R,
                              std::string &Why) {
-  if (R.size() % 2 == 0)
-    return true;
-  Why = "needs an even number of ranks (it pairs them off)";
-  return false;
+  const double P = R.size();
+  if (R.size() % 2 != 0) {
+    Why = "needs an even number of ranks (it pairs them off)";
+    return false;
+  }
+  // P / 2 steps of P transfers.
+  return copyTransfersFit(R, P * P / 2, Why);
 }
 
 bool farthestDoublingApplies(const Machine &, const Request &R,
                              std::string &Why) {
   const int64_t P = R.size();
-  if ((P & (P - 1)) == 0)
-    return true;
-  Why = "needs a power-of-two number of ranks";
-  return false;
+  if ((P & (P - 1)) != 0) {
+    Why = "needs a power-of-two number of ranks";
+    return false;
+  }
+  // P log2 P transfers, but P (P - 1) pieces in all (a rank's blocks are
+  // strided): held to the all-pairs bound, as direct's P (P - 1) transfers.
+  return copyTransfersFit(R, double(P) * double(P - 1), Why);
 }
 
 llvm::Expected<Schedule> buildNeighborExchangeAllgather(const Machine &M,

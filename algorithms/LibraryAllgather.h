@@ -18,7 +18,8 @@ namespace collc {
 /// rank's r - 1 and r + 1), so every message carries two blocks and goes
 /// one rank away.
 PlainBuilder buildNeighborExchangeAllgather;
-/// Whether P is even (neighbor exchange pairs the ranks).
+/// Whether P is even (neighbor exchange pairs the ranks) and its P^2 / 2
+/// transfers fit (copyTransfersFit).
 AppliesTest neighborExchangeApplies;
 
 /// `farthest-doubling` for P a power of two: log2 P steps; at distance
@@ -30,7 +31,8 @@ AppliesTest neighborExchangeApplies;
 /// only lays the blocks out contiguously in the buffer (collc's pieces name
 /// blocks by origin, so it needs no such step).
 PlainBuilder buildFarthestDoublingAllgather;
-/// Whether P is a power of two.
+/// Whether P is a power of two and its P (P - 1) pieces fit
+/// (copyTransfersFit).
 AppliesTest farthestDoublingApplies;
 
 } // namespace collc

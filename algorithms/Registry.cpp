@@ -529,7 +529,8 @@ const std::vector<AlgorithmInfo> &algorithms() {
        "the node it enters as it arrives (loosely_lr)",
        {Collective::Allgather},
        buildNodeRingAllgather,
-       nullptr,
+       // One transfer per block and receiver: P (P - 1), as direct's.
+       allPairsFit,
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/sharesNodes},

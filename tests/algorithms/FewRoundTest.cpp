@@ -104,7 +104,7 @@ TEST_CASE("grid-exchange: every grid of every drawn rank count verifies, with "
           "sum(extent - 1) messages per rank on a full grid") {
   const Machine Model = test::exampleMachine("pc-cluster.yaml");
   const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
-  size_t Built = 0, Partial = 0;
+  size_t Built = 0, Partial = 0, Unrouted = 0, Tried = 0;
   for (int32_t P : rankCounts()) {
     const std::vector<std::vector<int64_t>> Shapes = gridExchangeShapes(P);
     REQUIRE_FALSE(Shapes.empty());
@@ -125,7 +125,9 @@ TEST_CASE("grid-exchange: every grid of every drawn rank count verifies, with "
         CAPTURE(Shape.front());
         CAPTURE(Bytes);
         auto S = buildGridExchangeOn(Net, R, Shape);
+        ++Tried;
         if (!S) {
+          ++Unrouted;
           // Only a 3-D grid with a partial last layer may lack a route.
           const std::string Why = llvm::toString(S.takeError());
           CHECK(Shape.size() == 3);
@@ -169,7 +171,10 @@ TEST_CASE("grid-exchange: every grid of every drawn rank count verifies, with "
                     llvm::toString(OnNet.takeError()));
     CHECK(OnNet->Algorithm == "grid-exchange");
   }
-  CHECK(Built > 80);
+  // Every grid builds but some 3-D ones with a partial last layer.
+  CHECK(Built + Unrouted == Tried);
+  CHECK(Unrouted * 10 < Tried);
+  CHECK(Built > 60);
   CHECK(Partial > 10);
   // A prime has no divisor grid: sqrt(P) rounded, a partial last row.
   const std::vector<std::vector<int64_t>> Prime = gridExchangeShapes(31);
