@@ -3,6 +3,9 @@
 #include "algorithms/Personalized.h"
 #include "algorithms/Placement.h"
 
+#include <cassert>
+#include <vector>
+
 namespace collc {
 
 bool neighborExchangeApplies(const Machine &, const Request &R,

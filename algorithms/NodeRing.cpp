@@ -3,7 +3,8 @@
 #include "algorithms/Personalized.h"
 #include "algorithms/Placement.h"
 
-#include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace collc {
 
