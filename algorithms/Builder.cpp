@@ -3,6 +3,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace collc {
@@ -70,6 +71,19 @@ Transfer rootChunksCall(const Schedule &S, int64_t From, int64_t To,
     T.Pieces.push_back({{S.Root, S.Root + 1}, {0, S.size()}, C});
   }
   return T;
+}
+
+std::pair<int64_t, int64_t> divisorsNearSqrt(int64_t P) {
+  const double Root = std::sqrt(double(P));
+  int64_t Below = 0, Above = 0;
+  for (int64_t N = 2; N < P; ++N)
+    if (P % N == 0 && N >= Root / 2 && N <= 2 * Root) {
+      if (N <= Root)
+        Below = N;
+      else if (!Above)
+        Above = N;
+    }
+  return {Below, Above};
 }
 
 int ceilLog2(int64_t N) {

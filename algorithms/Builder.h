@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace collc {
@@ -99,6 +100,11 @@ Transfer rootChunksCall(const Schedule &S, int64_t From, int64_t To,
 /// ceil(log2 N) for N >= 1: the rounds of a binomial tree or of recursive
 /// doubling over N ranks.
 int ceilLog2(int64_t N);
+
+/// The divisors of \p P (2 .. P - 1) nearest sqrt(P) from below and from
+/// above, within a factor 2 of it; 0 where there is none (a prime P has
+/// neither): the group counts and grid sides of the few-round algorithms.
+std::pair<int64_t, int64_t> divisorsNearSqrt(int64_t P);
 
 /// Relative index -> rank: the ranks of \p S in node order, the root first
 /// and then the ranks after it (wrapping round), ties by rank.

@@ -307,9 +307,6 @@ buildDirectAllgatherPart(const Machine &M, const Request &R, int32_t Rank) {
   return directExchange(M, R, Rank, directAllgatherBlock);
 }
 
-namespace {
-
-/// The ranks of each node that runs some, nodes in order, ranks in order.
 std::vector<std::vector<int32_t>> ranksByNode(const Schedule &S) {
   std::map<int64_t, std::vector<int32_t>> ByNode;
   for (int32_t Rk = 0; Rk < S.size(); ++Rk)
@@ -319,6 +316,8 @@ std::vector<std::vector<int32_t>> ranksByNode(const Schedule &S) {
     Out.push_back(std::move(Ranks));
   return Out;
 }
+
+namespace {
 
 /// Ranks (in increasing order) as intervals.
 std::vector<Interval> asIntervals(const std::vector<int32_t> &Ranks) {
@@ -411,14 +410,7 @@ buildGridDirectAllgather(const Machine &M, const Request &R, Pipeline &P) {
   const double Root = std::sqrt(Ranks);
   const int64_t Side = std::max<int64_t>(1, std::llround(Root));
   std::set<int64_t> Counts;
-  int64_t Below = 0, Above = 0;
-  for (int64_t N = 2; N < Ranks; ++N)
-    if (Ranks % N == 0 && N >= Root / 2 && N <= 2 * Root) {
-      if (N <= Root)
-        Below = N;
-      else if (!Above)
-        Above = N;
-    }
+  const auto [Below, Above] = divisorsNearSqrt(Ranks);
   for (int64_t N : {Below, Above})
     if (N)
       Counts.insert(N);

@@ -72,6 +72,10 @@ bool directPartApplies(const Machine &M, const Request &R);
 RankPartBuilder buildDirectAlltoallPart;
 RankPartBuilder buildDirectAllgatherPart;
 
+/// The ranks of each node of \p S that runs some, nodes in order, ranks in
+/// order (Participants' nodes): the groups of the node-aware algorithms.
+std::vector<std::vector<int32_t>> ranksByNode(const Schedule &S);
+
 /// Node-aware direct allgather, for ranks that share nodes (SMPI's
 /// smp_simple, all at once): every rank sends its block to the other ranks
 /// of its node; then each node's blocks cross once to every other node, in

@@ -5,9 +5,12 @@
 #include "algorithms/Barriers.h"
 #include "algorithms/Bine.h"
 #include "algorithms/Greedy.h"
+#include "algorithms/GridAlltoall.h"
+#include "algorithms/LibraryAllgather.h"
 #include "algorithms/LibraryBcast.h"
 #include "algorithms/MacroStar.h"
 #include "algorithms/Mesh.h"
+#include "algorithms/NodeRing.h"
 #include "algorithms/Packing.h"
 #include "algorithms/Personalized.h"
 #include "algorithms/Reductions.h"
@@ -457,6 +460,15 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/onNetwork},
+      {"grid-exchange",
+       "ranks on a logical 2-D or 3-D grid: blocks move along each dimension "
+       "in turn, one message per line peer (2dmesh, 3dmesh)",
+       {Collective::Alltoall},
+       buildGridExchange,
+       allPairsFit,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
       {"ring",
        "ring: P - 1 steps, each rank passes one block to the next",
        {Collective::Allgather},
@@ -490,6 +502,35 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Allgather},
        buildNodeDirectAllgather,
        nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/sharesNodes},
+      {"neighbor-exchange",
+       "even P: pairs exchange their blocks, then each rank its other "
+       "neighbour's, alternately, two blocks a step (Open MPI's "
+       "neighborexchange)",
+       {Collective::Allgather},
+       buildNeighborExchangeAllgather,
+       neighborExchangeApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"farthest-doubling",
+       "P a power of two: recursive doubling from the farthest partner, "
+       "P / 2 first (SMPI's rhv without its bit-reversal exchange)",
+       {Collective::Allgather},
+       buildFarthestDoublingAllgather,
+       farthestDoublingApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"node-ring",
+       "a ring across the nodes per local rank, each block passed on inside "
+       "the node it enters as it arrives (loosely_lr)",
+       {Collective::Allgather},
+       buildNodeRingAllgather,
+       // One transfer per block and receiver: P (P - 1), as direct's.
+       allPairsFit,
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/sharesNodes},

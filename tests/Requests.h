@@ -6,6 +6,7 @@
 #define COLLC_TESTS_REQUESTS_H
 
 #include "algorithms/Registry.h"
+#include "ir/Random.h"
 #include "readers/RequestSpec.h"
 #include "tests/TestUtil.h"
 
@@ -94,6 +95,14 @@ inline Request request(Collective C, int32_t P, int32_t Root, uint64_t Bytes,
 inline Request bcast(int32_t P, int32_t Root = 0, uint64_t Bytes = 0,
                      const std::string &Algorithm = "auto") {
   return request(Collective::Bcast, P, Root, Bytes, Algorithm);
+}
+
+/// Places \p R's ranks \p PerNode to a node: in blocks (rank r on node
+/// r / PerNode), or with \p Shuffled each on a node drawn from as many.
+inline void placeOnNodes(Request &R, int PerNode, bool Shuffled, Rng &G) {
+  const int32_t P = R.size();
+  for (int32_t Rk = 0; Rk < P; ++Rk)
+    R.Nodes[Rk] = Shuffled ? G.uniform(0, (P - 1) / PerNode) : Rk / PerNode;
 }
 
 } // namespace collc::test

@@ -233,9 +233,7 @@ TEST_CASE("node-direct: ranks sharing nodes, every rank count and "
           test::request(Collective::Allgather, P, 0, 1000, "node-direct");
       // PerNode ranks per node in blocks, or scattered at random.
       for (bool Shuffled : {false, true}) {
-        for (int32_t Rk = 0; Rk < P; ++Rk)
-          R.Nodes[Rk] =
-              Shuffled ? G.uniform(0, (P - 1) / PerNode) : Rk / PerNode;
+        test::placeOnNodes(R, PerNode, Shuffled, G);
         CAPTURE(P);
         CAPTURE(PerNode);
         CAPTURE(Shuffled);
@@ -287,9 +285,7 @@ TEST_CASE("node-tree: ranks sharing nodes, any root and placement, verify; "
       const int32_t Root = static_cast<int32_t>(G.uniform(0, P - 1));
       Request R = test::request(Collective::Bcast, P, Root, 20000, "node-tree");
       for (bool Shuffled : {false, true}) {
-        for (int32_t Rk = 0; Rk < P; ++Rk)
-          R.Nodes[Rk] =
-              Shuffled ? G.uniform(0, (P - 1) / PerNode) : Rk / PerNode;
+        test::placeOnNodes(R, PerNode, Shuffled, G);
         CAPTURE(P);
         CAPTURE(PerNode);
         CAPTURE(Shuffled);
