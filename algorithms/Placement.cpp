@@ -241,9 +241,11 @@ int64_t fastestBandCount(const Machine &M, uint64_t Bytes, int64_t Ways) {
   return &M.Net->band(Longest) == &Bands[Best - 1] ? K : 0;
 }
 
-llvm::Expected<Schedule> searchSegments(
-    const Machine &M, const Request &R, Pipeline &P, double Hint, int64_t Max,
-    llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build, int64_t Ways) {
+llvm::Expected<Schedule>
+searchSegments(const Machine &M, const Request &R, Pipeline &P, double Hint,
+               int64_t Max,
+               llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build,
+               int64_t Ways, SegmentCounts Counts) {
   Max = std::max<int64_t>(1, std::min(Max, maxSegmentsFor(R.size())));
   if (R.Segments > 0)
     return Build(std::min(R.Segments, Max));
@@ -268,16 +270,18 @@ llvm::Expected<Schedule> searchSegments(
       break;
   }
   int64_t Power = BestK();
-  if (Hint >= 1)
+  const bool Fine = Counts == SegmentCounts::Fine;
+  if (Fine && Hint >= 1)
     Try(std::llround(std::min(Hint, 1e9)));
   Try(Power * 3 / 4);
   Try(Power * 3 / 2);
   // Band edges near the best power only (the makespan falls and then rises
   // with k; one far from the best power does not win, and each costs a
   // schedule).
-  for (int64_t K : bandEdgeCounts(M, R.Bytes, Ways))
-    if (K <= Max && K >= Power / 2 && K <= Power * 2)
-      Try(K);
+  if (Fine)
+    for (int64_t K : bandEdgeCounts(M, R.Bytes, Ways))
+      if (K <= Max && K >= Power / 2 && K <= Power * 2)
+        Try(K);
   // And the segments that move fastest, wherever they are: a pipeline of
   // many of them can beat every count near the best power.
   if (int64_t K = fastestBandCount(M, R.Bytes, Ways); K > 0 && K <= Max)

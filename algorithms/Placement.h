@@ -182,11 +182,18 @@ int64_t pickSegments(const Request &R, double Optimum, int64_t Max);
 /// Every candidate is at most min(Max, maxSegmentsFor(R.size())). A candidate
 /// that fails to build is skipped; when none builds, the last error.
 /// \p Ways: the schedule has Ways x k chunks (k per tree of a forest).
+/// With \p Counts = Coarse, only counts of the form 2^j and 3 x 2^j are
+/// tried (the powers, 3/4 and 3/2 of the best, fastestBandCount; not the
+/// hint nor the band edges, which move with the size): the count chosen then
+/// stays the same over stretches of sizes, and a builder that searches many
+/// forms keeps --emit select's work (which locates every change of shape of
+/// a contender) bounded.
+enum class SegmentCounts { Fine, Coarse };
 llvm::Expected<Schedule>
 searchSegments(const Machine &M, const Request &R, Pipeline &P, double Hint,
                int64_t Max,
                llvm::function_ref<llvm::Expected<Schedule>(int64_t)> Build,
-               int64_t Ways = 1);
+               int64_t Ways = 1, SegmentCounts Counts = SegmentCounts::Fine);
 
 /// The most receives from one peer a pipeline with an open window has out at
 /// once (Schedule::RecvWindow): enough to fill a link with small segments,

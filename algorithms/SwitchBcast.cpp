@@ -51,19 +51,6 @@ bool switchBcastApplies(const Machine &M, const Request &, std::string &Why) {
       Why);
 }
 
-bool nodeTreeInAuto(const Machine &M, const Request &R, std::string &Why) {
-  if (sharesNodes(M, R, Why))
-    return true;
-  if (!switchBcastApplies(M, R, Why))
-    return false;
-  if (R.size() <= MaxAutoNodeTreeRanks)
-    return true;
-  Why = "one rank a node and more than " +
-        std::to_string(MaxAutoNodeTreeRanks) +
-        " ranks: its search costs seconds (name it to build it)";
-  return false;
-}
-
 llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
                                            Pipeline &Pl) {
   const NodeOrdered N = nodeOrdered(M, R, "kary-pipeline");
@@ -114,7 +101,10 @@ llvm::Expected<Schedule> buildNodeTree(const Machine &M, const Request &R,
     bool Together;  // a rank's sends of a segment posted together
   };
   // With one rank a node the chain is `pipeline`'s, and forms that differ
-  // only inside a node are one tree: each tree is searched once.
+  // only inside a node are one tree: each tree is searched once. Segment
+  // counts are coarse (searchSegments): seven forms under two windows are
+  // many contenders whose shapes --emit select would otherwise locate at
+  // every few kilobytes.
   const bool Shared = N < P;
   std::set<std::pair<ParentArray, bool>> Tried;
   for (Form F : {Form{2, 2, false}, Form{1, 1, false}, Form{2, 2, true},
@@ -158,7 +148,8 @@ llvm::Expected<Schedule> buildNodeTree(const Machine &M, const Request &R,
                   Share.FanOutTogether = F.Together;
                   S.Steps = forestSteps(S, {Share});
                   return S;
-                });
+                },
+                1, SegmentCounts::Coarse);
           });
         });
   }
