@@ -224,7 +224,7 @@ const std::vector<AlgorithmInfo> &algorithms() {
        nullptr,
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
-       /*AutoApplies=*/sharesNodes,
+       /*AutoApplies=*/nodeTreeInAuto,
        // Where the network, not the node, bounds the time, it ties
        // other trees over node order (bine, knomial) to the last digit.
        /*AutoGain=*/0.05},

@@ -51,6 +51,19 @@ bool switchBcastApplies(const Machine &M, const Request &, std::string &Why) {
       Why);
 }
 
+bool nodeTreeInAuto(const Machine &M, const Request &R, std::string &Why) {
+  if (sharesNodes(M, R, Why))
+    return true;
+  if (!switchBcastApplies(M, R, Why))
+    return false;
+  if (R.size() <= MaxAutoNodeTreeRanks)
+    return true;
+  Why = "one rank a node and more than " +
+        std::to_string(MaxAutoNodeTreeRanks) +
+        " ranks: its search costs seconds (name it to build it)";
+  return false;
+}
+
 llvm::Expected<Schedule> buildKaryPipeline(const Machine &M, const Request &R,
                                            Pipeline &Pl) {
   const NodeOrdered N = nodeOrdered(M, R, "kary-pipeline");

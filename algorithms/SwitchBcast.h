@@ -31,6 +31,17 @@ SearchingBuilder buildKaryPipeline;
 /// at once as the MPI libraries' pipelines post them.
 SearchingBuilder buildNodeTree;
 
+/// Whether auto builds node-tree: where ranks share nodes, and on a switch
+/// network (switchBcastApplies) of at most MaxAutoNodeTreeRanks ranks, where
+/// with one rank a node it is a pipelined k-ary or flat tree over switch
+/// order. Above, one rank a node, it runs only when named: its search costs
+/// the evaluator seconds there (7-8.5 s on a 105-rank three-level fat tree).
+AppliesTest nodeTreeInAuto;
+
+/// Ranks up to which auto builds node-tree with one rank a node (0.1-1.3 s
+/// of search on drawn clusters and fat trees of 24 to 101 ranks).
+constexpr int32_t MaxAutoNodeTreeRanks = 64;
+
 /// Whether the machine is a fat tree, a cluster or a crossbar (kary-pipeline).
 AppliesTest switchBcastApplies;
 

@@ -127,7 +127,7 @@ public:
       auto IA = SA.find(C), IB = SB.find(C);
       if ((IA == SA.end() ? NoShape : IA->second) !=
               (IB == SB.end() ? NoShape : IB->second) &&
-          (near(C, A) || near(C, B)))
+          (near(C, A) || near(C, B)) && Located[C] < MaxShapeChanges)
         Out.push_back(C);
     }
     // A rival's changes first: in the stretches between them the rivals
@@ -146,6 +146,9 @@ public:
            rivalled(B);
   }
 
+  /// Counts \p N more changes of \p C's shape located.
+  void located(const AlgorithmInfo *C, size_t N) { Located[C] += N; }
+
   const std::map<uint64_t, Pick> &picks() const { return Picks; }
   /// The sizes asked so far, in increasing order.
   std::vector<uint64_t> asked() const {
@@ -163,6 +166,14 @@ private:
   /// 1.95 to 1.61 at 1426 bytes, where the bandwidth factor rises from 0.34
   /// to 0.61).
   static constexpr double Reach = 1.5;
+  /// Changes of one candidate's shape located at most: a candidate that
+  /// searches many forms and segment counts can change shape every few
+  /// kilobytes, each change costing a bisection of builds and two asks of
+  /// the policy; past this many its changes are no longer located, and the
+  /// stretches it makes are settled by the winners at their ends and the
+  /// checks at their middles (refineAll), as any stretch of one shape.
+  static constexpr size_t MaxShapeChanges = 48;
+  std::map<const AlgorithmInfo *, size_t> Located;
 
   /// Whether a candidate other than the winner at \p U comes within Reach
   /// of its time there.
@@ -277,6 +288,7 @@ llvm::Error refine(Selector &Sel, uint64_t A, uint64_t B) {
                                        : bisectWinner(Sel, A, B);
   std::set<uint64_t> Edges;
   shapeChanges(Sel, Changed.front(), A, B, Edges);
+  Sel.located(Changed.front(), Edges.size());
   if (Edges.empty()) // C's shape is NoShape at one end only in at(): split.
     Edges.insert(A + (B - A) / 2);
   std::vector<uint64_t> Points{A};

@@ -1,8 +1,9 @@
 // Broadcast pipelines with an open receive window (searchWindows): node-tree
 // and kary-pipeline search their segment counts under the posting rule's
 // window and with an open one, as MPI libraries' pipelines post every
-// receive.
+// receive; and whether auto builds node-tree.
 #include "algorithms/Placement.h"
+#include "algorithms/SwitchBcast.h"
 #include "compiler/Driver.h"
 #include "passes/NetworkCost.h"
 #include "tests/Examples.h"
@@ -54,4 +55,31 @@ TEST_CASE("node-tree: on a thin-backbone cluster at 1 MiB the open window "
   REQUIRE(Auto);
   CHECK(Auto->Algorithm == "node-tree");
   CHECK(Auto->Makespan == doctest::Approx(S->Makespan));
+}
+
+TEST_CASE("node-tree in auto: where ranks share nodes; one rank a node, on "
+          "switch networks up to MaxAutoNodeTreeRanks ranks") {
+  const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
+  std::string Why;
+  for (int32_t P : {2, 17, MaxAutoNodeTreeRanks})
+    CHECK(nodeTreeInAuto(
+        Net, test::request(Net, Collective::Bcast, P, 0, 4096, "auto"), Why));
+  Why.clear();
+  const int32_t Big = MaxAutoNodeTreeRanks + 1;
+  CHECK_FALSE(nodeTreeInAuto(
+      Net, test::request(Net, Collective::Bcast, Big, 0, 4096, "auto"), Why));
+  CHECK(Why.find("more than") != std::string::npos);
+  // Sharing nodes, any size.
+  Request Shared =
+      test::request(Net, Collective::Bcast, 2 * Big, 0, 4096, "auto");
+  for (int32_t I = 0; I < 2 * Big; ++I)
+    Shared.Nodes[size_t(I)] = I / 2;
+  CHECK(nodeTreeInAuto(Net, Shared, Why));
+  // A torus, one rank a node: not a switch network.
+  const Machine Torus = test::exampleMachine("torus-16x16-net.yaml");
+  Why.clear();
+  CHECK_FALSE(nodeTreeInAuto(
+      Torus, test::request(Torus, Collective::Bcast, 16, 0, 4096, "auto"),
+      Why));
+  CHECK(!Why.empty());
 }
