@@ -54,7 +54,7 @@ bool switchBcastApplies(const Machine &M, const Request &, std::string &Why) {
 bool nodeTreeInAuto(const Machine &M, const Request &R, std::string &Why) {
   if (sharesNodes(M, R, Why))
     return true;
-  if (!switchBcastApplies(M, R, Why))
+  if (!onNetwork(M, R, Why) || !switchBcastApplies(M, R, Why))
     return false;
   if (R.size() <= MaxAutoNodeTreeRanks)
     return true;

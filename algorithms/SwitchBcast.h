@@ -31,8 +31,9 @@ SearchingBuilder buildKaryPipeline;
 /// at once as the MPI libraries' pipelines post them.
 SearchingBuilder buildNodeTree;
 
-/// Whether auto builds node-tree: where ranks share nodes, and on a switch
-/// network (switchBcastApplies) of at most MaxAutoNodeTreeRanks ranks, where
+/// Whether auto builds node-tree: on a machine with a network, where ranks
+/// share nodes, and on a switch network (switchBcastApplies) of at most
+/// MaxAutoNodeTreeRanks ranks, where
 /// with one rank a node it is a pipelined k-ary or flat tree over switch
 /// order. Above, one rank a node, it runs only when named: its search costs
 /// the evaluator seconds there (7-8.5 s on a 105-rank three-level fat tree).

@@ -82,4 +82,11 @@ TEST_CASE("node-tree in auto: where ranks share nodes; one rank a node, on "
       Torus, test::request(Torus, Collective::Bcast, 16, 0, 4096, "auto"),
       Why));
   CHECK(!Why.empty());
+  // Without a network (a model machine): never.
+  const Machine Model = test::exampleMachine("ibm-sp.yaml");
+  Why.clear();
+  CHECK_FALSE(nodeTreeInAuto(
+      Model, test::request(Model, Collective::Bcast, 16, 0, 4096, "auto"),
+      Why));
+  CHECK(!Why.empty());
 }
