@@ -36,9 +36,13 @@ namespace collc {
 /// sides of each; between sizes of equal shapes whose winners differ, the
 /// change is bisected; and every stretch between two asked sizes is checked
 /// at its middle, refining again where a check finds another winner (at most
-/// 8 rounds, then a last refinement). Each band's ends are sizes the policy
-/// was asked at, so its winner, segments and times there are auto's; bands
-/// are contiguous. Where the evaluator's times are chaotic in the size (a
+/// 8 rounds, then a last refinement). One candidate's shape changes are
+/// located at most 48 times (a builder searching many forms can change shape
+/// every few kilobytes); past that its stretches are settled by the winners
+/// at their ends and the checks at their middles, so a winner alternating in
+/// a stretch of a byte or two can be missed. Each band's ends are sizes the
+/// policy was asked at, so its winner, segments and times there are auto's;
+/// bands are contiguous. Where the evaluator's times are chaotic in the size (a
 /// many-segment schedule whose messages share links), the bands are as
 /// narrow as auto's choice is.
 ///

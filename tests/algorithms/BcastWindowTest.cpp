@@ -75,18 +75,15 @@ TEST_CASE("node-tree in auto: where ranks share nodes; one rank a node, on "
   for (int32_t I = 0; I < 2 * Big; ++I)
     Shared.Nodes[size_t(I)] = I / 2;
   CHECK(nodeTreeInAuto(Net, Shared, Why));
-  // A torus, one rank a node: not a switch network.
-  const Machine Torus = test::exampleMachine("torus-16x16-net.yaml");
-  Why.clear();
-  CHECK_FALSE(nodeTreeInAuto(
-      Torus, test::request(Torus, Collective::Bcast, 16, 0, 4096, "auto"),
-      Why));
-  CHECK(!Why.empty());
-  // Without a network (a model machine): never.
-  const Machine Model = test::exampleMachine("ibm-sp.yaml");
-  Why.clear();
-  CHECK_FALSE(nodeTreeInAuto(
-      Model, test::request(Model, Collective::Bcast, 16, 0, 4096, "auto"),
-      Why));
-  CHECK(!Why.empty());
+  // Never on a torus with one rank a node (not a switch network), nor
+  // without a network (a model machine).
+  for (const char *File : {"torus-16x16-net.yaml", "ibm-sp.yaml"}) {
+    const Machine Other = test::exampleMachine(File);
+    CAPTURE(File);
+    Why.clear();
+    CHECK_FALSE(nodeTreeInAuto(
+        Other, test::request(Other, Collective::Bcast, 16, 0, 4096, "auto"),
+        Why));
+    CHECK(!Why.empty());
+  }
 }
