@@ -172,7 +172,7 @@ private:
   /// the policy; past this many its changes are no longer located, and the
   /// stretches it makes are settled by the winners at their ends and the
   /// checks at their middles (refineAll), as any stretch of one shape.
-  static constexpr size_t MaxShapeChanges = 48;
+  static constexpr size_t MaxShapeChanges = 16;
   std::map<const AlgorithmInfo *, size_t> Located;
 
   /// Whether a candidate other than the winner at \p U comes within Reach

@@ -37,7 +37,7 @@ namespace collc {
 /// change is bisected; and every stretch between two asked sizes is checked
 /// at its middle, refining again where a check finds another winner (at most
 /// 8 rounds, then a last refinement). One candidate's shape changes are
-/// located at most 48 times (a builder searching many forms can change shape
+/// located at most 16 times (a builder searching many forms can change shape
 /// every few kilobytes); past that its stretches are settled by the winners
 /// at their ends and the checks at their middles, so a winner alternating in
 /// a stretch of a byte or two can be missed. Each band's ends are sizes the
