@@ -510,8 +510,10 @@ llvm::Expected<Schedule> buildRingReduceScatter(const Machine &M,
       T.Bytes = S.chunkBytes({B, B + 1});
       const IntervalSet From =
           IntervalSet::of(relIntervals(0, St + 1, B + 1, P));
+      llvm::SmallVector<Piece, 2> Ps;
       for (const Interval &I : From)
-        T.Pieces.push_back({I, {0, P}, {B, B + 1}});
+        Ps.push_back({I, {0, P}, {B, B + 1}});
+      assignPieces(T.Pieces, Ps);
     }
   }
   return S;
