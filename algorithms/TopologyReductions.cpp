@@ -452,13 +452,8 @@ bool ringAllreduceApplies(const Machine &, const Request &R, std::string &Why) {
   if (R.Algorithm == "auto" || !R.Commutative || !ranksInOrder(G) ||
       Why.find("transfers") == std::string::npos)
     return false;
-  const double Transfers = ringTransfers(R, G, Cut);
-  if (Transfers <= 2.0 * double(MaxCopyTransfers))
-    return true;
-  Why = "it would list " + std::to_string(static_cast<long long>(Transfers)) +
-        " transfers, more than the " + std::to_string(2 * MaxCopyTransfers) +
-        " a schedule may hold (the ring allreduce, named)";
-  return false;
+  return writtenReductionFits(ringTransfers(R, G, Cut), "the ring allreduce",
+                              Why);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 // long label draws more.
 #include "algorithms/Personalized.h"
 #include "algorithms/Placement.h"
+#include "algorithms/Reductions.h"
 #include "algorithms/Registry.h"
 #include "algorithms/TopologyReductions.h"
 #include "ir/Random.h"
@@ -267,8 +268,9 @@ TEST_CASE("scale: the P^2 reductions named build past MaxTransfers within "
     CHECK(S.numTransfers() == Want);
   }
   // At 2,800 ranks (7.8 million transfers): named, the one-block reductions
-  // apply; under `auto` they keep to MaxTransfers, as the allreduce (two
-  // candidates of 15.7 million) does named; past 4,096 ranks none applies.
+  // apply, and the allreduce (15.7 million: the ring allgather alone, written
+  // as it is); under `auto` they keep to MaxTransfers; past 4,096 ranks none
+  // applies.
   for (const Case &K : Cases) {
     CAPTURE(K.Algorithm);
     const AlgorithmInfo *A = findAlgorithm(K.Algorithm, K.C);
@@ -278,8 +280,7 @@ TEST_CASE("scale: the P^2 reductions named build past MaxTransfers within "
       Request R =
           test::request(K.C, Ranks, 0, 4 * uint64_t(Ranks), K.Algorithm);
       std::string Why;
-      CHECK(A->applies(Big, R, Why) ==
-            (Ranks == 2800 && K.C != Collective::Allreduce));
+      CHECK(A->applies(Big, R, Why) == (Ranks == 2800));
       R.Algorithm = "auto";
       CHECK_FALSE(A->applies(Big, R, Why));
       CHECK(Why.find("transfers, more than the ") != std::string::npos);
@@ -466,4 +467,27 @@ TEST_CASE("scale: Bruck's all-to-all past BruckBlockPieces lists rectangles "
     }
   }
   CHECK(pieces(S) < Blocks);
+}
+
+TEST_CASE("scale: reduce-scatter-direct's allreduce written as it is past "
+          "MaxTransfers is the one the Reducer follows, at drawn P up to 60") {
+  Rng G(0x26c10);
+  for (int D = 0; D < 6; ++D) {
+    const int32_t P = static_cast<int32_t>(G.uniform(1, 60));
+    // An element count below P too: fewer blocks than ranks.
+    const uint64_t Elements = D % 3 == 0 ? uint64_t(G.uniform(1, P)) : 4 * P;
+    CAPTURE(P);
+    CAPTURE(Elements);
+    // One port (the all-to-all placed transfer by transfer) and as many as
+    // ranks (the all-to-all one step, as on a network).
+    Machine Wide = linearMachine();
+    Wide.Ports = static_cast<unsigned>(std::max(P, 1));
+    for (const Machine &M : {linearMachine(), Wide}) {
+      const Request R = test::request(Collective::Allreduce, P, 0, 4 * Elements,
+                                      "reduce-scatter-direct");
+      const Schedule Direct = reduceScatterDirectRingAllreduce(M, R);
+      test::checkSameTransfers(Direct, reduceScatterDirectRingFollowed(M, R));
+      verifyRuns(Direct, M);
+    }
+  }
 }
