@@ -128,9 +128,15 @@ private:
         }
     const bool CanRun =
         Kind == DataKind::Replicated || Kind == DataKind::Reduction;
+    // The dense tracker (as init() chooses it) follows more.
+    const bool DenseTracker =
+        DenseAlltoall &&
+        (O.AlltoallBlocks == VerifyOptions::BlockState::Dense || P >= 1024);
+    const double MaxMoved = double(DenseTracker ? VerifyLimits::MaxDenseMoved
+                                                : VerifyLimits::MaxMoved);
     const bool WithinAtoms =
         (DenseAlltoall || Space <= double(VerifyLimits::MaxAtoms)) &&
-        Moved <= double(VerifyLimits::MaxMoved);
+        Moved <= MaxMoved;
     switch (O.Flow) {
     case VerifyOptions::Tracking::Runs:
       Runs = CanRun;
@@ -157,10 +163,10 @@ private:
               std::to_string(VerifyLimits::MaxAtoms) + " atoms)");
       return false;
     }
-    if (Moved > double(VerifyLimits::MaxMoved)) {
+    if (Moved > MaxMoved) {
       problem("the transfers move " + formatShort(Moved) +
               " atoms (rank, block, chunk), more than the verifier follows (" +
-              std::to_string(VerifyLimits::MaxMoved) + ")");
+              std::to_string(static_cast<uint64_t>(MaxMoved)) + ")");
       return false;
     }
     return true;
