@@ -144,10 +144,18 @@ buildPairwiseAlltoallPart(const Machine &M, const Request &R, int32_t Only) {
   return S;
 }
 
+bool bruckAlltoallRectangles(int64_t P) {
+  double Rounds = 0;
+  for (int64_t Bit = 1; Bit < P; Bit <<= 1)
+    ++Rounds;
+  return double(P) * double(P / 2) * Rounds > double(BruckBlockPieces);
+}
+
 llvm::Expected<Schedule>
 buildBruckAlltoallPart(const Machine &M, const Request &R, int32_t Only) {
   Schedule S = scheduleSkeleton(M, R, "bruck");
   const int32_t P = S.size();
+  const bool Rectangles = bruckAlltoallRectangles(P);
   // Block M[a][b] sits at rank a + (the bits of (b - a) mod P below k).
   stepPerRound(
       S, powersBelow(P), Only,
@@ -155,6 +163,19 @@ buildBruckAlltoallPart(const Machine &M, const Request &R, int32_t Only) {
         Transfer T;
         T.Src = Rk;
         T.Dst = static_cast<int32_t>((Rk + Bit) % P);
+        if (Rectangles) {
+          // The distances d = H + j, j < Bit, for each odd multiple H of
+          // Bit: their blocks have origins Rk - j and the one dest Rk + H.
+          for (int64_t H = Bit; H < P; H += 2 * Bit) {
+            const int64_t N = std::min<int64_t>(Bit, P - H);
+            const int32_t B = static_cast<int32_t>((Rk + H) % P);
+            for (const Interval &O :
+                 IntervalSet::of(relIntervals(0, N, Rk - N + 1 + P, P)))
+              T.Pieces.push_back({O, {B, B + 1}, {0, S.NumChunks}});
+            T.Bytes += S.Bytes * static_cast<uint64_t>(N);
+          }
+          return T;
+        }
         // Distances d with bit k set; the block at Rk with distance d has
         // origin a = Rk - (d mod Bit), dest b = a + d.
         for (int64_t D = Bit; D < P; ++D) {

@@ -5,6 +5,7 @@
 #include "algorithms/Reducer.h"
 #include "algorithms/SegmentedBcast.h"
 #include "algorithms/TreePipeline.h"
+#include "passes/Verify.h"
 
 #include <algorithm>
 #include <cassert>
@@ -429,7 +430,132 @@ Schedule reduceScatterDirect(const Machine &M, const Request &R,
   return S;
 }
 
+/// groupedRounds(M, the transfers \p Emit lists, P, their groups) without
+/// holding the list: \p Emit(Fn) calls Fn(Transfer, Group) for every
+/// transfer in order (groups contiguous, -1 for none), and is called three
+/// times: to find which groups fit the ports, to place each transfer by its
+/// sender and receiver (a uint32 step a transfer), and to move each into its
+/// step. Transfers are written once, into steps reserved to their size.
+template <typename EmitFn>
+std::vector<Step> placeEmitted(const Machine &M, int32_t P, EmitFn Emit) {
+  const uint64_t Ports = portsPerStep(M);
+  // Pass 1: which groups fit (as groupedRounds).
+  std::vector<bool> Fits;
+  {
+    std::vector<uint64_t> Sends(P, 0), Recvs(P, 0);
+    std::vector<int32_t> Touched;
+    int64_t Group = -1;
+    bool Fit = true;
+    auto Close = [&] {
+      if (Group >= 0) {
+        if (Fits.size() <= size_t(Group))
+          Fits.resize(size_t(Group) + 1, false);
+        Fits[size_t(Group)] = Fit;
+      }
+      for (int32_t R : Touched)
+        Sends[R] = Recvs[R] = 0;
+      Touched.clear();
+      Fit = true;
+    };
+    Emit([&](const Transfer &T, int64_t G) {
+      if (G != Group || G < 0)
+        Close();
+      Group = G;
+      if (G < 0)
+        return;
+      Touched.push_back(T.Src);
+      Touched.push_back(T.Dst);
+      Fit &= ++Sends[T.Src] <= Ports && ++Recvs[T.Dst] <= Ports;
+    });
+    Close();
+  }
+  // Pass 2: each transfer's step (as orderedRounds), a group in the step
+  // after every one of its ranks' last.
+  std::vector<uint32_t> Tags;
+  std::vector<int64_t> LastRecv(P, -1), LastSend(P, -1);
+  {
+    std::vector<std::pair<int32_t, int32_t>> Pending;
+    int64_t Group = -1;
+    auto Flush = [&] {
+      int64_t S = 0;
+      for (auto [Src, Dst] : Pending)
+        S = std::max({S, LastRecv[Src] + 1, LastSend[Src] + 1,
+                      LastRecv[Dst] + 1, LastSend[Dst]});
+      for (auto [Src, Dst] : Pending) {
+        LastSend[Src] = S;
+        LastRecv[Dst] = S;
+        Tags.push_back(static_cast<uint32_t>(S));
+      }
+      Pending.clear();
+    };
+    Emit([&](const Transfer &T, int64_t G) {
+      const bool Grouped = G >= 0 && Fits[size_t(G)];
+      if (!Grouped || G != Group)
+        Flush();
+      Group = Grouped ? G : -1;
+      Pending.push_back({T.Src, T.Dst});
+      if (!Grouped)
+        Flush();
+    });
+    Flush();
+  }
+  // Pass 3: into the steps, gaps dropped (as placeByTags).
+  uint32_t Max = 0;
+  for (uint32_t T : Tags)
+    Max = std::max(Max, T);
+  std::vector<size_t> Count(Tags.empty() ? 0 : size_t(Max) + 1, 0);
+  for (uint32_t T : Tags)
+    ++Count[T];
+  std::vector<Step> Steps;
+  std::vector<size_t> At(Count.size(), 0);
+  for (size_t T = 0; T < Count.size(); ++T)
+    if (Count[T]) {
+      At[T] = Steps.size();
+      Steps.emplace_back().Transfers.reserve(Count[T]);
+    }
+  size_t I = 0;
+  Emit([&](Transfer &&T, int64_t) {
+    Steps[At[Tags[I++]]].Transfers.push_back(std::move(T));
+  });
+  return Steps;
+}
+
+/// reduceScatterDirect's allreduce with the ring allgather, written as it
+/// is: owner b folds the contributions of the other ranks (each its own,
+/// one rank), in foldOrder, then ring step s passes the reduced block
+/// r - s (every rank's) from r to r + 1; placed in steps as groupedRounds
+/// would place the Reducer's list. The same schedule, without the
+/// Reducer's P x K contributor sets or the list held beside the steps.
+Schedule reduceScatterDirectRing(const Machine &M, const Request &R) {
+  Schedule S = scheduleSkeleton(M, R, "reduce-scatter-direct");
+  const int32_t P = S.size();
+  const int64_t K = std::clamp<int64_t>(
+      static_cast<int64_t>(std::min<uint64_t>(elementCount(R), P)), 1, P);
+  S.NumChunks = K;
+  auto Emit = [&](auto &&Fn) {
+    for (int32_t B = 0; B < K; ++B)
+      for (int32_t X : foldOrder(B, P))
+        Fn(carry(S, X, B, {B, B + 1}, {{X, X + 1}}, TransferKind::Combine), 0);
+    for (int32_t St = 0; St + 1 < P; ++St)
+      for (int32_t Rk = 0; Rk < P; ++Rk) {
+        const int32_t B = ((Rk - St) % P + P) % P;
+        if (B < K)
+          Fn(copyResult(S, Rk, (Rk + 1) % P, {B, B + 1}), Gather + St);
+      }
+  };
+  S.Steps = placeEmitted(M, P, Emit);
+  return S;
+}
+
 } // namespace
+
+Schedule reduceScatterDirectRingAllreduce(const Machine &M, const Request &R) {
+  return reduceScatterDirectRing(M, R);
+}
+
+Schedule reduceScatterDirectRingFollowed(const Machine &M, const Request &R) {
+  return reduceScatterDirect(M, R, BlockAllgather::Ring);
+}
 
 llvm::Expected<Schedule> buildDirectReduce(const Machine &M, const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "direct");
@@ -445,14 +571,31 @@ llvm::Expected<Schedule> buildDirectReduce(const Machine &M, const Request &R) {
   return S;
 }
 
+bool writtenReductionFits(double Transfers, const std::string &What,
+                          std::string &Why) {
+  if (Transfers <= 2.0 * double(MaxCopyTransfers))
+    return true;
+  Why = "it would list " + std::to_string(static_cast<long long>(Transfers)) +
+        " transfers, more than the " + std::to_string(2 * MaxCopyTransfers) +
+        " a schedule may hold (" + What + ", named)";
+  return false;
+}
+
 bool reduceScatterDirectApplies(const Machine &, const Request &R,
                                 std::string &Why) {
   // An all-to-all of blocks, P (P - 1) transfers; then a gather to the root
   // (P - 1), or an allgather (as many again, and two of them built to pick
   // the cheaper: kept to MaxTransfers).
   const double P = R.size();
-  if (R.Coll == Collective::Allreduce)
-    return transfersFit(2 * P * (P - 1), Why);
+  if (R.Coll == Collective::Allreduce) {
+    const double Transfers = 2 * P * (P - 1);
+    if (R.Algorithm == "auto" || Transfers <= double(MaxTransfers))
+      return transfersFit(Transfers, Why);
+    // Named: the ring allgather alone, written as it is
+    // (reduceScatterDirectRing).
+    return writtenReductionFits(Transfers, "reduce-scatter-direct's allreduce",
+                                Why);
+  }
   return copyTransfersFit(
       R, P * (P - 1) + (R.Coll == Collective::Reduce ? P - 1 : 0), Why);
 }
@@ -461,6 +604,11 @@ llvm::Expected<Schedule>
 buildReduceScatterDirect(const Machine &M, const Request &R, Pipeline &P) {
   if (R.Coll == Collective::Reduce || R.Coll == Collective::ReduceScatter)
     return reduceScatterDirect(M, R, BlockAllgather::Direct);
+  // Past MaxTransfers (named): the ring allgather alone, written as it is;
+  // two candidates of 2 P (P - 1) transfers would not fit in memory.
+  const double Ranks = R.size();
+  if (2 * Ranks * (Ranks - 1) > double(MaxTransfers))
+    return reduceScatterDirectRing(M, R);
   Cheapest Search(M, P, makespanJudge());
   Search.consider("allgather=direct", [&]() -> llvm::Expected<Schedule> {
     return reduceScatterDirect(M, R, BlockAllgather::Direct);
@@ -510,8 +658,10 @@ llvm::Expected<Schedule> buildRingReduceScatter(const Machine &M,
       T.Bytes = S.chunkBytes({B, B + 1});
       const IntervalSet From =
           IntervalSet::of(relIntervals(0, St + 1, B + 1, P));
+      llvm::SmallVector<Piece, 2> Ps;
       for (const Interval &I : From)
-        T.Pieces.push_back({I, {0, P}, {B, B + 1}});
+        Ps.push_back({I, {0, P}, {B, B + 1}});
+      assignPieces(T.Pieces, Ps);
     }
   }
   return S;

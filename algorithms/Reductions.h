@@ -77,9 +77,23 @@ PlainBuilder buildDirectReduce;
 /// block to every rank at once) or on a ring (P - 1 steps), whichever the
 /// machine's cost pass times faster; Reduce: every owner sends its block to the
 /// root at once.
+/// Past MaxTransfers (named, up to 2 MaxCopyTransfers: 4,096 ranks) the
+/// allreduce takes the ring allgather alone, written as it is, without
+/// following the reduction or holding the list of its transfers beside
+/// the steps.
 SearchingBuilder buildReduceScatterDirect;
 /// Whether the ranks x blocks of reduce-scatter-direct stay tracked.
 AppliesTest reduceScatterDirectApplies;
+/// Whether a P^2 reduction whose transfers are written as they are (not
+/// followed through a Reducer), named, lists at most 2 MaxCopyTransfers
+/// (\p Transfers; both halves of every pair of 4,096 ranks); else says why
+/// not, naming \p What.
+bool writtenReductionFits(double Transfers, const std::string &What,
+                          std::string &Why);
+/// reduce-scatter-direct's allreduce with the ring allgather, as written
+/// past MaxTransfers and as the Reducer follows it (the same; tests).
+Schedule reduceScatterDirectRingAllreduce(const Machine &M, const Request &R);
+Schedule reduceScatterDirectRingFollowed(const Machine &M, const Request &R);
 
 /// Reduce-scatter on a ring: in step s rank r folds block r - s - 1 and
 /// passes it on to r + 1, P - 1 steps; block b ends at rank b. Commutative

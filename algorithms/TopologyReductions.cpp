@@ -326,6 +326,14 @@ Schedule ringAllgather(const Machine &M, const Request &R, RingCut Cut) {
   return S;
 }
 
+/// Whether \p G lists the ranks in rank order.
+bool ranksInOrder(const RingGrid &G) {
+  for (size_t V = 0; V < G.Order.size(); ++V)
+    if (G.Order[V] != int32_t(V))
+      return false;
+  return true;
+}
+
 /// The element count of a reduction, the byte count of anything else.
 uint64_t units(const Request &R) { return R.Bytes / elementBytes(R.Datatype); }
 
@@ -435,14 +443,80 @@ RingGrid ringGrid(const Machine &M, const Request &R, bool Fold) {
 }
 
 bool ringAllreduceApplies(const Machine &, const Request &R, std::string &Why) {
-  return cutFits(R, flatRingGrid(R),
-                 RingCut{1, 1, std::max<int64_t>(1, R.Segments)}, Why);
+  const RingGrid G = flatRingGrid(R);
+  const RingCut Cut{1, 1, std::max<int64_t>(1, R.Segments)};
+  if (cutFits(R, G, Cut, Why))
+    return true;
+  // Written directly (flatRingAllreduce): each half within the bound of the
+  // direct exchanges when named.
+  if (R.Algorithm == "auto" || !R.Commutative || !ranksInOrder(G) ||
+      Why.find("transfers") == std::string::npos)
+    return false;
+  return writtenReductionFits(ringTransfers(R, G, Cut), "the ring allreduce",
+                              Why);
+}
+
+namespace {
+
+/// ringAllreduce's schedule on the flat ring of the ranks in rank order with
+/// a commutative operator, written as it is instead of followed through a
+/// Reducer (which holds a contributor set per rank and chunk, P^2 x
+/// segments of them): each (ring step, segment) is one step in which every
+/// rank sends once. Reduce-scatter step s, segment g: rank r folds what it
+/// holds of block b = r - s - 1, the contributions of ranks r - s..r, into
+/// r + 1's; allgather step s: r copies the reduced block r - s to r + 1.
+/// Each of the P blocks is cut in \p Segments chunks, sent in consecutive
+/// steps.
+Schedule flatRingAllreduce(const Machine &M, const Request &R,
+                           int64_t Segments) {
+  Schedule S = scheduleSkeleton(M, R, "ring");
+  const int32_t P = S.size();
+  S.NumChunks = std::max<int64_t>(1, int64_t(P) * Segments);
+  if (P < 2)
+    return S;
+  const Interval All{0, S.NumChunks};
+  S.Steps.resize(size_t(2) * size_t(P - 1) * size_t(Segments));
+  size_t Next = 0;
+  for (int Gather = 0; Gather < 2; ++Gather)
+    for (int64_t St = 0; St + 1 < P; ++St)
+      for (int64_t Seg = 0; Seg < Segments; ++Seg) {
+        std::vector<Transfer> &Ts = S.Steps[Next++].Transfers;
+        Ts.reserve(P);
+        for (int32_t V = 0; V < P; ++V) {
+          const int64_t B = mod(Gather ? V - St : V - St - 1, P);
+          const Interval C = subRange(All, P, B, Segments, Seg);
+          Transfer &T = Ts.emplace_back();
+          T.Src = V;
+          T.Dst = (V + 1) % P;
+          T.Kind = Gather ? TransferKind::Copy : TransferKind::Combine;
+          T.Bytes = S.chunkBytes(C);
+          if (Gather) {
+            T.Pieces.push_back({{0, P}, {0, P}, C});
+            continue;
+          }
+          llvm::SmallVector<Piece, 2> Ps;
+          for (const Interval &I :
+               IntervalSet::of(relIntervals(0, St + 1, V - St + P, P)))
+            Ps.push_back({I, {0, P}, C});
+          assignPieces(T.Pieces, Ps);
+        }
+      }
+  return S;
+}
+
+} // namespace
+
+Schedule ringAllreduceFollowed(const Machine &M, const Request &R) {
+  return ringAllreduce(M, R, RingCut{1, 1, std::max<int64_t>(1, R.Segments)},
+                       flatRingGrid(R), "ring");
 }
 
 llvm::Expected<Schedule> buildRingAllreduce(const Machine &M,
                                             const Request &R) {
-  return ringAllreduce(M, R, RingCut{1, 1, std::max<int64_t>(1, R.Segments)},
-                       flatRingGrid(R), "ring");
+  const int64_t Segments = std::max<int64_t>(1, R.Segments);
+  if (R.Commutative && ranksInOrder(flatRingGrid(R)))
+    return flatRingAllreduce(M, R, Segments);
+  return ringAllreduceFollowed(M, R);
 }
 
 bool onNetworkFlatRing(const Machine &M, const Request &R, std::string &Why) {

@@ -108,9 +108,17 @@ RingGrid flatRingGrid(const Request &R);
 /// consecutive nodes once each way, so on a tree of oversubscribed switches
 /// an uplink carries one flow at a time, where recursive halving sends
 /// several across it at once and dimension-rings groups the ranks by leaf.
-/// Needs 0 or at least P x segments elements.
+/// Needs 0 or at least P x segments elements. With a commutative operator
+/// on the ranks in rank order the steps are written as they are (one per
+/// ring step and segment, every rank sending once), and a request that names
+/// the algorithm may list up to 2 MaxCopyTransfers (both halves of every
+/// pair of 4,096 ranks); `auto` and the other forms, which follow the
+/// reduction through a Reducer, keep to MaxTransfers.
 PlainBuilder buildRingAllreduce;
 AppliesTest ringAllreduceApplies;
+/// The ring allreduce as the generic ring builder lists it, through a
+/// Reducer (what buildRingAllreduce writes directly matches it; tests).
+Schedule ringAllreduceFollowed(const Machine &M, const Request &R);
 /// For `--algorithm auto` and ring: a machine with a network, up to 2^18
 /// transfers (2 P (P - 1): up to 362 ranks), as for dimension-rings.
 bool onNetworkFlatRing(const Machine &M, const Request &R, std::string &Why);

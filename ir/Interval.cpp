@@ -12,14 +12,26 @@ IntervalSet::IntervalSet(Interval I) {
 IntervalSet IntervalSet::of(std::vector<Interval> V) {
   std::sort(V.begin(), V.end(),
             [](const Interval &A, const Interval &B) { return A.Lo < B.Lo; });
-  IntervalSet Out;
+  // Merged in place, then kept in an allocation of exactly their number
+  // when more than one (growing from the one in place would allocate
+  // three): a reduction's flow holds millions of two-range sets.
+  size_t N = 0;
   for (const Interval &I : V) {
     if (I.empty())
       continue;
-    if (!Out.Intervals.empty() && I.Lo <= Out.Intervals.back().Hi)
-      Out.Intervals.back().Hi = std::max(Out.Intervals.back().Hi, I.Hi);
+    if (N > 0 && I.Lo <= V[N - 1].Hi)
+      V[N - 1].Hi = std::max(V[N - 1].Hi, I.Hi);
     else
-      Out.Intervals.push_back(I);
+      V[N++] = I;
+  }
+  IntervalSet Out;
+  if (N == 1) {
+    Out.Intervals.push_back(V[0]);
+  } else if (N > 1) {
+    llvm::SmallVector<Interval, 0> Exact;
+    Exact.reserve(N);
+    Exact.append(V.begin(), V.begin() + N);
+    Out.Intervals = std::move(Exact);
   }
   return Out;
 }

@@ -6,6 +6,17 @@
 
 namespace collc {
 
+void assignPieces(PieceList &L, llvm::ArrayRef<Piece> Ps) {
+  if (Ps.size() <= 1) {
+    L.assign(Ps.begin(), Ps.end());
+    return;
+  }
+  llvm::SmallVector<Piece, 0> Exact;
+  Exact.reserve(Ps.size());
+  Exact.append(Ps.begin(), Ps.end());
+  L = std::move(Exact);
+}
+
 const char *transferKindName(TransferKind K) {
   static constexpr const char *Names[] = {"copy", "combine", "signal"};
   return enumName<TransferKind::Copy, TransferKind::Signal>(K, Names);

@@ -28,6 +28,7 @@
 #include "ir/Collective.h"
 #include "ir/Interval.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cmath>
@@ -54,11 +55,17 @@ struct Piece {
 };
 
 /// A transfer's pieces: one is kept in place (most transfers carry one
-/// rectangle), so that a transfer of one piece takes 112 bytes and no
-/// allocation of its own.
+/// rectangle), so that a transfer of one piece takes no allocation of its
+/// own.
 using PieceList = llvm::SmallVector<Piece, 1>;
 
-enum class TransferKind {
+/// Sets \p L to the pieces \p Ps. Two or more take one allocation of
+/// exactly their size (pushed one by one past the one kept in place, a
+/// PieceList would allocate room for three): the ring reductions list
+/// millions of transfers of two pieces.
+void assignPieces(PieceList &L, llvm::ArrayRef<Piece> Ps);
+
+enum class TransferKind : uint8_t {
   Copy,    ///< The receiver stores the pieces (replacing what it had of them).
   Combine, ///< The receiver folds the pieces into its partial result.
   Signal,  ///< No data: a barrier arrival, release or acknowledgement.
@@ -71,11 +78,6 @@ struct Transfer {
   int32_t Dst = 0; ///< Receiving rank.
   uint64_t Bytes = 0;
   TransferKind Kind = TransferKind::Copy;
-  /// What travels: at least one piece for a copy or a combine (the verifier
-  /// checks it), none for a signal. (The JSON form leaves out a piece equal
-  /// to the whole message, Schedule::wholeMessage, and its reader restores
-  /// it.)
-  PieceList Pieces;
   /// Reductions keep two values per rank and chunk: value 0, the partial
   /// result (it starts as the rank's own contribution), and value 1, the
   /// result kept apart (it starts empty; exscan needs it, since rank r's
@@ -91,9 +93,17 @@ struct Transfer {
   /// (paper 004's P ->_d P' lets the sender choose the direction). Routes,
   /// the contention checker and the simulator honour it; elsewhere it is 0.
   uint8_t TieDown = 0;
+  /// What travels: at least one piece for a copy or a combine (the verifier
+  /// checks it), none for a signal. (The JSON form leaves out a piece equal
+  /// to the whole message, Schedule::wholeMessage, and its reader restores
+  /// it.) The one-byte fields above share a word, so that a transfer of one
+  /// piece takes 104 bytes.
+  PieceList Pieces;
   double Start = NAN; ///< Filled by the cost pass.
   double End = NAN;   ///< Filled by the cost pass: receive complete.
 };
+
+static_assert(sizeof(Transfer) <= 104, "a transfer of one piece: 104 bytes");
 
 struct Step {
   std::vector<Transfer> Transfers;

@@ -137,10 +137,13 @@ struct ArrivalIndex::ChunkIndex {
   int64_t MaxLen = 0; ///< The longest hull.
   /// Buckets: per hull start in [0, Head.size()), the newest entry.
   std::vector<uint32_t> Head;
+  /// 12 bytes: a bucketed hull start is below Head.size(), which the
+  /// bucket budget (twice the transfers, ids of 32 bits) keeps within 32
+  /// bits.
   struct Entry {
     uint32_t Arrival;
     uint32_t Prev; ///< The previous entry of its bucket, or None.
-    int64_t Lo;    ///< Its hull start.
+    uint32_t Lo;   ///< Its hull start.
   };
   std::vector<Entry> Entries;
   std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
@@ -174,7 +177,7 @@ struct ArrivalIndex::ChunkIndex {
     MaxLen = std::max(MaxLen, H.size());
     if (H.Lo >= 0 && H.Lo < static_cast<int64_t>(Head.size())) {
       const uint32_t E = static_cast<uint32_t>(Entries.size());
-      Entries.push_back({A, Head[H.Lo], H.Lo});
+      Entries.push_back({A, Head[H.Lo], static_cast<uint32_t>(H.Lo)});
       Head[H.Lo] = E;
       return;
     }
@@ -187,7 +190,7 @@ struct ArrivalIndex::ChunkIndex {
     const int64_t To = std::min<int64_t>(H.Hi, Head.size());
     if (To - From > static_cast<int64_t>(Entries.size())) {
       for (const Entry &E : Entries)
-        if (E.Lo >= From && E.Lo < To)
+        if (int64_t(E.Lo) >= From && int64_t(E.Lo) < To)
           Fn(E.Arrival);
     } else {
       for (int64_t B = std::max<int64_t>(From, 0); B < To; ++B)
@@ -209,22 +212,21 @@ ArrivalIndex::ArrivalIndex(int32_t Ranks, uint64_t Expected, int64_t Chunks)
       DataCount(static_cast<size_t>(Ranks), 0),
       AllEnd(static_cast<size_t>(Ranks), 0.0),
       SignalEnd(static_cast<size_t>(Ranks), 0.0) {
-  Arrivals.reserve(Expected);
+  Prev.reserve(Expected);
 }
 
 ArrivalIndex::~ArrivalIndex() = default;
 
-LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::add(const Transfer &T,
-                                                    uint32_t Id) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::add(const Transfer &T) {
   AllEnd[T.Dst] = std::max(AllEnd[T.Dst], T.End);
-  const uint32_t A = static_cast<uint32_t>(Arrivals.size());
+  const uint32_t A = static_cast<uint32_t>(Prev.size());
   if (T.Kind == TransferKind::Signal) {
     SignalEnd[T.Dst] = std::max(SignalEnd[T.Dst], T.End);
-    Arrivals.push_back({&T, Id, SignalHead[T.Dst]});
+    Prev.push_back(SignalHead[T.Dst]);
     SignalHead[T.Dst] = A;
     return;
   }
-  Arrivals.push_back({&T, Id, DataHead[T.Dst]});
+  Prev.push_back(DataHead[T.Dst]);
   DataHead[T.Dst] = A;
   if (++DataCount[T.Dst] <= ListLimit)
     return;
@@ -235,8 +237,8 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::add(const Transfer &T,
   }
   Ix = std::make_unique<ChunkIndex>();
   std::vector<const Transfer *> First;
-  for (uint32_t I = A; I != None; I = Arrivals[I].Prev)
-    First.push_back(Arrivals[I].T);
+  for (uint32_t I = A; I != None; I = Prev[I])
+    First.push_back(&transferOf(I));
   Ix->chooseAxis(First);
   const int64_t Extent = Ix->Axis == &Piece::Origins ? Ranks : Chunks;
   if (Extent > 0 &&
@@ -244,13 +246,38 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::add(const Transfer &T,
     BucketCells += static_cast<uint64_t>(Extent);
     Ix->Head.assign(static_cast<size_t>(Extent), None);
   }
-  for (uint32_t I = A; I != None; I = Arrivals[I].Prev)
-    Ix->insert(*Arrivals[I].T, I);
+  for (uint32_t I = A; I != None; I = Prev[I])
+    Ix->insert(transferOf(I), I);
 }
 
 void ArrivalIndex::addStep(const Step &St, uint32_t FirstId) {
+  if (St.Transfers.empty())
+    return;
+  Recorded.push_back(
+      {static_cast<uint32_t>(Prev.size()), FirstId, St.Transfers.data()});
   for (const Transfer &T : St.Transfers)
-    add(T, FirstId++);
+    add(T);
+}
+
+const ArrivalIndex::StepRecord &ArrivalIndex::recordOf(uint32_t A) const {
+  // Most arrivals asked about are of the latest steps.
+  if (A >= Recorded.back().FirstArrival)
+    return Recorded.back();
+  return *(std::upper_bound(Recorded.begin(), Recorded.end(), A,
+                            [](uint32_t X, const StepRecord &R) {
+                              return X < R.FirstArrival;
+                            }) -
+           1);
+}
+
+const Transfer &ArrivalIndex::transferOf(uint32_t A) const {
+  const StepRecord &R = recordOf(A);
+  return R.Transfers[A - R.FirstArrival];
+}
+
+uint32_t ArrivalIndex::idOf(uint32_t A) const {
+  const StepRecord &R = recordOf(A);
+  return R.FirstId + (A - R.FirstArrival);
 }
 
 /// Calls \p Fn with every data arrival at \p T's sender that \p T meets.
@@ -259,14 +286,17 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::visitMeeting(const Transfer &T,
                                                              F &&Fn) const {
   if (LLVM_UNLIKELY(DataCount[T.Src] > ListLimit)) {
     Index.at(T.Src)->visit(T, [&](uint32_t A) {
-      if (meets(T, *Arrivals[A].T))
-        Fn(Arrivals[A]);
+      const Transfer &In = transferOf(A);
+      if (meets(T, In))
+        Fn(A, In);
     });
     return;
   }
-  for (uint32_t A = DataHead[T.Src]; A != None; A = Arrivals[A].Prev)
-    if (meets(T, *Arrivals[A].T))
-      Fn(Arrivals[A]);
+  for (uint32_t A = DataHead[T.Src]; A != None; A = Prev[A]) {
+    const Transfer &In = transferOf(A);
+    if (meets(T, In))
+      Fn(A, In);
+  }
 }
 
 LLVM_ATTRIBUTE_ALWAYS_INLINE double
@@ -279,12 +309,14 @@ ArrivalIndex::latestEnd(const Transfer &T) const {
   double Met = 0;
   if (L.T && L.T->Pieces == T.Pieces) {
     Met = L.Ready;
-    for (uint32_t A = DataHead[T.Src]; A != None && A != L.Head;
-         A = Arrivals[A].Prev)
-      if (meets(T, *Arrivals[A].T))
-        Met = std::max(Met, Arrivals[A].T->End);
+    for (uint32_t A = DataHead[T.Src]; A != None && A != L.Head; A = Prev[A]) {
+      const Transfer &In = transferOf(A);
+      if (meets(T, In))
+        Met = std::max(Met, In.End);
+    }
   } else {
-    visitMeeting(T, [&](const Arrival &A) { Met = std::max(Met, A.T->End); });
+    visitMeeting(
+        T, [&](uint32_t, const Transfer &In) { Met = std::max(Met, In.End); });
   }
   L.T = &T;
   L.Head = DataHead[T.Src];
@@ -300,14 +332,14 @@ void ArrivalIndex::latestEnds(const Step &St, std::vector<double> &Ends) const {
 
 void ArrivalIndex::forEachDependency(
     const Transfer &T, llvm::function_ref<void(uint32_t)> Fn) const {
-  for (uint32_t A = SignalHead[T.Src]; A != None; A = Arrivals[A].Prev)
-    Fn(Arrivals[A].Id);
+  for (uint32_t A = SignalHead[T.Src]; A != None; A = Prev[A])
+    Fn(idOf(A));
   if (T.Kind == TransferKind::Signal) {
-    for (uint32_t A = DataHead[T.Src]; A != None; A = Arrivals[A].Prev)
-      Fn(Arrivals[A].Id);
+    for (uint32_t A = DataHead[T.Src]; A != None; A = Prev[A])
+      Fn(idOf(A));
     return;
   }
-  visitMeeting(T, [&](const Arrival &A) { Fn(A.Id); });
+  visitMeeting(T, [&](uint32_t A, const Transfer &) { Fn(idOf(A)); });
 }
 
 TransferDependencies transferDependencies(const Schedule &S) {

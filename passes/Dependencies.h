@@ -106,13 +106,19 @@ public:
 
 private:
   struct ChunkIndex;
-  /// One received transfer, linked to the previous one of its receiver.
-  struct Arrival {
-    const Transfer *T;
-    uint32_t Id;
-    uint32_t Prev;
+  /// A recorded step: its first arrival's number, its first transfer's id
+  /// and its transfers. Arrivals are numbered in the order recorded; an
+  /// arrival's transfer and id follow from its step's, so that an arrival
+  /// takes 4 bytes (Prev) instead of a pointer and an id besides.
+  struct StepRecord {
+    uint32_t FirstArrival;
+    uint32_t FirstId;
+    const Transfer *Transfers;
   };
-  void add(const Transfer &T, uint32_t Id);
+  void add(const Transfer &T);
+  const StepRecord &recordOf(uint32_t A) const;
+  const Transfer &transferOf(uint32_t A) const;
+  uint32_t idOf(uint32_t A) const;
   double latestEnd(const Transfer &T) const;
   template <typename F> void visitMeeting(const Transfer &T, F &&Fn) const;
 
@@ -134,7 +140,10 @@ private:
     double Ready = 0;
   };
   mutable std::vector<LastAsked> Asked;
-  std::vector<Arrival> Arrivals;
+  std::vector<StepRecord> Recorded;
+  /// Per arrival, the previous one of its receiver (of data or of
+  /// signals), or None.
+  std::vector<uint32_t> Prev;
   /// Per rank: data arrivals, and the latest End of all and of signals.
   std::vector<uint32_t> DataCount;
   std::vector<double> AllEnd, SignalEnd;

@@ -208,8 +208,7 @@ ChunkReductionFlow::ChunkReductionFlow(const Schedule &S)
     : S(S), P(S.size()), K(S.NumChunks) {
   if (P < 1 || K < 1)
     return;
-  for (auto &V : Values)
-    V.assign(static_cast<size_t>(P) * K, IntervalSet{});
+  Values[0].assign(static_cast<size_t>(P) * K, IntervalSet{});
   for (int32_t R = 0; R < P; ++R)
     for (int64_t C = 0; C < K; ++C)
       at(0, R, C) = IntervalSet({R, R + 1});

@@ -135,12 +135,18 @@ public:
 
   /// The contributors value \p V of rank \p R holds for chunk \p C.
   const IntervalSet &value(int V, int32_t R, int64_t C) const {
-    return Values[V][static_cast<size_t>(R) * K + C];
+    static const IntervalSet None;
+    return Values[V].empty() ? None : Values[V][static_cast<size_t>(R) * K + C];
   }
   bool needsCommutative() const { return NeedsCommutative; }
 
 private:
+  /// Value 1 (the result kept apart, exscan's) is held only once a transfer
+  /// updates it: the other reductions never do, and at P ranks of P chunks
+  /// (the ring reductions) P^2 empty sets take 32 bytes each.
   IntervalSet &at(int V, int32_t R, int64_t C) {
+    if (Values[V].empty())
+      Values[V].assign(static_cast<size_t>(P) * K, IntervalSet{});
     return Values[V][static_cast<size_t>(R) * K + C];
   }
 

@@ -84,6 +84,7 @@ public:
       step(SI, S.Steps[SI]);
     if (!full())
       post();
+    release();
     // Under a network the evaluator's times follow no affine rule: only
     // causality (checked as the data flows) applies.
     if (O.Timing && !full() && !M.Net)
@@ -127,9 +128,15 @@ private:
         }
     const bool CanRun =
         Kind == DataKind::Replicated || Kind == DataKind::Reduction;
+    // The dense tracker (as init() chooses it) follows more.
+    const bool DenseTracker =
+        DenseAlltoall &&
+        (O.AlltoallBlocks == VerifyOptions::BlockState::Dense || P >= 1024);
+    const double MaxMoved = double(DenseTracker ? VerifyLimits::MaxDenseMoved
+                                                : VerifyLimits::MaxMoved);
     const bool WithinAtoms =
         (DenseAlltoall || Space <= double(VerifyLimits::MaxAtoms)) &&
-        Moved <= double(VerifyLimits::MaxMoved);
+        Moved <= MaxMoved;
     switch (O.Flow) {
     case VerifyOptions::Tracking::Runs:
       Runs = CanRun;
@@ -156,10 +163,10 @@ private:
               std::to_string(VerifyLimits::MaxAtoms) + " atoms)");
       return false;
     }
-    if (Moved > double(VerifyLimits::MaxMoved)) {
+    if (Moved > MaxMoved) {
       problem("the transfers move " + formatShort(Moved) +
               " atoms (rank, block, chunk), more than the verifier follows (" +
-              std::to_string(VerifyLimits::MaxMoved) + ")");
+              std::to_string(static_cast<uint64_t>(MaxMoved)) + ")");
       return false;
     }
     return true;
@@ -245,8 +252,8 @@ private:
         AccRuns[V].assign(P, RunMap<double>(K, 0.0));
     } else if (Kind == DataKind::Reduction) {
       ChunkFlow = std::make_unique<ChunkReductionFlow>(S);
-      for (int V = 0; V < 2; ++V)
-        AccTime[V].assign(static_cast<size_t>(P) * K, 0.0);
+      // Value 1's times once a transfer updates it (accTime).
+      AccTime[0].assign(static_cast<size_t>(P) * K, 0.0);
     }
     if (Kind == DataKind::Signal) {
       size_t Words = (static_cast<size_t>(P) + 63) / 64;
@@ -255,6 +262,24 @@ private:
       for (int32_t R = 0; R < P; ++R)
         Knows[R][R / 64] |= uint64_t(1) << (R % 64);
     }
+  }
+
+  /// Frees the data flow's state once the end state is checked: the timing
+  /// check below builds its own (24 bytes a transfer), and the flow of a
+  /// reduction of P chunks on P ranks holds P^2 sets and times.
+  void release() {
+    Held = {};
+    Dense.reset();
+    HeldFlat = {};
+    Flow.reset();
+    ChunkFlow.reset();
+    for (int V = 0; V < 2; ++V) {
+      AccTime[V] = {};
+      AccRuns[V] = {};
+    }
+    HeldRuns.reset();
+    Knows = {};
+    KnowTime = {};
   }
 
   /// Bytes a transfer must carry for its pieces.
@@ -575,7 +600,10 @@ private:
         }
         if (!Timed)
           continue;
-        double Ready = AccTime[T.From][static_cast<size_t>(T.Src) * K + C];
+        double Ready =
+            AccTime[T.From].empty()
+                ? 0.0
+                : AccTime[T.From][static_cast<size_t>(T.Src) * K + C];
         if (startsBeforeReady(Ready, T.Start)) {
           NotReady(C, Ready);
           return;
@@ -674,6 +702,8 @@ private:
             Time = std::max(Time, When);
           });
         for (int64_t C = Run.Chunks.Lo; !Flow && C < Run.Chunks.Hi; ++C) {
+          if (AccTime[V].empty())
+            AccTime[V].assign(static_cast<size_t>(P) * K, 0.0);
           double &Time = AccTime[V][static_cast<size_t>(T.Dst) * K + C];
           if (How == Fold::Store)
             Time = When;

@@ -67,6 +67,11 @@ struct VerifyLimits {
   /// chunks moves o x d x c for personalized data, o x c for replicated data,
   /// c for reductions).
   static constexpr uint64_t MaxMoved = uint64_t(1) << 28;
+  /// MaxMoved for an all-to-all the dense tracker follows (BlockFlow, from
+  /// 1,024 ranks on): it walks each piece's rectangle row by row in memory
+  /// order, so that a store-and-forward exchange's 1.06e9 block hops
+  /// (torus-row-column on a 64x64 torus) take seconds.
+  static constexpr uint64_t MaxDenseMoved = uint64_t(1) << 31;
 };
 
 struct VerifyOptions {

@@ -110,7 +110,8 @@ bool excused(const AlgorithmInfo &A, int32_t P, const std::string &Why) {
 /// them at any P (the all-to-alls; the allgathers whose ranks each send P - 1
 /// messages, or P / 2 of two blocks, or whose pieces add up to about P^2 as
 /// farthest-doubling's strided blocks; the reductions whose ranks each fold
-/// P - 1 blocks, named up to 4,096 ranks): at 4,096 ranks they take minutes
+/// P - 1 blocks, named up to 4,096 ranks, the ring allreduce among them):
+/// at 4,096 ranks they take minutes
 /// and gigabytes
 /// (bench/scale_algorithms.sh), so they are drawn up to 1,024 ranks.
 bool quadratic(const AlgorithmInfo &A, Collective C) {
@@ -122,6 +123,7 @@ bool quadratic(const AlgorithmInfo &A, Collective C) {
            Name == "neighbor-exchange" || Name == "farthest-doubling")) ||
          (C == Collective::ReduceScatter &&
           (Name == "ring" || Name == "direct")) ||
+         (C == Collective::Allreduce && Name == "ring") ||
          Name == "reduce-scatter-direct";
 }
 

@@ -14,6 +14,7 @@
 #include "readers/MachineSpec.h"
 #include "readers/RequestSpec.h"
 #include "tests/Requests.h"
+#include "tests/Schedules.h"
 #include "tests/TestUtil.h"
 #include "tools/PlatformDraw.h"
 
@@ -80,27 +81,6 @@ void checkEveryRank(const Schedule &S) {
   for (int32_t R = 0; R < S.size(); ++R)
     Scratch = std::max(Scratch, checkRank(*Whole, rankPartOf(S, R), R));
   CHECK(Scratch == Whole->ScratchBlocks);
-}
-
-void checkSameTransfers(const Schedule &A, const Schedule &B) {
-  REQUIRE(A.Steps.size() == B.Steps.size());
-  CHECK(A.Algorithm == B.Algorithm);
-  CHECK(A.NumChunks == B.NumChunks);
-  CHECK(A.Bytes == B.Bytes);
-  for (size_t I = 0; I < A.Steps.size(); ++I) {
-    CAPTURE(I);
-    const auto &X = A.Steps[I].Transfers, &Y = B.Steps[I].Transfers;
-    REQUIRE(X.size() == Y.size());
-    for (size_t J = 0; J < X.size(); ++J) {
-      CHECK(X[J].Src == Y[J].Src);
-      CHECK(X[J].Dst == Y[J].Dst);
-      CHECK(X[J].Kind == Y[J].Kind);
-      CHECK(X[J].Bytes == Y[J].Bytes);
-      CHECK(X[J].From == Y[J].From);
-      CHECK(X[J].Into == Y[J].Into);
-      CHECK(X[J].Pieces == Y[J].Pieces);
-    }
-  }
 }
 
 } // namespace
@@ -245,7 +225,7 @@ TEST_CASE("rank parts: each rank-part builder gives the whole schedule's "
         CAPTURE(Rk);
         llvm::Expected<Schedule> Part = Build(M, R, Rk);
         REQUIRE(static_cast<bool>(Part));
-        checkSameTransfers(*Part, rankPartOf(*S, Rk));
+        test::checkSameTransfers(*Part, rankPartOf(*S, Rk));
         Scratch = std::max(Scratch, checkRank(*Whole, *Part, Rk));
       }
       if (P <= 600)

@@ -3,17 +3,21 @@
 // steps) transfers, each carrying at most two pieces where the contributors
 // stay one range, and verify. The default suite draws a few rank counts; the
 // long label draws more.
+#include "algorithms/Personalized.h"
 #include "algorithms/Placement.h"
+#include "algorithms/Reductions.h"
 #include "algorithms/Registry.h"
 #include "algorithms/TopologyReductions.h"
 #include "ir/Random.h"
 #include "passes/Verify.h"
 #include "readers/MachineSpec.h"
 #include "tests/Requests.h"
+#include "tests/Schedules.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace collc;
@@ -264,8 +268,9 @@ TEST_CASE("scale: the P^2 reductions named build past MaxTransfers within "
     CHECK(S.numTransfers() == Want);
   }
   // At 2,800 ranks (7.8 million transfers): named, the one-block reductions
-  // apply; under `auto` they keep to MaxTransfers, as the allreduce (two
-  // candidates of 15.7 million) does named; past 4,096 ranks none applies.
+  // apply, and the allreduce (15.7 million: the ring allgather alone, written
+  // as it is); under `auto` they keep to MaxTransfers; past 4,096 ranks none
+  // applies.
   for (const Case &K : Cases) {
     CAPTURE(K.Algorithm);
     const AlgorithmInfo *A = findAlgorithm(K.Algorithm, K.C);
@@ -275,8 +280,7 @@ TEST_CASE("scale: the P^2 reductions named build past MaxTransfers within "
       Request R =
           test::request(K.C, Ranks, 0, 4 * uint64_t(Ranks), K.Algorithm);
       std::string Why;
-      CHECK(A->applies(Big, R, Why) ==
-            (Ranks == 2800 && K.C != Collective::Allreduce));
+      CHECK(A->applies(Big, R, Why) == (Ranks == 2800));
       R.Algorithm = "auto";
       CHECK_FALSE(A->applies(Big, R, Why));
       CHECK(Why.find("transfers, more than the ") != std::string::npos);
@@ -316,4 +320,174 @@ TEST_CASE("scale: a reduction step past the verifier's batch is followed in "
   const std::string Msg = llvm::toString(std::move(E));
   CHECK(Msg.find("a contribution would count twice") != std::string::npos);
   CHECK(Msg.find("of rank " + std::to_string(Again.Dst)) != std::string::npos);
+}
+
+TEST_CASE("scale: the ring allreduce written step by step is the one the "
+          "Reducer follows, at drawn P up to 60") {
+  Rng G(0x26c0d);
+  const Machine M = linearMachine();
+  for (int D = 0; D < 6; ++D) {
+    const int32_t P = static_cast<int32_t>(G.uniform(1, 60));
+    const int64_t Segments = G.uniform(1, 3);
+    CAPTURE(P);
+    CAPTURE(Segments);
+    Request R = test::request(Collective::Allreduce, P, 0,
+                              uint64_t(4) * P * Segments * 5, "ring");
+    R.Segments = Segments;
+    auto Direct = buildRingAllreduce(M, R);
+    REQUIRE(static_cast<bool>(Direct));
+    test::checkSameTransfers(*Direct, ringAllreduceFollowed(M, R));
+    // P - 1 ring steps each way, one step per ring step and segment, every
+    // rank sending once in each.
+    CHECK(Direct->Steps.size() == size_t(2 * (P - 1) * Segments));
+    CHECK(Direct->numTransfers() == uint64_t(2) * P * (P - 1) * Segments);
+  }
+}
+
+TEST_CASE("scale: the ring allreduce named builds past MaxTransfers, verifies "
+          "and lists 2 P (P - 1) transfers at a drawn P up to 300") {
+  Rng G(0x26c0e);
+  const int32_t P = static_cast<int32_t>(G.uniform(2, 300));
+  CAPTURE(P);
+  const Machine M = linearMachine();
+  const Request R =
+      test::request(Collective::Allreduce, P, 0, uint64_t(4) * P, "ring");
+  const Schedule S = buildVerified(M, R, "ring");
+  CHECK(S.numTransfers() == uint64_t(2) * P * (P - 1));
+  // The folds of step s carry the ranks r - s..r: two rank ranges where
+  // they wrap past rank 0 (r < s).
+  int64_t Wrapped = 0;
+  for (const Step &St : S.Steps)
+    for (const Transfer &T : St.Transfers) {
+      CHECK(T.Pieces.size() <= 2);
+      Wrapped += T.Pieces.size() == 2;
+    }
+  CHECK(Wrapped == int64_t(P - 1) * (P - 2) / 2);
+  // Named, up to 4,096 ranks (2 x 16.8 million transfers); under `auto`
+  // within MaxTransfers; with a non-commutative operator (two chains, the
+  // Reducer) within MaxTransfers too.
+  const AlgorithmInfo *A = findAlgorithm("ring", Collective::Allreduce);
+  REQUIRE(A);
+  for (int32_t Ranks : {4096, 4097}) {
+    CAPTURE(Ranks);
+    const Machine Big = test::linearTorus(Ranks);
+    Request Named = test::request(Collective::Allreduce, Ranks, 0,
+                                  uint64_t(4) * Ranks, "ring");
+    std::string Why;
+    CHECK(A->applies(Big, Named, Why) == (Ranks == 4096));
+    if (Ranks > 4096)
+      CHECK(Why.find(std::to_string(2 * MaxCopyTransfers) +
+                     " a schedule may hold") != std::string::npos);
+    Request Auto = Named;
+    Auto.Algorithm = "auto";
+    CHECK_FALSE(A->applies(Big, Auto, Why));
+    CHECK(Why.find("transfers, more than the " +
+                   std::to_string(MaxTransfers)) != std::string::npos);
+    Request Ordered = Named;
+    Ordered.Commutative = false;
+    CHECK_FALSE(A->applies(Big, Ordered, Why));
+  }
+}
+
+TEST_CASE("scale: assignPieces keeps two or more pieces in an allocation of "
+          "their size, one in place") {
+  const Piece A{{0, 3}, {0, 8}, {2, 3}}, B{{5, 8}, {0, 8}, {2, 3}},
+      C{{4, 5}, {0, 8}, {1, 2}};
+  PieceList One, Two, Three;
+  assignPieces(One, {A});
+  CHECK(One.size() == 1);
+  CHECK(One.capacity() == 1);
+  assignPieces(Two, {A, B});
+  CHECK(Two.size() == 2);
+  CHECK(Two.capacity() == 2);
+  PieceList Pushed;
+  Pushed.push_back(A);
+  Pushed.push_back(B);
+  CHECK(Two == Pushed);
+  CHECK(Pushed.capacity() == 3); // what pushing one by one would allocate
+  assignPieces(Three, {A, B, C});
+  CHECK(Three.capacity() == 3);
+  CHECK(Three[2] == C);
+  // Reassigned, the list takes the new pieces.
+  assignPieces(Three, {C});
+  CHECK(Three.size() == 1);
+  CHECK(Three[0] == C);
+  // A copy holds the same pieces.
+  const Transfer T = [&] {
+    Transfer X;
+    assignPieces(X.Pieces, {B, A});
+    return X;
+  }();
+  Transfer Copy = T;
+  CHECK(Copy.Pieces == T.Pieces);
+  CHECK(Copy.Pieces[0] == B);
+}
+
+TEST_CASE("scale: Bruck's all-to-all past BruckBlockPieces lists rectangles "
+          "that expand to its one-block pieces, and verifies") {
+  // Below the bound (every rank count the outputs' snapshot tries) the
+  // blocks stay one piece each.
+  CHECK_FALSE(bruckAlltoallRectangles(2));
+  CHECK_FALSE(bruckAlltoallRectangles(120));
+  CHECK_FALSE(bruckAlltoallRectangles(880));
+  CHECK(bruckAlltoallRectangles(1024));
+  Rng G(0x26c0f);
+  const int32_t P = static_cast<int32_t>(G.uniform(1000, 1100));
+  CAPTURE(P);
+  REQUIRE(bruckAlltoallRectangles(P));
+  const Machine M = linearMachine();
+  const Request R = test::request(Collective::Alltoall, P, 0, 16, "bruck");
+  const Schedule S = buildVerified(M, R, "bruck");
+  int64_t Blocks = 0;
+  for (const Step &St : S.Steps) {
+    const int64_t Bit =
+        (St.Transfers.front().Dst - St.Transfers.front().Src + P) % P;
+    for (const Transfer &T : St.Transfers) {
+      // The blocks the one-block form lists: distance d with bit k set,
+      // origin Src - (d mod Bit), dest origin + d.
+      std::vector<std::pair<int64_t, int64_t>> Want, Got;
+      for (int64_t D = Bit; D < P; ++D)
+        if (D & Bit) {
+          const int64_t A = ((T.Src - D % Bit) % P + P) % P;
+          Want.push_back({A, (A + D) % P});
+        }
+      for (const Piece &Pc : T.Pieces) {
+        CHECK(Pc.Chunks == Interval{0, S.NumChunks});
+        for (int64_t A = Pc.Origins.Lo; A < Pc.Origins.Hi; ++A)
+          for (int64_t B = Pc.Dests.Lo; B < Pc.Dests.Hi; ++B)
+            Got.push_back({A, B});
+      }
+      std::sort(Want.begin(), Want.end());
+      std::sort(Got.begin(), Got.end());
+      CHECK(Got == Want);
+      CHECK(T.Bytes == 16 * Want.size());
+      // A run of Bit distances is one rectangle (two where it wraps).
+      CHECK(int64_t(T.Pieces.size()) <= 2 * ((P + 2 * Bit - 1) / (2 * Bit)));
+      Blocks += int64_t(Want.size());
+    }
+  }
+  CHECK(pieces(S) < Blocks);
+}
+
+TEST_CASE("scale: reduce-scatter-direct's allreduce written as it is past "
+          "MaxTransfers is the one the Reducer follows, at drawn P up to 60") {
+  Rng G(0x26c10);
+  for (int D = 0; D < 6; ++D) {
+    const int32_t P = static_cast<int32_t>(G.uniform(1, 60));
+    // An element count below P too: fewer blocks than ranks.
+    const uint64_t Elements = D % 3 == 0 ? uint64_t(G.uniform(1, P)) : 4 * P;
+    CAPTURE(P);
+    CAPTURE(Elements);
+    // One port (the all-to-all placed transfer by transfer) and as many as
+    // ranks (the all-to-all one step, as on a network).
+    Machine Wide = linearMachine();
+    Wide.Ports = static_cast<unsigned>(std::max(P, 1));
+    for (const Machine &M : {linearMachine(), Wide}) {
+      const Request R = test::request(Collective::Allreduce, P, 0, 4 * Elements,
+                                      "reduce-scatter-direct");
+      const Schedule Direct = reduceScatterDirectRingAllreduce(M, R);
+      test::checkSameTransfers(Direct, reduceScatterDirectRingFollowed(M, R));
+      verifyRuns(Direct, M);
+    }
+  }
 }

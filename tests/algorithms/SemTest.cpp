@@ -273,3 +273,53 @@ TEST_CASE("sem: step merging finds no step to fold (one port, every master "
     CHECK(verifySchedule(*S, M).empty());
   }
 }
+
+TEST_CASE("torus baselines: row-column applies while the dense tracker "
+          "follows its block hops (64x64), not past them (128x128)") {
+  // N^4 (N - 1) block hops: 1.06e9 on a 64x64 torus, within MaxDenseMoved
+  // (the verifier follows an all-to-all of 1,024 ranks or more densely);
+  // 3.4e10 on a 128x128 torus, beyond any. A 16x16 torus (983,040 hops)
+  // stays within MaxMoved.
+  for (int64_t N : {16, 64, 128}) {
+    CAPTURE(N);
+    std::string Why;
+    const bool Applies =
+        torusRowColumnApplies(torus(N), alltoall(N, "torus-row-column"), Why);
+    CHECK(Applies == (N <= 64));
+    // (At 16,384 ranks the dense tracker does not fit either: MaxMoved.)
+    if (!Applies)
+      CHECK(Why.find("hops in all, more than the " +
+                     std::to_string(VerifyLimits::MaxMoved)) !=
+            std::string::npos);
+  }
+  // The verifier's own bound: 257 transfers of every block of 1,024 ranks
+  // move 269 million blocks, past MaxMoved: refused per rank, followed by
+  // the dense tracker (which finds the blocks are not the sender's).
+  Schedule S;
+  S.Coll = Collective::Alltoall;
+  S.Bytes = 1;
+  S.Participants.resize(1024);
+  for (int I = 0; I < 257; ++I) {
+    Transfer T;
+    T.Src = 0;
+    T.Dst = 1;
+    T.Bytes = 1024 * 1024;
+    T.Pieces.push_back({{0, 1024}, {0, 1024}, {0, 1}});
+    S.Steps.push_back({{T}});
+  }
+  auto Refused = [](const std::vector<std::string> &Problems) {
+    return std::any_of(
+        Problems.begin(), Problems.end(), [](const std::string &Pb) {
+          return Pb.find("more than the verifier follows") != std::string::npos;
+        });
+  };
+  VerifyOptions O;
+  O.Timing = false;
+  O.AlltoallBlocks = VerifyOptions::BlockState::PerRank;
+  CHECK(Refused(verifySchedule(S, torus(32), O)));
+  O.AlltoallBlocks = VerifyOptions::BlockState::Auto;
+  const std::vector<std::string> Dense = verifySchedule(S, torus(32), O);
+  CHECK_FALSE(Dense.empty());
+  CHECK_FALSE(Refused(Dense));
+  static_assert(VerifyLimits::MaxDenseMoved > VerifyLimits::MaxMoved);
+}

@@ -15,6 +15,18 @@ using namespace collc;
 
 namespace {
 
+/// A transfer of \p Bytes and \p Pieces (the other fields their defaults).
+Transfer transfer(int32_t Src, int32_t Dst, uint64_t Bytes, TransferKind Kind,
+                  PieceList Pieces) {
+  Transfer T;
+  T.Src = Src;
+  T.Dst = Dst;
+  T.Bytes = Bytes;
+  T.Kind = Kind;
+  T.Pieces = std::move(Pieces);
+  return T;
+}
+
 std::string emit(const std::vector<Schedule> &Ss,
                  MpiSizes Sizes = MpiSizes::Exact, bool Preload = false) {
   auto V = mpiSizeBands(Ss, Sizes);
@@ -131,8 +143,10 @@ TEST_CASE("mpi: reductions record operand order and whether they need "
   // Rank 0 folds rank 2, then rank 1: out of order, needs commutativity; and
   // rank 1's value comes from the right of {0}.
   Schedule Red = skeleton(Collective::Reduce, 3);
-  Transfer T1{2, 0, 8, TransferKind::Combine, {{{2, 3}, {0, 3}, {0, 1}}}};
-  Transfer T2{1, 0, 8, TransferKind::Combine, {{{1, 2}, {0, 3}, {0, 1}}}};
+  Transfer T1 =
+      transfer(2, 0, 8, TransferKind::Combine, {{{2, 3}, {0, 3}, {0, 1}}});
+  Transfer T2 =
+      transfer(1, 0, 8, TransferKind::Combine, {{{1, 2}, {0, 3}, {0, 1}}});
   Red.Steps = {{{T1}}, {{T2}}};
   Text = emit({Red});
   CHECK(Text.find("collc::rt::Reduce, 3, 0, 8u, 8u, 1, true,") !=
@@ -239,8 +253,8 @@ TEST_CASE("mpi: combines into one value in one step apply in schedule "
   // (mode 1), not both stored.
   Schedule S = skeleton(Collective::Exscan, 3);
   auto Into1 = [](int32_t Src, int32_t Dst) {
-    Transfer T{
-        Src, Dst, 8, TransferKind::Combine, {{{Src, Src + 1}, {0, 3}, {0, 1}}}};
+    Transfer T = transfer(Src, Dst, 8, TransferKind::Combine,
+                          {{{Src, Src + 1}, {0, 3}, {0, 1}}});
     T.Into = 2;
     return T;
   };
@@ -266,14 +280,14 @@ TEST_CASE(
     return Piece{{O, O + 1}, {D, D + 1}, {0, 1}};
   };
   std::vector<Transfer> Step0 = {
-      {0, 1, 16, TransferKind::Copy, {Block(0, 1), Block(0, 2)}},
-      {1, 2, 8, TransferKind::Copy, {Block(1, 2)}},
-      {2, 0, 16, TransferKind::Copy, {Block(2, 0), Block(2, 1)}},
+      transfer(0, 1, 16, TransferKind::Copy, {Block(0, 1), Block(0, 2)}),
+      transfer(1, 2, 8, TransferKind::Copy, {Block(1, 2)}),
+      transfer(2, 0, 16, TransferKind::Copy, {Block(2, 0), Block(2, 1)}),
   };
   std::vector<Transfer> Step1 = {
-      {1, 2, 8, TransferKind::Copy, {Block(0, 2)}},
-      {0, 1, 8, TransferKind::Copy, {Block(2, 1)}},
-      {2, 0, 8, TransferKind::Copy, {Block(1, 0)}},
+      transfer(1, 2, 8, TransferKind::Copy, {Block(0, 2)}),
+      transfer(0, 1, 8, TransferKind::Copy, {Block(2, 1)}),
+      transfer(2, 0, 8, TransferKind::Copy, {Block(1, 0)}),
   };
   // M[1][0] must reach rank 2 first: put it in the first step's message.
   Step0[1].Pieces = {Block(1, 0), Block(1, 2)};
