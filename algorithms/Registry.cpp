@@ -22,6 +22,7 @@
 #include "algorithms/TopologyReductions.h"
 #include "algorithms/TorusAlltoall.h"
 #include "algorithms/Trees.h"
+#include "algorithms/TwoLevel.h"
 
 #include "llvm/Support/Format.h"
 
@@ -325,6 +326,17 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Reduce},
        buildBinaryPipelineReduce,
        pipelineReduceApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork},
+      {"two-level",
+       "the ranks of every node fold into its leader, then a k-nomial reduce "
+       "over the leaders (allreduce: recursive doubling or one exchange over "
+       "them, then each leader to its node's ranks; MVAPICH2's two-level); "
+       "commutative operators",
+       {Collective::Reduce, Collective::Allreduce},
+       buildTwoLevelReduction,
+       twoLevelApplies,
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/onNetwork},
