@@ -27,12 +27,14 @@ std::vector<std::vector<int32_t>> nodesFromRoot(const Schedule &S) {
   return Nodes;
 }
 
-/// Lists the two-level reduction's transfers: \p AcrossLeaders fills the
-/// leaders' part, given the Reducer, the leaders and the next free group
-/// tag, and returns the next free tag.
+/// Lists the two-level reduction's transfers, the vector in \p Chunks
+/// chunks: \p AcrossLeaders fills the leaders' part, given the Reducer, the
+/// leaders and the next free group tag, and returns the next free tag.
 template <typename AcrossFn>
-Schedule twoLevel(const Machine &M, const Request &R, AcrossFn AcrossLeaders) {
+Schedule twoLevel(const Machine &M, const Request &R, int64_t Chunks,
+                  AcrossFn AcrossLeaders) {
   Schedule S = scheduleSkeleton(M, R, "two-level");
+  S.NumChunks = Chunks;
   const int32_t P = S.size();
   const std::vector<std::vector<int32_t>> Nodes =
       R.Coll == Collective::Reduce ? nodesFromRoot(S) : ranksByNode(S);
@@ -43,14 +45,15 @@ Schedule twoLevel(const Machine &M, const Request &R, AcrossFn AcrossLeaders) {
   // 1. Inside every node, every rank to its leader at once (group 0).
   for (const std::vector<int32_t> &N : Nodes)
     for (size_t I = 1; I < N.size(); ++I)
-      Rd.send(N[I], N.front(), 0, 1, TransferKind::Combine, 0, 1, /*Tag=*/0);
+      Rd.send(N[I], N.front(), 0, Chunks, TransferKind::Combine, 0, 1,
+              /*Tag=*/0);
   // 2. Across the leaders.
   int64_t Tag = AcrossLeaders(Rd, Leaders, int64_t(1));
   // 3. Allreduce: every leader hands the result to its node's ranks.
   if (R.Coll == Collective::Allreduce)
     for (const std::vector<int32_t> &N : Nodes)
       for (size_t I = 1; I < N.size(); ++I)
-        Rd.send(N.front(), N[I], 0, 1, TransferKind::Copy, 0, 1, Tag);
+        Rd.send(N.front(), N[I], 0, Chunks, TransferKind::Copy, 0, 1, Tag);
   S.Steps = groupedRounds(M, std::move(Rd.Ts), P, Rd.Tags);
   return S;
 }
@@ -145,6 +148,27 @@ int64_t directAcross(Reducer &Rd, const std::vector<int32_t> &Leaders,
   return Tag + 1;
 }
 
+/// Reduce-scatter by one all-to-all over \p Leaders (SMPI's rab2, MPICH's
+/// reduce-scatter + gather in one round each): the vector's \p K chunks
+/// (K <= n), leader b owns chunk b, and every leader sends each owner its
+/// chunk at once; then the owners send the folded chunks to Leaders[0]
+/// (\p Gather) or to every leader, at once.
+int64_t blocksAcross(Reducer &Rd, const std::vector<int32_t> &Leaders,
+                     int64_t Tag, int64_t K, bool Gather) {
+  const int64_t N = static_cast<int64_t>(Leaders.size());
+  assert(K <= N && "a chunk per owner");
+  for (int64_t B = 0; B < K; ++B)
+    for (int64_t D = 1; D < N; ++D)
+      Rd.send(Leaders[(B + D) % N], Leaders[B], B, B + 1, TransferKind::Combine,
+              0, 1, Tag);
+  for (int64_t B = 0; B < K; ++B)
+    for (int64_t D = 1; D < N; ++D)
+      if (!Gather || (B + D) % N == 0)
+        Rd.send(Leaders[B], Leaders[(B + D) % N], B, B + 1, TransferKind::Copy,
+                0, 1, Tag + 1);
+  return Tag + 2;
+}
+
 /// The node count of \p R's ranks.
 int64_t nodeCount(const Request &R) {
   std::vector<int64_t> Nodes = R.Nodes;
@@ -168,38 +192,56 @@ bool twoLevelApplies(const Machine &, const Request &R, std::string &Why) {
 llvm::Expected<Schedule>
 buildTwoLevelReduction(const Machine &M, const Request &R, Pipeline &Pl) {
   Cheapest Search(M, Pl, makespanJudge());
+  // The whole vector across the leaders, as one chunk.
+  auto Whole = [&](auto Across) {
+    return [&M, &R, Across] {
+      return twoLevel(M, R, 1,
+                      [&](Reducer &Rd, const std::vector<int32_t> &L,
+                          int64_t T) { return Across(Rd, L, T); });
+    };
+  };
+  const int64_t N = nodeCount(R);
+  // Reduce-scatter over the leaders: n (n - 1) messages of a chunk each, at
+  // least an element a chunk.
+  const int64_t Blocks = std::min<int64_t>(
+      N, static_cast<int64_t>(R.Bytes / elementBytes(R.Datatype)));
+  std::string Why;
+  const bool Scatter =
+      Blocks >= 2 && transfersFit(2.0 * double(N) * double(N - 1), Why);
+  auto Scattered = [&] {
+    return twoLevel(M, R, Blocks,
+                    [&](Reducer &Rd, const std::vector<int32_t> &L, int64_t T) {
+                      return blocksAcross(Rd, L, T, Blocks,
+                                          R.Coll == Collective::Reduce);
+                    });
+  };
   if (R.Coll == Collective::Reduce) {
     for (int64_t K : {2, 3, 4, 8}) {
       CandidateHooks Hooks;
       Hooks.TieKey = K == 4 ? 0 : K;
       Search.consider(
           "k=" + llvm::Twine(K),
-          [&] {
-            return twoLevel(M, R, [&](Reducer &Rd, const auto &L, int64_t T) {
-              return knomialAcross(Rd, L, T, K);
-            });
-          },
+          Whole([K](Reducer &Rd, const std::vector<int32_t> &L, int64_t T) {
+            return knomialAcross(Rd, L, T, K);
+          }),
           Hooks);
+    }
+    if (Scatter) {
+      CandidateHooks Hooks;
+      Hooks.TieKey = 100;
+      Search.consider("across=reduce-scatter", Scattered, Hooks);
     }
     return Search.take();
   }
   assert(R.Coll == Collective::Allreduce && "two-level serves reductions");
-  Search.consider("across=doubling", [&] {
-    return twoLevel(M, R, [&](Reducer &Rd, const auto &L, int64_t T) {
-      return doublingAcross(Rd, L, T);
-    });
-  });
+  Search.consider("across=doubling", Whole(doublingAcross));
   // One exchange among the leaders, n (n - 1) messages at once: on a
   // machine with a network (a model's ports would take them one at a time,
   // and each would no longer read the values before the exchange).
-  const double N = double(nodeCount(R));
-  std::string Why;
-  if (M.Net && transfersFit(N * (N - 1) + 2.0 * R.size(), Why))
-    Search.consider("across=direct", [&] {
-      return twoLevel(M, R, [&](Reducer &Rd, const auto &L, int64_t T) {
-        return directAcross(Rd, L, T);
-      });
-    });
+  if (M.Net && transfersFit(double(N) * double(N - 1) + 2.0 * R.size(), Why))
+    Search.consider("across=direct", Whole(directAcross));
+  if (Scatter)
+    Search.consider("across=reduce-scatter", Scattered);
   return Search.take();
 }
 

@@ -30,18 +30,19 @@ std::vector<int32_t> rankCounts() {
   return {Ps.begin(), Ps.end()};
 }
 
-/// On platform \p Index of the arena's draw (\p Ranks ranks), \p C of 1 KiB:
-/// auto takes two-level, faster than the flat trees and doubling it takes
-/// over from (and than \p Rival, the one auto took before).
+/// On platform \p Index of the arena's draw (\p Ranks ranks), \p C of
+/// \p Bytes: auto takes two-level (with the vector in \p Chunks chunks),
+/// faster than the flat trees and than \p Rival, the one auto took before.
 void autoTakesTwoLevel(uint64_t Index, int32_t Ranks, Collective C,
-                       const char *Rival) {
+                       uint64_t Bytes, const char *Rival, int64_t Chunks) {
   int32_t P = 0;
   const Machine M = test::arenaPlatform(Index, P);
   REQUIRE(P == Ranks);
-  Request R = test::arenaRequest(M, C, 1024, "auto");
+  Request R = test::arenaRequest(M, C, Bytes, "auto");
   auto Auto = compile(M, R);
   REQUIRE(Auto);
   CHECK(Auto->Algorithm == "two-level");
+  CHECK(Auto->NumChunks == Chunks);
   for (const char *Other : {"binomial", "direct", Rival}) {
     R.Algorithm = Other;
     auto S = compile(M, R);
@@ -81,26 +82,38 @@ TEST_CASE("two-level: every rank count, root and placement builds and "
                             llvm::toString(S.takeError()));
             CHECK(S->Algorithm == "two-level");
             std::set<int64_t> Nodes(R.Nodes.begin(), R.Nodes.end());
-            // Transfers between nodes, and each rank's sends.
-            size_t Across = 0;
+            const uint64_t N = Nodes.size();
+            // Bytes between nodes, and each rank's sends.
+            uint64_t Across = 0;
             std::vector<int64_t> Sent(size_t(P), 0);
             for (const Step &St : S->Steps)
               for (const Transfer &T : St.Transfers) {
-                Across += R.Nodes[size_t(T.Src)] != R.Nodes[size_t(T.Dst)];
+                if (R.Nodes[size_t(T.Src)] != R.Nodes[size_t(T.Dst)])
+                  Across += T.Bytes;
                 ++Sent[size_t(T.Src)];
               }
+            // A rank that leads no node sends once, to its leader (and an
+            // allreduce's gets the result from it).
+            std::set<int32_t> Leaders;
+            for (const Step &St : S->Steps)
+              for (const Transfer &T : St.Transfers)
+                if (R.Nodes[size_t(T.Src)] != R.Nodes[size_t(T.Dst)])
+                  Leaders.insert(T.Src);
+            CHECK(Leaders.size() <= N);
+            for (int32_t V = 0; V < P; ++V)
+              if (!Leaders.count(V) && V != Root)
+                CHECK(Sent[size_t(V)] == 1);
             if (C == Collective::Reduce) {
-              // A tree: every rank but the root sends once; one vector
-              // leaves every node but the root's.
-              for (int32_t V = 0; V < P; ++V)
-                CHECK(Sent[size_t(V)] == (V == Root ? 0 : 1));
-              CHECK(Across == Nodes.size() - 1);
+              // The root sends nothing, or each other owner its chunk.
+              CHECK(Sent[size_t(Root)] == S->NumChunks - 1);
+              // A k-nomial tree of the leaders, n - 1 vectors, or a
+              // reduce-scatter and gather among them, (n - 1) / n each.
+              CHECK(Across <= N * 4000);
             } else {
-              // Recursive doubling or one exchange over the n leaders: at
-              // most n (n - 1) vectors across.
-              CHECK(Across <= Nodes.size() * (Nodes.size() - 1));
-              CHECK(Across >= Nodes.size() - 1);
+              // At most one exchange of every leader with every other.
+              CHECK(Across <= N * (N - 1) * 4000);
             }
+            CHECK(Across >= (N - 1) * 4000 / N);
             ++Built;
           }
   CHECK(Built > 200);
@@ -118,13 +131,16 @@ TEST_CASE("two-level: a non-commutative operator is refused, saying why") {
 }
 
 TEST_CASE("two-level: auto takes it where the evaluator times it fastest "
-          "(platforms of the arena where SMPI's MVAPICH2 reduce and "
-          "allreduce beat auto's earlier choice at 1 KiB)") {
+          "(platforms of the arena where SMPI's MVAPICH2 and MPICH reduce "
+          "and allreduce beat auto's earlier choice)") {
   // A 2x3x2 torus of 12 hosts, 2 ranks each.
-  autoTakesTwoLevel(8, 24, Collective::Reduce, "knomial");
+  autoTakesTwoLevel(8, 24, Collective::Reduce, 1024, "knomial", 1);
   // A 2x10 torus, one rank a host: the leaders' k-nomial tree, its
   // subtrees sent as soon as they are done.
-  autoTakesTwoLevel(21, 20, Collective::Reduce, "knomial");
+  autoTakesTwoLevel(21, 20, Collective::Reduce, 1024, "knomial", 1);
   // A 2-level fat tree of 4 hosts, 4 ranks each.
-  autoTakesTwoLevel(16, 16, Collective::Allreduce, "nearest-doubling");
+  autoTakesTwoLevel(16, 16, Collective::Allreduce, 1024, "nearest-doubling", 1);
+  // A 2-level fat tree of 4 hosts, 4 ranks each, at 64 KiB: the leaders
+  // reduce-scatter (4 chunks) and gather, as MPICH's SMP-aware reduce.
+  autoTakesTwoLevel(9, 16, Collective::Reduce, 65536, "pipeline", 4);
 }
