@@ -206,8 +206,10 @@ buildTwoLevelReduction(const Machine &M, const Request &R, Pipeline &Pl) {
   const int64_t Blocks = std::min<int64_t>(
       N, static_cast<int64_t>(R.Bytes / elementBytes(R.Datatype)));
   std::string Why;
-  const bool Scatter =
-      Blocks >= 2 && transfersFit(2.0 * double(N) * double(N - 1), Why);
+  // With one rank a node that is reduce-scatter-direct's schedule, left to
+  // it (the two would tie but for rounding, and auto alternate).
+  const bool Scatter = Blocks >= 2 && N < R.size() &&
+                       transfersFit(2.0 * double(N) * double(N - 1), Why);
   auto Scattered = [&] {
     return twoLevel(M, R, Blocks,
                     [&](Reducer &Rd, const std::vector<int32_t> &L, int64_t T) {
