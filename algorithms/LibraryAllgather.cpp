@@ -1,5 +1,6 @@
 #include "algorithms/LibraryAllgather.h"
 
+#include "algorithms/Cheapest.h"
 #include "algorithms/Personalized.h"
 #include "algorithms/Placement.h"
 
@@ -31,9 +32,11 @@ bool farthestDoublingApplies(const Machine &, const Request &R,
   return copyTransfersFit(R, double(P) * double(P - 1), Why);
 }
 
-llvm::Expected<Schedule> buildNeighborExchangeAllgather(const Machine &M,
-                                                        const Request &R) {
+namespace {
+
+Schedule neighborExchange(const Machine &M, const Request &R, bool Lockstep) {
   Schedule S = scheduleSkeleton(M, R, "neighbor-exchange");
+  S.Lockstep = Lockstep;
   const int32_t P = S.size();
   assert(P % 2 == 0 && "neighborExchangeApplies");
   auto Mod = [P](int64_t X) { return static_cast<int32_t>((X % P + P) % P); };
@@ -75,6 +78,20 @@ llvm::Expected<Schedule> buildNeighborExchangeAllgather(const Machine &M,
   }
   S.Steps = groupedRounds(M, std::move(Ts), P, std::move(Groups));
   return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildNeighborExchangeAllgather(const Machine &M,
+                                                        const Request &R,
+                                                        Pipeline &P) {
+  Cheapest Posting(M, P, makespanJudge());
+  for (bool Lockstep : {false, true})
+    Posting.consider(Lockstep ? "lockstep" : "posted ahead",
+                     [&]() -> llvm::Expected<Schedule> {
+                       return neighborExchange(M, R, Lockstep);
+                     });
+  return Posting.take();
 }
 
 llvm::Expected<Schedule> buildFarthestDoublingAllgather(const Machine &M,

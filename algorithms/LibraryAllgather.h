@@ -16,8 +16,13 @@ namespace collc {
 /// with its other neighbour, alternately, the two blocks of the pair it
 /// received last (an even rank's neighbours are r + 1 and r - 1, an odd
 /// rank's r - 1 and r + 1), so every message carries two blocks and goes
-/// one rank away.
-PlainBuilder buildNeighborExchangeAllgather;
+/// one rank away. Posted as the runtime posts any schedule, or in lockstep
+/// (Schedule::Lockstep: each rank's step after its previous one finished,
+/// Open MPI's loop of sendrecv), whichever the machine's cost pass times
+/// faster: with the receives of later steps posted early the flows of
+/// several steps share the links, and on a fat tree the blocks each step
+/// forwards arrive later.
+SearchingBuilder buildNeighborExchangeAllgather;
 /// Whether P is even (neighbor exchange pairs the ranks) and its P^2 / 2
 /// transfers fit (copyTransfersFit).
 AppliesTest neighborExchangeApplies;

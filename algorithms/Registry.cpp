@@ -22,6 +22,7 @@
 #include "algorithms/TopologyReductions.h"
 #include "algorithms/TorusAlltoall.h"
 #include "algorithms/Trees.h"
+#include "algorithms/TwoLevel.h"
 
 #include "llvm/Support/Format.h"
 
@@ -410,6 +411,22 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/onNetworkFlatRing},
+      {"two-level",
+       "the ranks of every node fold into its leader, then a k-nomial reduce "
+       "over the leaders (allreduce: recursive doubling or one exchange over "
+       "them, then each leader to its node's ranks; MVAPICH2's two-level); "
+       "commutative operators",
+       {Collective::Reduce, Collective::Allreduce},
+       buildTwoLevelReduction,
+       twoLevelApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/onNetwork,
+       // Listed after the other reductions and taken only when faster by
+       // more than rounding: with one rank a node or two ranks it is often
+       // another candidate's schedule (recursive doubling, the k-nomial
+       // tree, reduce-scatter-direct) to the last bit.
+       /*AutoGain=*/1e-9},
       {"linear",
        "linear array: rank r combines what r-1 sends and passes it on",
        {Collective::Scan, Collective::Exscan},

@@ -136,6 +136,12 @@ struct Schedule {
   /// segments at a time, as MPI libraries' pipelines post every receive at
   /// once.
   int64_t RecvWindow = 0;
+  /// Each rank runs its steps one after the other (the posting rule,
+  /// passes/Posting.h): nothing of a step is posted before everything of
+  /// the rank's latest earlier step has finished, as MPI libraries' loops of
+  /// sendrecv do (Open MPI's neighbor exchange). False: receives are posted
+  /// ahead and sends as soon as their data has arrived.
+  bool Lockstep = false;
   /// Reduction operator and element type ("" when not a reduction).
   std::string Op, Datatype;
   bool Commutative = true;

@@ -39,6 +39,8 @@ void writeScheduleJson(llvm::raw_ostream &OS, const Schedule &S,
      << ",\n  \"chunks\": " << S.NumChunks;
   if (S.RecvWindow > 0)
     OS << ",\n  \"recv_window\": " << S.RecvWindow;
+  if (S.Lockstep)
+    OS << ",\n  \"lockstep\": true";
   if (!S.Op.empty()) {
     OS << ",\n  \"op\": ";
     writeString(OS, S.Op);
@@ -223,6 +225,11 @@ struct Reader {
       if (V->K != JsonNode::Kind::Bool)
         return fail(*V, "'commutative' must be true or false");
       S.Commutative = V->Bool;
+    }
+    if (const JsonNode *V = J.find("lockstep")) {
+      if (V->K != JsonNode::Kind::Bool)
+        return fail(*V, "'lockstep' must be true or false");
+      S.Lockstep = V->Bool;
     }
     const JsonNode *Ps;
     if (!getArray(J, "participants", Ps))

@@ -605,6 +605,29 @@ private:
         All.push_back(int32_t(I));
       }
     }
+    // Lockstep: every operation after every one of the rank's latest
+    // earlier step that has any.
+    if (S.Lockstep)
+      for (int32_t R = 0; R < P; ++R) {
+        if (!planned(R))
+          continue;
+        std::vector<PlannedOp> &Ops = Plan.Ranks[R].Ops;
+        std::vector<int32_t> Prev, Cur;
+        int32_t CurStep = -1;
+        for (size_t I = 0; I < Ops.size(); ++I) {
+          if (Ops[I].Step != CurStep) {
+            if (!Cur.empty())
+              Prev.swap(Cur);
+            Cur.clear();
+            CurStep = Ops[I].Step;
+          }
+          Cur.push_back(int32_t(I));
+          std::vector<int32_t> &W = Ops[I].PostWaits;
+          W.insert(W.end(), Prev.begin(), Prev.end());
+          std::sort(W.begin(), W.end());
+          W.erase(std::unique(W.begin(), W.end()), W.end());
+        }
+      }
     for (int32_t R = 0; R < P; ++R) {
       if (!planned(R))
         continue;
@@ -919,6 +942,7 @@ Expected<ScratchPeak> peakScratchByRank(const Schedule &S) {
   Part.Root = S.Root;
   Part.NumChunks = S.NumChunks;
   Part.RecvWindow = S.RecvWindow;
+  Part.Lockstep = S.Lockstep;
   Part.Op = S.Op;
   Part.Datatype = S.Datatype;
   Part.Commutative = S.Commutative;

@@ -52,6 +52,9 @@
 ///    accumulator or result) in schedule order, once it arrived, the rank's
 ///    earlier receives were applied, and the sends of its step or earlier
 ///    that read the chunks it updates completed (ApplyWaits);
+///  - a schedule in lockstep (Schedule::Lockstep) besides has every
+///    operation of a rank wait for all the rank's operations of its latest
+///    earlier step that has any (a loop of sendrecv);
 ///  - besides, a rank posts its sends to one peer in schedule order, and its
 ///    receives from one peer too, so MPI's ordered matching pairs every send
 ///    with the receive of its transfer.

@@ -4,7 +4,9 @@
 #define COLLC_TESTS_EXAMPLES_H
 
 #include "readers/MachineSpec.h"
+#include "readers/Spec.h"
 #include "tests/Requests.h"
+#include "tools/PlatformDraw.h"
 
 #include <doctest/doctest.h>
 
@@ -66,6 +68,39 @@ inline Request fourPerNode(const Machine &M, Collective C, uint64_t Bytes,
   for (int32_t I = 0; I < 24; ++I)
     (*F.Participants)[size_t(I)] = I / 4;
   return made(M, F);
+}
+
+/// Platform \p Index of the random arena's draw in docs/network.md (seed
+/// 751201558, 16-32 ranks, up to 8 per host); \p Ranks its rank count.
+inline Machine arenaPlatform(uint64_t Index, int32_t &Ranks) {
+  PlatformDrawOptions O;
+  O.Seed = 751201558;
+  O.MinRanks = 16;
+  O.MaxRanks = 32;
+  O.MaxProcsPerNode = 8;
+  DrawnPlatform D = drawPlatform(O, Index);
+  auto M = parseMachine(llvm::MemoryBufferRef(D.Xml, D.Name + ".xml"));
+  REQUIRE(static_cast<bool>(M));
+  Ranks = static_cast<int32_t>(D.ranks());
+  return std::move(*M);
+}
+
+/// \p C of \p Bytes with \p Alg on \p M's ranks, placed as the machine
+/// says (as `collc --machine PLATFORM.xml` places them); reductions sum
+/// int32 elements to rank 0, as the arena's do.
+inline Request arenaRequest(const Machine &M, Collective C, uint64_t Bytes,
+                            const char *Alg) {
+  RequestFields F;
+  F.Coll = C;
+  F.Bytes = Bytes;
+  F.Algorithm = Alg;
+  if (isReduction(C)) {
+    F.Op = "sum";
+    F.Datatype = "int32";
+  }
+  auto R = makeRequest(F, M);
+  REQUIRE(static_cast<bool>(R));
+  return std::move(*R);
 }
 
 } // namespace collc::test

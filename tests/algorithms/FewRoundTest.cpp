@@ -10,9 +10,7 @@
 #include "compiler/Driver.h"
 #include "ir/Random.h"
 #include "passes/Verify.h"
-#include "readers/Spec.h"
 #include "tests/Examples.h"
-#include "tools/PlatformDraw.h"
 
 #include <doctest/doctest.h>
 
@@ -45,43 +43,15 @@ std::vector<size_t> messagesPerRank(const Schedule &S) {
   return N;
 }
 
-/// Platform \p Index of the arena's draw in docs/network.md (seed
-/// 751201558, 16-32 ranks, up to 8 per host).
-Machine arenaPlatform(uint64_t Index, int32_t &Ranks) {
-  PlatformDrawOptions O;
-  O.Seed = 751201558;
-  O.MinRanks = 16;
-  O.MaxRanks = 32;
-  O.MaxProcsPerNode = 8;
-  DrawnPlatform D = drawPlatform(O, Index);
-  auto M = parseMachine(llvm::MemoryBufferRef(D.Xml, D.Name + ".xml"));
-  REQUIRE(static_cast<bool>(M));
-  Ranks = static_cast<int32_t>(D.ranks());
-  return std::move(*M);
-}
-
-/// \p C of \p Bytes with \p Alg on \p M's ranks, placed as the machine
-/// says (as `collc --machine PLATFORM.xml` places them).
-Request arenaRequest(const Machine &M, Collective C, uint64_t Bytes,
-                     const char *Alg) {
-  RequestFields F;
-  F.Coll = C;
-  F.Bytes = Bytes;
-  F.Algorithm = Alg;
-  auto R = makeRequest(F, M);
-  REQUIRE(static_cast<bool>(R));
-  return std::move(*R);
-}
-
 /// On platform \p Index of the draw (\p Ranks ranks), \p C of \p Bytes:
 /// \p Alg is faster than \p Rival by more than a factor \p Gain, and auto
 /// takes it.
 void autoTakes(uint64_t Index, int32_t Ranks, Collective C, uint64_t Bytes,
                const char *Rival, const char *Alg, double Gain) {
   int32_t P = 0;
-  const Machine M = arenaPlatform(Index, P);
+  const Machine M = test::arenaPlatform(Index, P);
   REQUIRE(P == Ranks);
-  Request R = arenaRequest(M, C, Bytes, Rival);
+  Request R = test::arenaRequest(M, C, Bytes, Rival);
   REQUIRE(R.size() == P);
   // The platform's hosts run several ranks each.
   CHECK(R.Nodes[1] == R.Nodes[0]);

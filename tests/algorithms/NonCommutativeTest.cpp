@@ -71,12 +71,15 @@ TEST_CASE("non-commutative: every reduction, rank count, root and algorithm "
               // the published families whose partners are commutative by
               // definition (Swing, Bine trees) refuse every such operator,
               // and so do the reduces whose trees are rooted at the root
-              // and fold segments as they arrive (the pipelines, k-nomial);
-              // binomial, direct and reduce-scatter-direct serve it.
+              // and fold segments as they arrive (the pipelines, k-nomial),
+              // and the two-level ones (a node's ranks fold into their
+              // leader whatever their ranks); binomial, direct and
+              // reduce-scatter-direct serve it.
               const std::string Name = Alg;
               const bool CommutativeOnly =
                   Name == "swing" || Name == "bine" || Name == "pipeline" ||
-                  Name == "pipelined-binary" || Name == "knomial";
+                  Name == "pipelined-binary" || Name == "knomial" ||
+                  Name == "two-level";
               if (!A->applies(M, R, Why)) {
                 CHECK((Why.find("commutative") != std::string::npos) ==
                       CommutativeOnly);
