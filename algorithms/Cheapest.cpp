@@ -6,6 +6,7 @@
 #include "passes/StepCost.h"
 
 #include <cmath>
+#include <limits>
 
 namespace collc {
 
@@ -35,19 +36,26 @@ CostJudge modelJudge(bool ContentionFirst) {
           : "the lowest makespan: under the network evaluator on a "
             "machine with a network, else under the model with "
             "contention-free schedules first where channels are shared";
-  J.Judge = [ContentionFirst](Schedule &S, const Machine &M, Pipeline &P) {
+  J.Judge = [ContentionFirst](Schedule &S, const Machine &M, Pipeline &P,
+                              double GiveUpAbove) {
     const llvm::StringRef Name = S.Algorithm;
     // Where the flow-level evaluator would take seconds, the step pricing
     // (passes/StepCost.h); --time-passes says which.
     // A builder's own search already costed the schedule it returns (with
     // the same cost pass): its times stand, unless steps were added since.
+    bool Whole = true;
     if (!costed(S))
       P.run("cost " + Name + (pricedBySteps(S, M) ? " (by steps)" : ""), [&] {
-        estimateCost(S, M);
+        Whole = estimateCost(S, M, GiveUpAbove);
         return 0;
       });
     Score Sc;
     Sc.Time = S.Makespan;
+    // Priced only until it could not win: slower than the best so far, which
+    // the search asks only of a contention-free best, so it loses whatever
+    // its contention.
+    if (!Whole)
+      return Sc;
     // A network's evaluator already prices shared links: its makespan alone
     // decides, unless contention-free schedules are required.
     if ((!M.Net || ContentionFirst) && isRouted(M.Topo) &&
@@ -63,14 +71,15 @@ CostJudge modelJudge(bool ContentionFirst) {
 }
 
 const CostJudge &makespanJudge() {
-  static const CostJudge J{"the lowest makespan under the machine's cost pass",
-                           [](Schedule &S, const Machine &M, Pipeline &) {
-                             if (!costed(S))
-                               estimateCost(S, M);
-                             Score Sc;
-                             Sc.Time = S.Makespan;
-                             return Sc;
-                           }};
+  static const CostJudge J{
+      "the lowest makespan under the machine's cost pass",
+      [](Schedule &S, const Machine &M, Pipeline &, double GiveUpAbove) {
+        if (!costed(S))
+          estimateCost(S, M, GiveUpAbove);
+        Score Sc;
+        Sc.Time = S.Makespan;
+        return Sc;
+      }};
   return J;
 }
 
@@ -94,7 +103,15 @@ bool Cheapest::consider(const llvm::Twine &Name,
       leaveOut(Label, S.takeError());
       return false;
     }
-    const Score Sc = Judge.Judge(*S, M, P);
+    // A candidate slower than a contention-free best cannot win (nor tie:
+    // a tie key wins only at an equal time); where every candidate is
+    // reported (OnJudged), each is priced whole.
+    const double GiveUpAbove = Best && !BestScore.Contention &&
+                                       !Hooks.OnJudged &&
+                                       !P.options().PriceWhole
+                                   ? BestScore.Time
+                                   : std::numeric_limits<double>::infinity();
+    const Score Sc = Judge.Judge(*S, M, P, GiveUpAbove);
     if (Hooks.OnJudged)
       Hooks.OnJudged(*S, Sc);
     Score Needed = BestScore;

@@ -48,9 +48,11 @@ struct Load {
 
 class StepPricer {
 public:
-  StepPricer(Schedule &S, const Machine &M, size_t KeepUsesUpTo)
+  StepPricer(Schedule &S, const Machine &M, size_t KeepUsesUpTo,
+             double GiveUpAbove)
       : S(S), M(M), Net(*M.Net), KeepUsesUpTo(KeepUsesUpTo),
-        Got(S.size(), S.numTransfers(), S.NumChunks), Clock(S.size(), 0.0) {
+        GiveUpAbove(GiveUpAbove), Got(S.size(), S.numTransfers(), S.NumChunks),
+        Clock(S.size(), 0.0) {
     int64_t Vertices = 0;
     for (const Participant &Pt : S.Participants)
       Vertices = std::max(Vertices, Pt.Node + 1);
@@ -65,7 +67,7 @@ public:
     }
   }
 
-  void run() {
+  bool run() {
     double Makespan = 0;
     uint32_t Id = 0;
     std::vector<double> ReadyAt;
@@ -81,6 +83,12 @@ public:
         T.End = occupy(T, Ms, C + Ms.Latency);
         Makespan = std::max(Makespan, T.End);
       }
+      // The makespan only grows: past the bound the rest cannot bring it
+      // back below.
+      if (Makespan > GiveUpAbove) {
+        S.Makespan = Makespan;
+        return false;
+      }
       for (uint32_t R : Touched)
         Loads[R] = Load{};
       Touched.clear();
@@ -88,6 +96,7 @@ public:
       Id += static_cast<uint32_t>(St.Transfers.size());
     }
     S.Makespan = Makespan;
+    return true;
   }
 
 private:
@@ -217,6 +226,7 @@ private:
   const Machine &M;
   const Network &Net;
   const size_t KeepUsesUpTo;
+  const double GiveUpAbove;
   ArrivalIndex Got;
   /// Per rank, when it can post its next send.
   std::vector<double> Clock;
@@ -240,8 +250,9 @@ bool pricedBySteps(const Schedule &S, const Machine &M) {
   return M.Net && S.size() > StepPricingRanks;
 }
 
-void estimateStepCost(Schedule &S, const Machine &M, size_t KeepRoutesUpTo) {
-  StepPricer(S, M, KeepRoutesUpTo).run();
+bool estimateStepCost(Schedule &S, const Machine &M, size_t KeepRoutesUpTo,
+                      double GiveUpAbove) {
+  return StepPricer(S, M, KeepRoutesUpTo, GiveUpAbove).run();
 }
 
 } // namespace collc

@@ -31,6 +31,7 @@
 #include "ir/Schedule.h"
 
 #include <cstdint>
+#include <limits>
 
 namespace collc {
 
@@ -42,6 +43,10 @@ constexpr int32_t StepPricingRanks = 2048;
 /// Whether the cost pass prices \p S on \p M by steps.
 bool pricedBySteps(const Schedule &S, const Machine &M);
 
+/// The steps of at most this many transfers whose routes estimateStepCost
+/// keeps while it prices them.
+constexpr size_t StepRoutesKept = size_t(1) << 16;
+
 /// Fills Start, End and Makespan of \p S on \p M, which has a network that
 /// checkNetwork() (readers/MachineCheck.h) accepts, by the step pricing
 /// (see the file comment). A step of at most \p KeepRoutesUpTo transfers
@@ -49,8 +54,16 @@ bool pricedBySteps(const Schedule &S, const Machine &M);
 /// exchange of P^2 messages at thousands of ranks: about 30 resources a
 /// message on a 64x64 torus) routes each message again instead. The times
 /// are the same either way.
-void estimateStepCost(Schedule &S, const Machine &M,
-                      size_t KeepRoutesUpTo = size_t(1) << 16);
+///
+/// With a finite \p GiveUpAbove, pricing stops after the first step at
+/// which the makespan so far exceeds it (a search's best so far: the
+/// schedule cannot beat it, since a later step never ends earlier than the
+/// ones priced). It then returns false; S.Makespan is that partial makespan,
+/// a lower bound of the whole schedule's, and the later steps' transfers
+/// keep their times unset. Else it returns true and every time is filled.
+bool estimateStepCost(
+    Schedule &S, const Machine &M, size_t KeepRoutesUpTo = StepRoutesKept,
+    double GiveUpAbove = std::numeric_limits<double>::infinity());
 
 } // namespace collc
 
