@@ -6,6 +6,7 @@
 #include "passes/StepCost.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace collc {
@@ -22,6 +23,13 @@ bool costed(const Schedule &S) {
       if (std::isnan(T.Start) || std::isnan(T.End))
         return false;
   return true;
+}
+
+/// \p T (in the model's unit, microseconds on a network) for a note.
+std::string timeText(double T) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%.1f", T);
+  return Buf;
 }
 
 } // namespace
@@ -97,20 +105,27 @@ bool Cheapest::consider(const llvm::Twine &Name,
                         llvm::function_ref<llvm::Expected<Schedule>()> Build,
                         const CandidateHooks &Hooks) {
   const std::string Label = Name.str();
+  // A candidate slower than a contention-free best cannot win (nor tie: a
+  // tie key wins only at an equal time): it is not built when its bound says
+  // so, nor priced past the best's time. Where every candidate is reported
+  // (OnJudged), or the pipeline asks (PriceWhole), each is priced whole.
+  const bool MayGiveUp = Best && !BestScore.Contention && !Hooks.OnJudged &&
+                         !P.options().PriceWhole;
+  if (MayGiveUp && Hooks.LowerBound > BestScore.Time) {
+    if (NoteLeftOut)
+      P.note(llvm::Twine(Kind) + " leaves out " + Label +
+             " unbuilt: it takes " + timeText(Hooks.LowerBound) +
+             " at least, the best so far " + timeText(BestScore.Time));
+    return true;
+  }
   return P.run(llvm::Twine(Kind) + ": " + Label, [&] {
     llvm::Expected<Schedule> S = Build();
     if (!S) {
       leaveOut(Label, S.takeError());
       return false;
     }
-    // A candidate slower than a contention-free best cannot win (nor tie:
-    // a tie key wins only at an equal time); where every candidate is
-    // reported (OnJudged), each is priced whole.
-    const double GiveUpAbove = Best && !BestScore.Contention &&
-                                       !Hooks.OnJudged &&
-                                       !P.options().PriceWhole
-                                   ? BestScore.Time
-                                   : std::numeric_limits<double>::infinity();
+    const double GiveUpAbove =
+        MayGiveUp ? BestScore.Time : std::numeric_limits<double>::infinity();
     const Score Sc = Judge.Judge(*S, M, P, GiveUpAbove);
     if (Hooks.OnJudged)
       Hooks.OnJudged(*S, Sc);

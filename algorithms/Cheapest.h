@@ -77,6 +77,10 @@ struct CandidateHooks {
   /// whose schedules often tie others', so that the choice does not
   /// alternate between them from one size to the next.
   double Gain = 0;
+  /// A time the candidate cannot beat, known before building it (0: none).
+  /// Above a contention-free best so far, the candidate is not built (noted
+  /// as left out with NoteLeftOut).
+  double LowerBound = 0;
   /// Called with every candidate that built, once judged (and then judged
   /// whole: its pricing is never stopped early).
   llvm::function_ref<void(const Schedule &, Score)> OnJudged;

@@ -45,6 +45,15 @@ AppliesTest segmentedBcastApplies;
 /// segmentedBcastApplies, and at most MaxTransfers ring transfers.
 AppliesTest scatterAllgatherApplies;
 
+/// The AutoBounds (algorithms/Registry.h) of the pipeline, the two-path
+/// pipeline and scatter-allgather: the chain of transfers their first
+/// segment takes to the last rank (P - 1, about P / 2 and P - 1 - O links,
+/// O the first rank that owns a segment) times the least time of one
+/// (leastTransferTime).
+BoundTest pipelineBound;
+BoundTest twoPathPipelineBound;
+BoundTest scatterAllgatherBound;
+
 /// The report's optimal segment count for the pipeline on \p M.
 double pipelineOptimalSegments(const Machine &M, int64_t P, uint64_t Bytes);
 

@@ -247,7 +247,44 @@ private:
 } // namespace
 
 bool pricedBySteps(const Schedule &S, const Machine &M) {
-  return M.Net && S.size() > StepPricingRanks;
+  return pricedBySteps(S.size(), M);
+}
+
+bool pricedBySteps(int64_t Ranks, const Machine &M) {
+  return M.Net && Ranks > StepPricingRanks;
+}
+
+double leastTransferTime(const Network &N, uint64_t MinBytes,
+                         bool NodesShared) {
+  double Latency = Inf, Bandwidth = 0;
+  for (const LinkClass &L : N.Links) {
+    Latency = std::min(Latency, L.Latency);
+    Bandwidth = std::max(Bandwidth, L.Bandwidth);
+  }
+  // describe() and occupy(): the latency times the band's factor, then the
+  // bytes at the message's rate alone (at most its links' bandwidth) times
+  // the band's factor.
+  auto Time = [&](uint64_t Bytes) {
+    const ProtocolBand &B = N.band(Bytes);
+    double T = N.Links.empty() ? Inf : Latency * B.LatencyFactor;
+    if (Bandwidth > 0)
+      T += double(Bytes) / (Bandwidth * B.BandwidthFactor);
+    if (NodesShared)
+      T = std::min(T, N.IntraNode.Latency * B.LatencyFactor +
+                          (N.IntraNode.Bandwidth > 0
+                               ? double(Bytes) /
+                                     (N.IntraNode.Bandwidth * B.BandwidthFactor)
+                               : 0.0));
+    return T;
+  };
+  // Within a band the time grows with the bytes, so the least is at the
+  // smallest size or at the lower edge of a band above it.
+  const uint64_t Least = MinBytes + N.EnvelopeBytes;
+  double Best = Time(Least);
+  for (const ProtocolBand &B : N.Bands)
+    if (B.MinBytes > Least)
+      Best = std::min(Best, Time(B.MinBytes));
+  return N.SendOverhead + Best;
 }
 
 bool estimateStepCost(Schedule &S, const Machine &M, size_t KeepRoutesUpTo,

@@ -42,6 +42,18 @@ constexpr int32_t StepPricingRanks = 2048;
 
 /// Whether the cost pass prices \p S on \p M by steps.
 bool pricedBySteps(const Schedule &S, const Machine &M);
+/// Whether it prices schedules of \p Ranks ranks on \p M by steps.
+bool pricedBySteps(int64_t Ranks, const Machine &M);
+
+/// The least time the step pricing gives a transfer of at least \p MinBytes
+/// bytes on network \p N, from when what it carries is at its sender to its
+/// end: the sender's overhead, then one link of the least latency and the
+/// most bandwidth (or, where \p NodesShared, within a node, when that is
+/// faster) at the factors of the band it falls in. A chain of L transfers,
+/// each carrying what the one before delivered, ends no earlier than L
+/// times this: a bound for a builder whose schedules hold such a chain
+/// (AlgorithmInfo::AutoBound).
+double leastTransferTime(const Network &N, uint64_t MinBytes, bool NodesShared);
 
 /// The steps of at most this many transfers whose routes estimateStepCost
 /// keeps while it prices them.
