@@ -374,12 +374,16 @@ double scatterAllgatherBound(const Machine &M, const Request &R) {
   // The scatter gives relative rank O's segments only to ranks at or below
   // O (a subtree's first rank gets the subtree's), so ranks O + 1..P - 1
   // get them along the ring, one after the other: P - 1 - O transfers in a
-  // chain. O: the first rank that owns a chunk (ScatterBlocks::own).
+  // chain. O: the first rank that owns a chunk (ScatterBlocks::own). And the
+  // last rank's segments (it always owns some) the scatter gives the root,
+  // then the first rank of the upper half, Mid = (P + 1) / 2, and those
+  // above it: ranks 1..Mid - 1 get them along the ring from the root, a
+  // chain of Mid - 1 transfers.
   const int64_t Blocks = ScatterBlocks::count(P, R.Bytes);
   const int64_t First = (P + Blocks - 1) / Blocks - 1;
-  return double(P - 1 - First) * leastTransferTime(*M.Net,
-                                                   leastChunkBytes(R, Blocks),
-                                                   nodesShared(M, R));
+  const int64_t Chain = std::max(P - 1 - First, (P + 1) / 2 - 1);
+  return double(Chain) * leastTransferTime(*M.Net, leastChunkBytes(R, Blocks),
+                                           nodesShared(M, R));
 }
 
 } // namespace collc

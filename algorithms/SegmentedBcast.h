@@ -47,9 +47,10 @@ AppliesTest scatterAllgatherApplies;
 
 /// The AutoBounds (algorithms/Registry.h) of the pipeline, the two-path
 /// pipeline and scatter-allgather: the chain of transfers their first
-/// segment takes to the last rank (P - 1, about P / 2 and P - 1 - O links,
-/// O the first rank that owns a segment) times the least time of one
-/// (leastTransferTime).
+/// segment takes to the last rank (P - 1, about P / 2, and for
+/// scatter-allgather the longer of P - 1 - O, O the first rank that owns a
+/// segment, and about P / 2, the last rank's segments' way round the ring
+/// from the root) times the least time of one (leastTransferTime).
 BoundTest pipelineBound;
 BoundTest twoPathPipelineBound;
 BoundTest scatterAllgatherBound;
