@@ -151,7 +151,12 @@ const std::vector<AlgorithmInfo> &algorithms() {
        "groups, circulated in rings (paper 001)",
        {Collective::Bcast},
        buildKSegment,
-       segmentedBcastApplies},
+       segmentedBcastApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/nullptr,
+       /*AutoGain=*/0,
+       /*AutoBound=*/kSegmentBound},
       {"pipeline",
        "k segments pipelined down a chain, default k = sqrt((P-2)M/(B t_s)) "
        "(paper 001)",

@@ -129,18 +129,34 @@ llvm::Expected<Schedule> buildEdgeDisjoint(const Machine &M, const Request &R) {
   return S;
 }
 
+namespace {
+
+/// k-segment's segment count for \p R.
+int64_t kSegments(const Request &R) {
+  const int32_t P = R.size();
+  return std::min<int64_t>(pickSegments(R, std::max(1, P / 2), P),
+                           maxSegments(R));
+}
+
+/// Its groups: group g holds relative ranks [First[g], First[g + 1]).
+std::vector<int64_t> kSegmentGroups(int64_t P, int64_t K) {
+  std::vector<int64_t> First(K + 1);
+  for (int64_t G = 0; G <= K; ++G)
+    First[G] = G * P / K;
+  return First;
+}
+
+} // namespace
+
 llvm::Expected<Schedule> buildKSegment(const Machine &M, const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "k-segment");
   const int32_t P = S.size();
   if (P < 2)
     return S;
-  const int64_t K =
-      std::min<int64_t>(pickSegments(R, std::max(1, P / 2), P), maxSegments(R));
+  const int64_t K = kSegments(R);
   S.NumChunks = K;
   // Group g: relative ranks [First[g], First[g+1]), near-equal sizes.
-  std::vector<int64_t> First(K + 1);
-  for (int64_t G = 0; G <= K; ++G)
-    First[G] = G * P / K;
+  const std::vector<int64_t> First = kSegmentGroups(P, K);
   auto Rank = [&](int64_t G, int64_t I) {
     return relRank(First[G] + I, S.Root, P);
   };
@@ -384,6 +400,26 @@ double scatterAllgatherBound(const Machine &M, const Request &R) {
   const int64_t Chain = std::max(P - 1 - First, (P + 1) / 2 - 1);
   return double(Chain) * leastTransferTime(*M.Net, leastChunkBytes(R, Blocks),
                                            nodesShared(M, R));
+}
+
+double kSegmentBound(const Machine &M, const Request &R) {
+  const int64_t P = R.size();
+  if (P < 2 || !M.Net)
+    return 0;
+  // The ring of the groups' second members (the N groups of two ranks or
+  // more; the root, a first member, is in none): each holds its own group's
+  // segment alone, got from its leader, and passes the one it got the round
+  // before, so the first member's segment takes the chain leader -> member
+  // -> N - 1 members on: N transfers.
+  const int64_t K = kSegments(R);
+  const std::vector<int64_t> First = kSegmentGroups(P, K);
+  int64_t N = 0;
+  for (int64_t G = 0; G < K; ++G)
+    N += First[G + 1] - First[G] >= 2;
+  if (N < 2)
+    return 0;
+  return double(N) *
+         leastTransferTime(*M.Net, leastChunkBytes(R, K), nodesShared(M, R));
 }
 
 } // namespace collc

@@ -52,6 +52,10 @@ AppliesTest scatterAllgatherApplies;
 /// segment, and about P / 2, the last rank's segments' way round the ring
 /// from the root) times the least time of one (leastTransferTime).
 BoundTest pipelineBound;
+/// k-segment's: the ring of the groups' second members, a segment passed on
+/// around it after its leader passed it down (N transfers, N the groups of
+/// two ranks or more).
+BoundTest kSegmentBound;
 BoundTest twoPathPipelineBound;
 BoundTest scatterAllgatherBound;
 
