@@ -43,6 +43,10 @@ using SearchingBuilder = llvm::Expected<Schedule>(const Machine &M,
                                                   Pipeline &P);
 /// Whether an algorithm can serve this machine and request; sets \p Why if not.
 using AppliesTest = bool(const Machine &M, const Request &R, std::string &Why);
+/// A time no schedule an algorithm builds for \p R on \p M beats under the
+/// step pricing (passes/StepCost.h), known before building it
+/// (AlgorithmInfo::AutoBound).
+using BoundTest = double(const Machine &M, const Request &R);
 /// Builds rank \p Rank's part of an algorithm's schedule for \p R on \p M
 /// (algorithms/RankParts.h), or with \p Rank -1 the whole schedule.
 using RankPartBuilder = llvm::Expected<Schedule>(const Machine &M,
@@ -52,6 +56,7 @@ using RankPartBuilder = llvm::Expected<Schedule>(const Machine &M,
 using BuildFn = PlainBuilder *;
 using SearchFn = SearchingBuilder *;
 using AppliesFn = AppliesTest *;
+using BoundFn = BoundTest *;
 using RankPartFn = RankPartBuilder *;
 
 /// The builder of the whole schedule of a family whose step code builds any

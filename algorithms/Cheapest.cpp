@@ -6,6 +6,8 @@
 #include "passes/StepCost.h"
 
 #include <cmath>
+#include <cstdio>
+#include <limits>
 
 namespace collc {
 
@@ -23,6 +25,13 @@ bool costed(const Schedule &S) {
   return true;
 }
 
+/// \p T (in the model's unit, microseconds on a network) for a note.
+std::string timeText(double T) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%.1f", T);
+  return Buf;
+}
+
 } // namespace
 
 CostJudge modelJudge(bool ContentionFirst) {
@@ -35,19 +44,26 @@ CostJudge modelJudge(bool ContentionFirst) {
           : "the lowest makespan: under the network evaluator on a "
             "machine with a network, else under the model with "
             "contention-free schedules first where channels are shared";
-  J.Judge = [ContentionFirst](Schedule &S, const Machine &M, Pipeline &P) {
+  J.Judge = [ContentionFirst](Schedule &S, const Machine &M, Pipeline &P,
+                              double GiveUpAbove) {
     const llvm::StringRef Name = S.Algorithm;
     // Where the flow-level evaluator would take seconds, the step pricing
     // (passes/StepCost.h); --time-passes says which.
     // A builder's own search already costed the schedule it returns (with
     // the same cost pass): its times stand, unless steps were added since.
+    bool Whole = true;
     if (!costed(S))
       P.run("cost " + Name + (pricedBySteps(S, M) ? " (by steps)" : ""), [&] {
-        estimateCost(S, M);
+        Whole = estimateCost(S, M, GiveUpAbove);
         return 0;
       });
     Score Sc;
     Sc.Time = S.Makespan;
+    // Priced only until it could not win: slower than the best so far, which
+    // the search asks only of a contention-free best, so it loses whatever
+    // its contention.
+    if (!Whole)
+      return Sc;
     // A network's evaluator already prices shared links: its makespan alone
     // decides, unless contention-free schedules are required.
     if ((!M.Net || ContentionFirst) && isRouted(M.Topo) &&
@@ -63,14 +79,15 @@ CostJudge modelJudge(bool ContentionFirst) {
 }
 
 const CostJudge &makespanJudge() {
-  static const CostJudge J{"the lowest makespan under the machine's cost pass",
-                           [](Schedule &S, const Machine &M, Pipeline &) {
-                             if (!costed(S))
-                               estimateCost(S, M);
-                             Score Sc;
-                             Sc.Time = S.Makespan;
-                             return Sc;
-                           }};
+  static const CostJudge J{
+      "the lowest makespan under the machine's cost pass",
+      [](Schedule &S, const Machine &M, Pipeline &, double GiveUpAbove) {
+        if (!costed(S))
+          estimateCost(S, M, GiveUpAbove);
+        Score Sc;
+        Sc.Time = S.Makespan;
+        return Sc;
+      }};
   return J;
 }
 
@@ -88,13 +105,28 @@ bool Cheapest::consider(const llvm::Twine &Name,
                         llvm::function_ref<llvm::Expected<Schedule>()> Build,
                         const CandidateHooks &Hooks) {
   const std::string Label = Name.str();
+  // A candidate slower than a contention-free best cannot win (nor tie: a
+  // tie key wins only at an equal time): it is not built when its bound says
+  // so, nor priced past the best's time. Where every candidate is reported
+  // (OnJudged), or the pipeline asks (PriceWhole), each is priced whole.
+  const bool MayGiveUp = Best && !BestScore.Contention && !Hooks.OnJudged &&
+                         !P.options().PriceWhole;
+  if (MayGiveUp && Hooks.LowerBound > BestScore.Time) {
+    if (NoteLeftOut)
+      P.note(llvm::Twine(Kind) + " leaves out " + Label +
+             " unbuilt: it takes " + timeText(Hooks.LowerBound) +
+             " at least, the best so far " + timeText(BestScore.Time));
+    return true;
+  }
   return P.run(llvm::Twine(Kind) + ": " + Label, [&] {
     llvm::Expected<Schedule> S = Build();
     if (!S) {
       leaveOut(Label, S.takeError());
       return false;
     }
-    const Score Sc = Judge.Judge(*S, M, P);
+    const double GiveUpAbove =
+        MayGiveUp ? BestScore.Time : std::numeric_limits<double>::infinity();
+    const Score Sc = Judge.Judge(*S, M, P, GiveUpAbove);
     if (Hooks.OnJudged)
       Hooks.OnJudged(*S, Sc);
     Score Needed = BestScore;

@@ -44,11 +44,14 @@ struct Score {
 };
 
 /// A cost judge: fills a candidate's times (Start, End, Makespan) and scores
-/// it.
+/// it. Its last argument is the time a candidate must not exceed to win (the
+/// best so far's; infinity when anything may win): a judge may stop pricing
+/// a candidate once its makespan is known to exceed it (estimateCost), and
+/// then scores it by that partial makespan, above the bound.
 struct CostJudge {
   /// What "best" means under this judge, for reports ("--emit select").
   std::string Description;
-  std::function<Score(Schedule &, const Machine &, Pipeline &)> Judge;
+  std::function<Score(Schedule &, const Machine &, Pipeline &, double)> Judge;
 };
 
 /// The machine model's judge: the cost pass's times (passes/Cost); on a
@@ -74,7 +77,12 @@ struct CandidateHooks {
   /// whose schedules often tie others', so that the choice does not
   /// alternate between them from one size to the next.
   double Gain = 0;
-  /// Called with every candidate that built, once judged.
+  /// A time the candidate cannot beat, known before building it (0: none).
+  /// Above a contention-free best so far, the candidate is not built (noted
+  /// as left out with NoteLeftOut).
+  double LowerBound = 0;
+  /// Called with every candidate that built, once judged (and then judged
+  /// whole: its pricing is never stopped early).
   llvm::function_ref<void(const Schedule &, Score)> OnJudged;
   /// Asked of a candidate only when it would be the best so far (in the run
   /// "verify <name>"): an error leaves it out.

@@ -105,12 +105,15 @@ inline int64_t maxSegmentsFor(int64_t Ranks) {
 struct ScatterBlocks {
   int64_t Ranks = 1;
   int64_t Blocks = 1;
+  /// The blocks of \p Ranks ranks and \p Bytes bytes.
+  static int64_t count(int64_t Ranks, uint64_t Bytes) {
+    return std::min<int64_t>({Ranks,
+                              std::max<int64_t>(1, static_cast<int64_t>(Bytes)),
+                              maxSegmentsFor(Ranks)});
+  }
   /// Sets \p S's NumChunks to the blocks of its ranks and \p R's bytes.
   ScatterBlocks(Schedule &S, const Request &R)
-      : Ranks(S.size()),
-        Blocks(std::min<int64_t>(
-            {Ranks, std::max<int64_t>(1, static_cast<int64_t>(R.Bytes)),
-             maxSegmentsFor(Ranks)})) {
+      : Ranks(S.size()), Blocks(count(Ranks, R.Bytes)) {
     S.NumChunks = Blocks;
   }
   int64_t own(int64_t I) const { return std::min(I, Ranks) * Blocks / Ranks; }

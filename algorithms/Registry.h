@@ -35,6 +35,11 @@ struct AlgorithmInfo {
   /// requires it to be faster to take it (0: any gain), for an algorithm
   /// whose schedules often tie others' (CandidateHooks::Gain).
   double AutoGain = 0;
+  /// Where the cost pass prices by steps (more than StepPricingRanks ranks
+  /// on a machine with a network), a time its schedule cannot beat, known
+  /// without building it (nullptr: none): `auto` does not build it when the
+  /// best candidate so far is faster (CandidateHooks::LowerBound).
+  BoundFn AutoBound = nullptr;
 
   bool supports(Collective C) const;
   bool applies(const Machine &M, const Request &R, std::string &Why) const {

@@ -1,6 +1,7 @@
 #include "algorithms/SegmentedBcast.h"
 
 #include "algorithms/Placement.h"
+#include "passes/StepCost.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,7 +36,7 @@ bool scatterAllgatherApplies(const Machine &M, const Request &R,
   // times (K = P where every rank owns a segment), after the scatter's
   // P - 1 transfers.
   const int64_t P = R.size();
-  const int64_t K = std::min<int64_t>({P, maxSegments(R), maxSegmentsFor(P)});
+  const int64_t K = ScatterBlocks::count(P, R.Bytes);
   return transfersFit(double(P - 1) * double(K + 1), Why);
 }
 
@@ -128,18 +129,34 @@ llvm::Expected<Schedule> buildEdgeDisjoint(const Machine &M, const Request &R) {
   return S;
 }
 
+namespace {
+
+/// k-segment's segment count for \p R.
+int64_t kSegments(const Request &R) {
+  const int32_t P = R.size();
+  return std::min<int64_t>(pickSegments(R, std::max(1, P / 2), P),
+                           maxSegments(R));
+}
+
+/// Its groups: group g holds relative ranks [First[g], First[g + 1]).
+std::vector<int64_t> kSegmentGroups(int64_t P, int64_t K) {
+  std::vector<int64_t> First(K + 1);
+  for (int64_t G = 0; G <= K; ++G)
+    First[G] = G * P / K;
+  return First;
+}
+
+} // namespace
+
 llvm::Expected<Schedule> buildKSegment(const Machine &M, const Request &R) {
   Schedule S = scheduleSkeleton(M, R, "k-segment");
   const int32_t P = S.size();
   if (P < 2)
     return S;
-  const int64_t K =
-      std::min<int64_t>(pickSegments(R, std::max(1, P / 2), P), maxSegments(R));
+  const int64_t K = kSegments(R);
   S.NumChunks = K;
   // Group g: relative ranks [First[g], First[g+1]), near-equal sizes.
-  std::vector<int64_t> First(K + 1);
-  for (int64_t G = 0; G <= K; ++G)
-    First[G] = G * P / K;
+  const std::vector<int64_t> First = kSegmentGroups(P, K);
   auto Rank = [&](int64_t G, int64_t I) {
     return relRank(First[G] + I, S.Root, P);
   };
@@ -223,43 +240,96 @@ std::vector<Step> pipelinedPaths(const Schedule &S, const PathList &Paths) {
   return placeInSteps(std::move(Tagged));
 }
 
-/// A broadcast of the root's chunks down paths (pipelinedPaths): \p Plan(P)
-/// gives the rank count whose chain the segments are sized for
-/// (pipelineOptimalSegments) and the paths.
-template <typename PlanFn>
+/// The paths of a path pipeline on P ranks, and the rank count whose chain
+/// its segments are sized for (pipelineOptimalSegments).
+struct PathPlan {
+  int64_t Ranks;
+  PathList Paths;
+};
+using PlanFn = PathPlan (*)(int64_t P);
+
+/// One path, relative ranks 1..P-1: chunk c crosses link i -> i+1 in step
+/// i + c.
+PathPlan onePath(int64_t P) { return {P, PathList{relativeRange(1, P)}}; }
+
+/// Chains: relative ranks 1..H and H+1..P-1, sized as one chain of twice the
+/// longer's ranks.
+PathPlan twoPaths(int64_t P) {
+  const int64_t H = P / 2;
+  const int64_t Len = std::max<int64_t>(H, P - 1 - H);
+  return {2 * Len, PathList{relativeRange(1, H + 1), relativeRange(H + 1, P)}};
+}
+
+/// The segment count of a path pipeline planned as \p Plan for \p R.
+int64_t pathSegments(const Machine &M, const Request &R, const PathPlan &Plan) {
+  return pickSegments(R, pipelineOptimalSegments(M, Plan.Ranks, R.Bytes),
+                      maxSegments(R));
+}
+
+/// A broadcast of the root's chunks down the paths of \p Plan
+/// (pipelinedPaths).
 Schedule pathPipeline(const Machine &M, const Request &R, const char *Name,
                       PlanFn Plan) {
   Schedule S = scheduleSkeleton(M, R, Name);
   const int32_t P = S.size();
   if (P < 2)
     return S;
-  const auto [Ranks, Paths] = Plan(P);
-  S.NumChunks = pickSegments(R, pipelineOptimalSegments(M, Ranks, R.Bytes),
-                             maxSegments(R));
-  S.Steps = pipelinedPaths(S, Paths);
+  const PathPlan Pl = Plan(P);
+  S.NumChunks = pathSegments(M, R, Pl);
+  S.Steps = pipelinedPaths(S, Pl.Paths);
   return S;
+}
+
+/// Whether two of \p R's ranks share a node of \p M.
+bool nodesShared(const Machine &M, const Request &R) {
+  const Schedule S = scheduleSkeleton(M, R, "");
+  std::vector<int64_t> Nodes;
+  Nodes.reserve(S.Participants.size());
+  for (const Participant &Pt : S.Participants)
+    Nodes.push_back(Pt.Node);
+  std::sort(Nodes.begin(), Nodes.end());
+  return std::adjacent_find(Nodes.begin(), Nodes.end()) != Nodes.end();
+}
+
+/// The least bytes of a chunk of \p R's message cut in \p K
+/// (Schedule::chunkBytes).
+uint64_t leastChunkBytes(const Request &R, int64_t K) {
+  const uint64_t Unit = elementBytes(R.Datatype);
+  return R.Bytes / Unit / static_cast<uint64_t>(std::max<int64_t>(1, K)) * Unit;
+}
+
+/// Path pipelines' bound: the first chunk crosses the longest path link by
+/// link, each transfer carrying what the one before delivered.
+double pathBound(const Machine &M, const Request &R, PlanFn Plan) {
+  const int64_t P = R.size();
+  if (P < 2 || !M.Net)
+    return 0;
+  const PathPlan Pl = Plan(P);
+  size_t Longest = 0;
+  for (const std::vector<int64_t> &Path : Pl.Paths)
+    Longest = std::max(Longest, Path.size());
+  return double(Longest) *
+         leastTransferTime(*M.Net, leastChunkBytes(R, pathSegments(M, R, Pl)),
+                           nodesShared(M, R));
 }
 
 } // namespace
 
 llvm::Expected<Schedule> buildPipeline(const Machine &M, const Request &R) {
-  // One path, relative ranks 1..P-1: chunk c crosses link i -> i+1 in
-  // step i + c.
-  return pathPipeline(M, R, "pipeline", [](int64_t P) {
-    return std::pair{P, PathList{relativeRange(1, P)}};
-  });
+  return pathPipeline(M, R, "pipeline", onePath);
+}
+
+double pipelineBound(const Machine &M, const Request &R) {
+  return pathBound(M, R, onePath);
 }
 
 llvm::Expected<Schedule> buildTwoPathPipeline(const Machine &M,
                                               const Request &R) {
-  // Chains: relative ranks 1..H and H+1..P-1, sized as one chain of twice
-  // the longer's ranks.
-  return pathPipeline(M, R, "two-path-pipeline", [](int64_t P) {
-    const int64_t H = P / 2;
-    const int64_t Len = std::max<int64_t>(H, P - 1 - H);
-    return std::pair{
-        2 * Len, PathList{relativeRange(1, H + 1), relativeRange(H + 1, P)}};
-  });
+  return pathPipeline(M, R, "two-path-pipeline", twoPaths);
+}
+
+double twoPathPipelineBound(const Machine &M, const Request &R) {
+  return pathBound(M, R, twoPaths);
 }
 
 llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
@@ -291,7 +361,7 @@ llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
         // Ring allgather: in round r relative rank i passes on the segments
         // of relative rank i - r, unless the next rank got them in the
         // scatter (a subtree's first rank receives the whole subtree's
-        // segments).
+        // segments; scatterAllgatherBound relies on that).
         std::vector<std::vector<bool>> Has(P, std::vector<bool>(P, false));
         Has[0].assign(P, true);
         const int32_t Root = R.Root;
@@ -311,6 +381,45 @@ llvm::Expected<Schedule> buildScatterAllgather(const Machine &M,
             C.copy(I, Next, O, O + 1, Round);
           }
       });
+}
+
+double scatterAllgatherBound(const Machine &M, const Request &R) {
+  const int64_t P = R.size();
+  if (P < 2 || !M.Net)
+    return 0;
+  // The scatter gives relative rank O's segments only to ranks at or below
+  // O (a subtree's first rank gets the subtree's), so ranks O + 1..P - 1
+  // get them along the ring, one after the other: P - 1 - O transfers in a
+  // chain. O: the first rank that owns a chunk (ScatterBlocks::own). And the
+  // last rank's segments (it always owns some) the scatter gives the root,
+  // then the first rank of the upper half, Mid = (P + 1) / 2, and those
+  // above it: ranks 1..Mid - 1 get them along the ring from the root, a
+  // chain of Mid - 1 transfers.
+  const int64_t Blocks = ScatterBlocks::count(P, R.Bytes);
+  const int64_t First = (P + Blocks - 1) / Blocks - 1;
+  const int64_t Chain = std::max(P - 1 - First, (P + 1) / 2 - 1);
+  return double(Chain) * leastTransferTime(*M.Net, leastChunkBytes(R, Blocks),
+                                           nodesShared(M, R));
+}
+
+double kSegmentBound(const Machine &M, const Request &R) {
+  const int64_t P = R.size();
+  if (P < 2 || !M.Net)
+    return 0;
+  // The ring of the groups' second members (the N groups of two ranks or
+  // more; the root, a first member, is in none): each holds its own group's
+  // segment alone, got from its leader, and passes the one it got the round
+  // before, so the first member's segment takes the chain leader -> member
+  // -> N - 1 members on: N transfers.
+  const int64_t K = kSegments(R);
+  const std::vector<int64_t> First = kSegmentGroups(P, K);
+  int64_t N = 0;
+  for (int64_t G = 0; G < K; ++G)
+    N += First[G + 1] - First[G] >= 2;
+  if (N < 2)
+    return 0;
+  return double(N) *
+         leastTransferTime(*M.Net, leastChunkBytes(R, K), nodesShared(M, R));
 }
 
 } // namespace collc

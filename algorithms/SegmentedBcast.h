@@ -45,6 +45,20 @@ AppliesTest segmentedBcastApplies;
 /// segmentedBcastApplies, and at most MaxTransfers ring transfers.
 AppliesTest scatterAllgatherApplies;
 
+/// The AutoBounds (algorithms/Registry.h) of the pipeline, the two-path
+/// pipeline and scatter-allgather: the chain of transfers their first
+/// segment takes to the last rank (P - 1, about P / 2, and for
+/// scatter-allgather the longer of P - 1 - O, O the first rank that owns a
+/// segment, and about P / 2, the last rank's segments' way round the ring
+/// from the root) times the least time of one (leastTransferTime).
+BoundTest pipelineBound;
+/// k-segment's: the ring of the groups' second members, a segment passed on
+/// around it after its leader passed it down (N transfers, N the groups of
+/// two ranks or more).
+BoundTest kSegmentBound;
+BoundTest twoPathPipelineBound;
+BoundTest scatterAllgatherBound;
+
 /// The report's optimal segment count for the pipeline on \p M.
 double pipelineOptimalSegments(const Machine &M, int64_t P, uint64_t Bytes);
 

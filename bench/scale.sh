@@ -4,17 +4,24 @@
 # tori and fat trees of 1,024 to 1,048,576 ranks (12.5 GB/s, 1 us links, as
 # the bundled platforms). Prints one table row per case: the platform, the
 # ranks, the collective and size, auto's pick and its predicted time, the
-# wall seconds and the peak resident memory (MB). A case that exceeds the
-# time limit prints "timeout"; one that collc refuses prints its error.
+# wall seconds, the CPU seconds (user + system: on a loaded host the wall
+# time is inflated, the CPU time much less) and the peak resident memory
+# (MB). A case that exceeds the time limit prints "timeout"; one that collc
+# refuses prints its error.
 #
 # usage: bench/scale.sh <collc> [max-ranks] [seconds per case] [collectives]
 #   collectives: a comma-separated list (default bcast,allreduce,allgather,
 #   alltoall); all-to-all stops at 4,096 ranks (its P^2 blocks).
+# Environment: SCALE_MIN_RANKS skips the rank counts below it (e.g. 65536
+# for the 65,536-rank rows alone); COLLC_MEMORY_KB caps each run's virtual
+# memory (ulimit -v), so that a run that would take more fails instead.
 set -u
 COLLC=${1:?usage: scale.sh <collc> [max-ranks] [seconds] [collectives]}
 MAXP=${2:-65536}
 LIMIT=${3:-120}
 COLLS=${4:-bcast,allreduce,allgather,alltoall}
+MINP=${SCALE_MIN_RANKS:-0}
+[ -n "${COLLC_MEMORY_KB:-}" ] && ulimit -v "$COLLC_MEMORY_KB"
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 
@@ -26,7 +33,7 @@ platform() { scale_platform "$DIR/$1.xml" "$2" "$3" "$4"; }
 # as fat-tree-256.xml) per size.
 CASES=()
 for P in 1024 4096 65536 1048576; do
-  [ "$P" -le "$MAXP" ] || continue
+  [ "$P" -le "$MAXP" ] && [ "$P" -ge "$MINP" ] || continue
   case $P in
   1024) T="32,32" F="2;32,32;1,8;1,2" ;;
   4096) T="64,64" F="2;64,64;1,16;1,2" ;;
@@ -38,8 +45,8 @@ for P in 1024 4096 65536 1048576; do
   CASES+=("torus-$P $P" "fat-tree-$P $P")
 done
 
-printf '%-16s %8s %-10s %8s %-26s %12s %9s %9s\n' platform ranks collective \
-  bytes "auto picks" "predicted us" "wall s" "peak MB"
+printf '%-16s %8s %-10s %8s %-26s %12s %9s %9s %9s\n' platform ranks \
+  collective bytes "auto picks" "predicted us" "wall s" "CPU s" "peak MB"
 for C in ${COLLS//,/ }; do
   for Case in "${CASES[@]}"; do
     read -r Name P <<<"$Case"
@@ -53,12 +60,13 @@ for C in ${COLLS//,/ }; do
       esac
       [ "$C" = allreduce ] && [ "$Bytes" -lt 4 ] && Bytes=4
       Out="$DIR/out.txt"
-      /usr/bin/time -f '%e %M' -o "$DIR/time.txt" \
+      /usr/bin/time -f '%e %M %U %S' -o "$DIR/time.txt" \
         timeout "$LIMIT" "$COLLC" --machine "$DIR/$Name.xml" \
         --collective "$C" --ranks "$P" --bytes "$Bytes" "${Extra[@]}" \
         --emit json -o "$DIR/s.json" --time-passes >"$Out" 2>&1
       RC=$?
-      read -r Wall Peak < <(tail -1 "$DIR/time.txt") || true
+      read -r Wall Peak User Sys < <(tail -1 "$DIR/time.txt") || true
+      Cpu=$(awk -v U="${User:-0}" -v S="${Sys:-0}" 'BEGIN { printf "%.2f", U + S }')
       if [ "$RC" = 124 ]; then
         Pick=timeout Pred=-
       elif [ "$RC" != 0 ]; then
@@ -70,8 +78,9 @@ for C in ${COLLS//,/ }; do
           sed 's/.*: *//')
         Pred=$(printf '%.1f' "$Pred")
       fi
-      printf '%-16s %8s %-10s %8s %-26s %12s %9s %9s\n' "$Name" "$P" "$C" \
-        "$Bytes" "$Pick" "$Pred" "${Wall:--}" "$((${Peak:-0} / 1024))"
+      printf '%-16s %8s %-10s %8s %-26s %12s %9s %9s %9s\n' "$Name" "$P" \
+        "$C" "$Bytes" "$Pick" "$Pred" "${Wall:--}" "$Cpu" \
+        "$((${Peak:-0} / 1024))"
     done
   done
 done

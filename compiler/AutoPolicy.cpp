@@ -1,6 +1,7 @@
 #include "compiler/AutoPolicy.h"
 
 #include "ir/Diagnostic.h"
+#include "passes/StepCost.h"
 #include "passes/Verify.h"
 
 #include <algorithm>
@@ -22,6 +23,8 @@ llvm::Expected<Schedule> chooseSchedule(const Machine &M, const Request &R,
       continue;
     CandidateHooks Hooks;
     Hooks.Gain = A->AutoGain;
+    if (A->AutoBound && pricedBySteps(R.size(), M))
+      Hooks.LowerBound = A->AutoBound(M, R);
     auto OnJudged = [&](const Schedule &S, Score Sc) {
       Opts.OnCandidate(*A, S, Sc);
     };

@@ -47,13 +47,12 @@ TransferTime transferTime(const Schedule &S, const Machine &M,
   return TT;
 }
 
-void estimateCost(Schedule &S, const Machine &M) {
+bool estimateCost(Schedule &S, const Machine &M, double GiveUpAbove) {
   if (M.Net) {
     if (pricedBySteps(S, M))
-      estimateStepCost(S, M);
-    else
-      estimateNetworkCost(S, M);
-    return;
+      return estimateStepCost(S, M, StepRoutesKept, GiveUpAbove);
+    estimateNetworkCost(S, M);
+    return true;
   }
   const int32_t P = S.size();
   const unsigned Ports = std::max(1u, M.Ports);
@@ -92,6 +91,7 @@ void estimateCost(Schedule &S, const Machine &M) {
     Id += static_cast<uint32_t>(St.Transfers.size());
   }
   S.Makespan = Makespan;
+  return true;
 }
 
 } // namespace collc

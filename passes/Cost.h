@@ -18,9 +18,16 @@
 #include "ir/Machine.h"
 #include "ir/Schedule.h"
 
+#include <limits>
+
 namespace collc {
 
-void estimateCost(Schedule &S, const Machine &M);
+/// With a finite \p GiveUpAbove, a schedule priced by steps is priced only
+/// until its makespan so far exceeds it (estimateStepCost): false then, and
+/// S.Makespan is a lower bound of its makespan. The other pricings always
+/// run to the end (true).
+bool estimateCost(Schedule &S, const Machine &M,
+                  double GiveUpAbove = std::numeric_limits<double>::infinity());
 
 /// Linear model (paper 001): a node that both sends and receives in one step
 /// is slowed by Model::SendRecvFactor (the SP2's T_send/recv = 2 T_send).

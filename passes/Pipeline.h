@@ -30,6 +30,10 @@ struct PipelineOptions {
   /// notes such as why `auto` left out a candidate.
   bool TimePasses = false;
   llvm::raw_ostream *Log = nullptr;
+  /// Price every candidate of a search whole, even one that cannot win
+  /// (algorithms/Cheapest.h stops pricing those): for the tests that check
+  /// that stopping never changes a choice.
+  bool PriceWhole = false;
 };
 
 class Pipeline {
@@ -57,6 +61,7 @@ public:
   void after(const llvm::Twine &Name, const Schedule &S, const Machine &M);
   /// With TimePasses, prints "collc: note: <Text>" on the log.
   void note(const llvm::Twine &Text);
+  const PipelineOptions &options() const { return O; }
 
 private:
   struct Timed {

@@ -48,9 +48,11 @@ struct Load {
 
 class StepPricer {
 public:
-  StepPricer(Schedule &S, const Machine &M, size_t KeepUsesUpTo)
+  StepPricer(Schedule &S, const Machine &M, size_t KeepUsesUpTo,
+             double GiveUpAbove)
       : S(S), M(M), Net(*M.Net), KeepUsesUpTo(KeepUsesUpTo),
-        Got(S.size(), S.numTransfers(), S.NumChunks), Clock(S.size(), 0.0) {
+        GiveUpAbove(GiveUpAbove), Got(S.size(), S.numTransfers(), S.NumChunks),
+        Clock(S.size(), 0.0) {
     int64_t Vertices = 0;
     for (const Participant &Pt : S.Participants)
       Vertices = std::max(Vertices, Pt.Node + 1);
@@ -65,7 +67,7 @@ public:
     }
   }
 
-  void run() {
+  bool run() {
     double Makespan = 0;
     uint32_t Id = 0;
     std::vector<double> ReadyAt;
@@ -81,6 +83,12 @@ public:
         T.End = occupy(T, Ms, C + Ms.Latency);
         Makespan = std::max(Makespan, T.End);
       }
+      // The makespan only grows: past the bound the rest cannot bring it
+      // back below.
+      if (Makespan > GiveUpAbove) {
+        S.Makespan = Makespan;
+        return false;
+      }
       for (uint32_t R : Touched)
         Loads[R] = Load{};
       Touched.clear();
@@ -88,6 +96,7 @@ public:
       Id += static_cast<uint32_t>(St.Transfers.size());
     }
     S.Makespan = Makespan;
+    return true;
   }
 
 private:
@@ -217,6 +226,7 @@ private:
   const Machine &M;
   const Network &Net;
   const size_t KeepUsesUpTo;
+  const double GiveUpAbove;
   ArrivalIndex Got;
   /// Per rank, when it can post its next send.
   std::vector<double> Clock;
@@ -237,11 +247,49 @@ private:
 } // namespace
 
 bool pricedBySteps(const Schedule &S, const Machine &M) {
-  return M.Net && S.size() > StepPricingRanks;
+  return pricedBySteps(S.size(), M);
 }
 
-void estimateStepCost(Schedule &S, const Machine &M, size_t KeepRoutesUpTo) {
-  StepPricer(S, M, KeepRoutesUpTo).run();
+bool pricedBySteps(int64_t Ranks, const Machine &M) {
+  return M.Net && Ranks > StepPricingRanks;
+}
+
+double leastTransferTime(const Network &N, uint64_t MinBytes,
+                         bool NodesShared) {
+  double Latency = Inf, Bandwidth = 0;
+  for (const LinkClass &L : N.Links) {
+    Latency = std::min(Latency, L.Latency);
+    Bandwidth = std::max(Bandwidth, L.Bandwidth);
+  }
+  // describe() and occupy(): the latency times the band's factor, then the
+  // bytes at the message's rate alone (at most its links' bandwidth) times
+  // the band's factor.
+  auto Time = [&](uint64_t Bytes) {
+    const ProtocolBand &B = N.band(Bytes);
+    double T = N.Links.empty() ? Inf : Latency * B.LatencyFactor;
+    if (Bandwidth > 0)
+      T += double(Bytes) / (Bandwidth * B.BandwidthFactor);
+    if (NodesShared)
+      T = std::min(T, N.IntraNode.Latency * B.LatencyFactor +
+                          (N.IntraNode.Bandwidth > 0
+                               ? double(Bytes) /
+                                     (N.IntraNode.Bandwidth * B.BandwidthFactor)
+                               : 0.0));
+    return T;
+  };
+  // Within a band the time grows with the bytes, so the least is at the
+  // smallest size or at the lower edge of a band above it.
+  const uint64_t Least = MinBytes + N.EnvelopeBytes;
+  double Best = Time(Least);
+  for (const ProtocolBand &B : N.Bands)
+    if (B.MinBytes > Least)
+      Best = std::min(Best, Time(B.MinBytes));
+  return N.SendOverhead + Best;
+}
+
+bool estimateStepCost(Schedule &S, const Machine &M, size_t KeepRoutesUpTo,
+                      double GiveUpAbove) {
+  return StepPricer(S, M, KeepRoutesUpTo, GiveUpAbove).run();
 }
 
 } // namespace collc

@@ -31,6 +31,7 @@
 #include "ir/Schedule.h"
 
 #include <cstdint>
+#include <limits>
 
 namespace collc {
 
@@ -41,6 +42,22 @@ constexpr int32_t StepPricingRanks = 2048;
 
 /// Whether the cost pass prices \p S on \p M by steps.
 bool pricedBySteps(const Schedule &S, const Machine &M);
+/// Whether it prices schedules of \p Ranks ranks on \p M by steps.
+bool pricedBySteps(int64_t Ranks, const Machine &M);
+
+/// The least time the step pricing gives a transfer of at least \p MinBytes
+/// bytes on network \p N, from when what it carries is at its sender to its
+/// end: the sender's overhead, then one link of the least latency and the
+/// most bandwidth (or, where \p NodesShared, within a node, when that is
+/// faster) at the factors of the band it falls in. A chain of L transfers,
+/// each carrying what the one before delivered, ends no earlier than L
+/// times this: a bound for a builder whose schedules hold such a chain
+/// (AlgorithmInfo::AutoBound).
+double leastTransferTime(const Network &N, uint64_t MinBytes, bool NodesShared);
+
+/// The steps of at most this many transfers whose routes estimateStepCost
+/// keeps while it prices them.
+constexpr size_t StepRoutesKept = size_t(1) << 16;
 
 /// Fills Start, End and Makespan of \p S on \p M, which has a network that
 /// checkNetwork() (readers/MachineCheck.h) accepts, by the step pricing
@@ -49,8 +66,16 @@ bool pricedBySteps(const Schedule &S, const Machine &M);
 /// exchange of P^2 messages at thousands of ranks: about 30 resources a
 /// message on a 64x64 torus) routes each message again instead. The times
 /// are the same either way.
-void estimateStepCost(Schedule &S, const Machine &M,
-                      size_t KeepRoutesUpTo = size_t(1) << 16);
+///
+/// With a finite \p GiveUpAbove, pricing stops after the first step at
+/// which the makespan so far exceeds it (a search's best so far: the
+/// schedule cannot beat it, since a later step never ends earlier than the
+/// ones priced). It then returns false; S.Makespan is that partial makespan,
+/// a lower bound of the whole schedule's, and the later steps' transfers
+/// keep their times unset. Else it returns true and every time is filled.
+bool estimateStepCost(
+    Schedule &S, const Machine &M, size_t KeepRoutesUpTo = StepRoutesKept,
+    double GiveUpAbove = std::numeric_limits<double>::infinity());
 
 } // namespace collc
 

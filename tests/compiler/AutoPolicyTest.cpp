@@ -7,6 +7,7 @@
 #include "compiler/Driver.h"
 #include "compiler/Select.h"
 #include "passes/Contention.h"
+#include "passes/StepCost.h"
 #include "readers/Spec.h"
 #include "tests/Requests.h"
 #include "tests/TestUtil.h"
@@ -207,13 +208,7 @@ TEST_CASE("auto and select agree on the network machines at 256 ranks" *
 
 TEST_CASE("auto under --verify prefers a contention-free schedule on a "
           "network, which otherwise prices sharing in its times") {
-  Topology T;
-  T.Kind = TopologyKind::Torus;
-  T.Dims = {4, 4};
-  T.Nodes = 16;
-  T.Routing = DimensionRouting::SimGrid;
-  const Machine M = test::withNetwork(
-      "torus-4x4", T, test::smpiNetwork({{"link", 1, 12500, true}}));
+  const Machine M = test::smpiTorus("torus-4x4", {4, 4});
   int Contended = 0;
   for (uint64_t Bytes :
        {uint64_t(1), uint64_t(1024), uint64_t(65536), uint64_t(1) << 20}) {
@@ -236,4 +231,34 @@ TEST_CASE("auto under --verify prefers a contention-free schedule on a "
   }
   // At 1 B the root's sends at once (a flat tree) win without --verify.
   CHECK(Contended >= 1);
+}
+
+TEST_CASE("auto stops pricing only candidates that cannot win: past "
+          "StepPricingRanks the same choice and time as pricing each whole") {
+  // A 48x48 torus and a fat tree of 2,304 ranks with the bundled platforms'
+  // links: priced by steps, where searches give up on a losing candidate.
+  const Machine Machines[] = {test::smpiTorus("torus-48x48", {48, 48}),
+                              test::smpiFatTree("fat-tree-2304", 48, 12)};
+  struct Case {
+    Collective C;
+    uint64_t Bytes;
+  };
+  for (const Machine &M : Machines)
+    for (Case K : {Case{Collective::Bcast, 1 << 20},
+                   Case{Collective::Allreduce, 1 << 16}}) {
+      CAPTURE(M.Name);
+      CAPTURE(collectiveName(K.C));
+      const Request R = test::request(M, K.C, 2304, 0, K.Bytes, "auto");
+      auto Stopped = compile(M, R);
+      REQUIRE_MESSAGE(Stopped, llvm::toString(Stopped.takeError()));
+      REQUIRE(pricedBySteps(*Stopped, M));
+      CompileOptions Whole;
+      Whole.PriceWhole = true;
+      auto Priced = compile(M, R, Whole);
+      REQUIRE(Priced);
+      CHECK(Stopped->Algorithm == Priced->Algorithm);
+      CHECK(Stopped->Makespan == Priced->Makespan);
+      CHECK(Stopped->NumChunks == Priced->NumChunks);
+      CHECK(Stopped->numTransfers() == Priced->numTransfers());
+    }
 }

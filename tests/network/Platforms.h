@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace collc::test {
 
@@ -40,16 +41,23 @@ inline Machine withNetwork(std::string Name, Topology T, Network N) {
   return M;
 }
 
-/// torus-16x16.xml: 1 µs, 12.5 GB/s (12500 bytes/µs) split-duplex links,
-/// SimGrid's TorusZone routing.
-inline Machine smpiTorus16x16() {
+/// A SimGrid torus named \p Name of extents \p Dims as the bundled ones:
+/// 1 µs, 12.5 GB/s (12500 bytes/µs) split-duplex links, SimGrid's TorusZone
+/// routing.
+inline Machine smpiTorus(std::string Name, std::vector<int64_t> Dims) {
   Topology T;
   T.Kind = TopologyKind::Torus;
-  T.Dims = {16, 16};
-  T.Nodes = 256;
+  T.Nodes = 1;
+  for (int64_t D : Dims)
+    T.Nodes *= D;
+  T.Dims = std::move(Dims);
   T.Routing = DimensionRouting::SimGrid;
-  return withNetwork("torus-16x16", T, smpiNetwork({{"link", 1, 12500, true}}));
+  return withNetwork(std::move(Name), T,
+                     smpiNetwork({{"link", 1, 12500, true}}));
 }
+
+/// torus-16x16.xml.
+inline Machine smpiTorus16x16() { return smpiTorus("torus-16x16", {16, 16}); }
 
 /// cluster-256.xml: private links of 1 µs and 12.5 GB/s, a 3.2 TB/s
 /// backbone without latency.
@@ -63,19 +71,23 @@ inline Machine smpiCluster256() {
                                   {"backbone", 0, 3.2e6, false}}));
 }
 
-/// fat-tree-256.xml: "2;16,16;1,4;1,2", every link 1 µs and 12.5 GB/s.
-inline Machine smpiFatTree256() {
+/// A SimGrid two-level fat tree named \p Name, "2;D,D;1,U;1,2" with \p Down
+/// = D and \p Up = U, every link 1 µs and 12.5 GB/s.
+inline Machine smpiFatTree(std::string Name, int64_t Down, int64_t Up) {
   Topology T;
   T.Kind = TopologyKind::FatTree;
   T.Levels = 2;
-  T.Down = {16, 16};
-  T.Up = {1, 4};
+  T.Down = {Down, Down};
+  T.Up = {1, Up};
   T.Parallel = {1, 2};
-  T.Nodes = 256;
+  T.Nodes = Down * Down;
   return withNetwork(
-      "fat-tree-256", T,
+      std::move(Name), T,
       smpiNetwork({{"level-1", 1, 12500, true}, {"level-2", 1, 12500, true}}));
 }
+
+/// fat-tree-256.xml: "2;16,16;1,4;1,2".
+inline Machine smpiFatTree256() { return smpiFatTree("fat-tree-256", 16, 4); }
 
 /// By the platform file's stem.
 inline std::optional<Machine> smpiPlatform(const std::string &Name) {

@@ -219,3 +219,33 @@ TEST_CASE("step pricing: a step priced with its messages' routes kept or "
     }
   }
 }
+
+TEST_CASE("step pricing: a bound stops the pricing once the makespan so far "
+          "exceeds it, and only then") {
+  const Machine M = test::smpiTorus16x16();
+  for (const char *Algorithm : {"binomial", "pipeline"}) {
+    CAPTURE(Algorithm);
+    auto Built = compile(
+        M, test::request(Collective::Bcast, 256, 0, 1 << 20, Algorithm));
+    REQUIRE(Built);
+    Schedule Whole = *Built;
+    REQUIRE(estimateStepCost(Whole, M));
+    REQUIRE(Whole.Makespan > 0);
+    // At the makespan itself: priced whole, the same times.
+    Schedule Up = *Built;
+    CHECK(estimateStepCost(Up, M, StepRoutesKept, Whole.Makespan));
+    CHECK(Up.Makespan == Whole.Makespan);
+    CHECK(Up.Steps.back().Transfers.back().End ==
+          Whole.Steps.back().Transfers.back().End);
+    // Below it: stopped, the makespan so far past the bound and no more than
+    // the whole's, the last step left unpriced.
+    Schedule Half = *Built;
+    for (Step &St : Half.Steps)
+      for (Transfer &T : St.Transfers)
+        T.Start = T.End = std::nan("");
+    CHECK_FALSE(estimateStepCost(Half, M, StepRoutesKept, Whole.Makespan / 2));
+    CHECK(Half.Makespan > Whole.Makespan / 2);
+    CHECK(Half.Makespan <= Whole.Makespan);
+    CHECK(std::isnan(Half.Steps.back().Transfers.back().End));
+  }
+}

@@ -1,0 +1,72 @@
+// The bounds `auto` skips candidates by (AlgorithmInfo::AutoBound): never
+// above the makespan the step pricing gives the schedule built, on drawn
+// requests (rank counts, roots, sizes, ranks sharing nodes) on the bundled
+// platforms' families, and close enough to it to skip the candidates that
+// lose by a chain's latencies.
+#include "algorithms/Registry.h"
+#include "passes/StepCost.h"
+#include "tests/Requests.h"
+#include "tests/TestUtil.h"
+#include "tests/network/Platforms.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace collc;
+
+TEST_CASE("auto's bounds never exceed the step-priced makespan of the "
+          "schedule built") {
+  const Machine Machines[] = {test::smpiTorus16x16(), test::smpiFatTree256(),
+                              test::smpiCluster256()};
+  Rng G(2026112701);
+  int Checked = 0;
+  for (int Draw = 0; Draw < 40; ++Draw) {
+    const Machine &M = Machines[Draw % 3];
+    const int32_t P = static_cast<int32_t>(G.uniform(2, 256));
+    const int32_t Root = static_cast<int32_t>(G.uniform(0, P - 1));
+    const uint64_t Sizes[] = {1, 65536, uint64_t(1) << 20,
+                              static_cast<uint64_t>(G.uniform(2, 3 << 20))};
+    const uint64_t Bytes = Sizes[G.uniform(0, 3)];
+    const int PerNode = static_cast<int>(G.uniform(1, 2));
+    for (const AlgorithmInfo &A : algorithms()) {
+      if (!A.AutoBound || !A.supports(Collective::Bcast))
+        continue;
+      CAPTURE(M.Name);
+      CAPTURE(A.Name);
+      CAPTURE(P);
+      CAPTURE(Root);
+      CAPTURE(Bytes);
+      CAPTURE(PerNode);
+      Request R = test::request(M, Collective::Bcast, P, Root, Bytes, A.Name);
+      test::placeOnNodes(R, PerNode, /*Shuffled=*/false, G);
+      auto S = A.Build(M, R);
+      REQUIRE_MESSAGE(S, llvm::toString(S.takeError()));
+      REQUIRE(estimateStepCost(*S, M));
+      const double Bound = A.AutoBound(M, R);
+      CHECK(Bound >= 0);
+      CHECK(Bound <= S->Makespan * (1 + 1e-12));
+      ++Checked;
+    }
+  }
+  CHECK(Checked >= 120);
+}
+
+TEST_CASE("auto's bounds of the path pipelines are at least 60% of their "
+          "makespan on a torus at 1 MiB") {
+  const Machine M = test::smpiTorus16x16();
+  for (std::string Name : {"pipeline", "two-path-pipeline"}) {
+    CAPTURE(Name);
+    const AlgorithmInfo *A = findAlgorithm(Name, Collective::Bcast);
+    REQUIRE(A);
+    const bool HasBound = A->AutoBound != nullptr;
+    REQUIRE(HasBound);
+    Request R = test::request(M, Collective::Bcast, 256, 0, 1 << 20, Name);
+    auto S = A->Build(M, R);
+    REQUIRE(S);
+    estimateStepCost(*S, M);
+    const double Bound = A->AutoBound(M, R);
+    CHECK(Bound <= S->Makespan);
+    CHECK(Bound >= 0.6 * S->Makespan);
+  }
+}
