@@ -82,6 +82,12 @@ int main(int argc, char **argv) {
     if (wanted("alltoall pairwise", B))
       row("alltoall pairwise", B, build(M, Collective::Alltoall, "pairwise", B),
           M, 2.0);
+  // Every pair at once (SMPI's basic_linear; the first step of
+  // reduce-scatter-direct): one step of 65,280 flows sharing the torus.
+  for (uint64_t B : {1024ull, 65536ull})
+    if (wanted("alltoall direct", B))
+      row("alltoall direct", B, build(M, Collective::Alltoall, "direct", B), M,
+          2.0);
   for (uint64_t B : {65536ull, 1048576ull, 16777216ull}) {
     if (wanted("bcast pipeline k=64", B))
       row("bcast pipeline k=64", B,

@@ -2,7 +2,8 @@
 /// Cost estimation: fills every transfer's Start and End and the schedule's
 /// Makespan under the machine's model or, when the machine has a network
 /// (Machine::Net), by the network evaluator (passes/NetworkCost.h), and on
-/// more than StepPricingRanks ranks by the step pricing (passes/StepCost.h);
+/// more than StepPricingRanks ranks or with a step of more than
+/// StepPricingTransfers transfers by the step pricing (passes/StepCost.h);
 /// the rest of this comment is the model's rule.
 ///
 /// A rank starts a transfer as soon as (1) it holds what the transfer carries:

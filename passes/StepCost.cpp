@@ -247,7 +247,14 @@ private:
 } // namespace
 
 bool pricedBySteps(const Schedule &S, const Machine &M) {
-  return pricedBySteps(S.size(), M);
+  if (!M.Net)
+    return false;
+  if (pricedBySteps(S.size(), M))
+    return true;
+  for (const Step &St : S.Steps)
+    if (St.Transfers.size() > StepPricingTransfers)
+      return true;
+  return false;
 }
 
 bool pricedBySteps(int64_t Ranks, const Machine &M) {

@@ -4,8 +4,9 @@
 /// every event, so that a schedule of P ranks and T transfers is priced in
 /// O(T x route length) time, not O(T x messages in flight x route length).
 /// The cost pass (passes/Cost.h) uses it instead of the flow-level
-/// evaluator on schedules of more than StepPricingRanks ranks, where the
-/// latter takes seconds per candidate.
+/// evaluator on schedules of more than StepPricingRanks ranks, and on those
+/// with a step of more than StepPricingTransfers transfers, where the latter
+/// takes seconds to minutes per candidate.
 ///
 /// What it keeps of the evaluator: the route of every message (its links'
 /// latencies summed, times the protocol band's latency factor), the band's
@@ -40,9 +41,20 @@ namespace collc {
 /// evaluator: at 4,096 ranks the latter takes seconds per candidate.
 constexpr int32_t StepPricingRanks = 2048;
 
-/// Whether the cost pass prices \p S on \p M by steps.
+/// A schedule with a step of more than this many transfers (an exchange of
+/// every pair of more than 128 ranks: the direct all-to-all,
+/// reduce-scatter-direct) is priced by steps at any rank count: the
+/// flow-level evaluator re-solves the sharing among all of a step's messages
+/// at each of hundreds of moments where some end, so its work grows as the
+/// square of the step's size (a 256-rank reduce-scatter-direct allreduce of
+/// 1 MiB on a 16x16 torus: 186 s and 0.76 GB; at 1,024 ranks over 20 GB).
+constexpr size_t StepPricingTransfers = size_t(1) << 14;
+
+/// Whether the cost pass prices \p S on \p M by steps: a network, and more
+/// than StepPricingRanks ranks or a step of more than StepPricingTransfers
+/// transfers.
 bool pricedBySteps(const Schedule &S, const Machine &M);
-/// Whether it prices schedules of \p Ranks ranks on \p M by steps.
+/// Whether it prices every schedule of \p Ranks ranks on \p M by steps.
 bool pricedBySteps(int64_t Ranks, const Machine &M);
 
 /// The least time the step pricing gives a transfer of at least \p MinBytes

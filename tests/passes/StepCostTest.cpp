@@ -190,6 +190,42 @@ TEST_CASE("step pricing: the cost pass uses it above StepPricingRanks") {
   CHECK(S.Makespan == doctest::Approx(Flow.Makespan).epsilon(1e-9));
 }
 
+TEST_CASE("step pricing: the cost pass uses it on a step of more than "
+          "StepPricingTransfers transfers, at any rank count") {
+  const Machine M = test::smpiTorus16x16();
+  // Every pair of the first N ranks of 256 in one step, cut to Count.
+  auto Exchange = [](int32_t N, size_t Count) {
+    std::vector<std::array<int64_t, 3>> Step;
+    for (int32_t A = 0; A < N && Step.size() < Count; ++A)
+      for (int32_t B = 0; B < N && Step.size() < Count; ++B)
+        if (A != B)
+          Step.push_back({A, B, 4096});
+    return messages(256, {Step});
+  };
+  CHECK_FALSE(pricedBySteps(Exchange(129, StepPricingTransfers), M));
+  Schedule Big = Exchange(129, StepPricingTransfers + 1);
+  CHECK(pricedBySteps(Big, M));
+  // Spread over two steps, the same transfers are priced flow by flow.
+  Schedule Split = Big;
+  Split.Steps.push_back(Step());
+  Split.Steps[1].Transfers.assign(
+      std::make_move_iterator(Split.Steps[0].Transfers.begin() + 100),
+      std::make_move_iterator(Split.Steps[0].Transfers.begin() + 200));
+  Split.Steps[0].Transfers.erase(Split.Steps[0].Transfers.begin() + 100,
+                                 Split.Steps[0].Transfers.begin() + 200);
+  CHECK_FALSE(pricedBySteps(Split, M));
+  // Without a network, the model prices every schedule.
+  Machine Model = M;
+  Model.Net.reset();
+  CHECK_FALSE(pricedBySteps(Big, Model));
+  // What the cost pass gives is the step pricing's.
+  Schedule Stepped = Big;
+  estimateCost(Big, M);
+  estimateStepCost(Stepped, M);
+  CHECK(Big.Makespan == Stepped.Makespan);
+  CHECK(Big.Makespan > 0);
+}
+
 TEST_CASE("step pricing: a step priced with its messages' routes kept or "
           "routed again gets the same times") {
   // One step of every pair of ranks (the direct all-to-all) on the torus and
