@@ -77,19 +77,22 @@ constexpr int32_t NoOp = -1;
 /// a per-rank key until slots are assigned), then memory, then waits.
 class Planner {
 public:
-  /// \p Only: plan that rank alone (-1: every rank).
-  Planner(const Schedule &S, int32_t Only)
+  /// \p Only: plan that rank alone (-1: every rank). \p Compact (with a
+  /// rank): keep its plan as the plan's only rank, Ranks[0], so that the
+  /// work does not grow with the number of ranks (peakScratchByRank plans
+  /// every rank so).
+  Planner(const Schedule &S, int32_t Only, bool Compact = false)
       : S(S), P(S.size()), C(S.Coll), K(std::max<int64_t>(S.NumChunks, 1)),
-        Only(Only), Plan(), Keys(P), KeyLast(P) {
-    Plan.Ranks.resize(P);
+        Only(Only), Compact(Compact && Only >= 0), First(Only < 0 ? 0 : Only),
+        End(Only < 0 ? P : Only + 1), Plan(), Keys(this->Compact ? 1 : P),
+        KeyLast(this->Compact ? 1 : P) {
+    Plan.Ranks.resize(this->Compact ? 1 : P);
   }
 
   Expected<PostingPlan> run() {
     if (Error E = buildOps())
       return E;
-    for (int32_t R = 0; R < P; ++R) {
-      if (!planned(R))
-        continue;
+    for (int32_t R = First; R < End; ++R) {
       assignMemory(R);
       computeWaits(R);
     }
@@ -99,6 +102,9 @@ public:
 
 private:
   bool planned(int32_t R) const { return Only < 0 || R == Only; }
+  /// Where rank \p R's plan and keys are kept.
+  size_t at(int32_t R) const { return Compact ? 0 : size_t(R); }
+  RankPlan &rank(int32_t R) { return Plan.Ranks[at(R)]; }
 
   Error buildOps() {
     ScheduleFlow Flow;
@@ -151,9 +157,9 @@ private:
           }
         }
         if (planned(T.Src))
-          Plan.Ranks[T.Src].Ops.push_back(std::move(Send));
+          rank(T.Src).Ops.push_back(std::move(Send));
         if (planned(T.Dst))
-          Plan.Ranks[T.Dst].Ops.push_back(std::move(Recv));
+          rank(T.Dst).Ops.push_back(std::move(Recv));
       }
     }
     // One rank's flow says nothing of the others' folds.
@@ -279,10 +285,13 @@ private:
     default:
       break;
     }
+    // A rank not planned keeps no keys: its side of a transfer is dropped.
+    if (!planned(R))
+      return {ScratchBuf, -1};
     // The verifier guarantees a rank sends only what it holds: a block is
     // first seen on the receiving side.
     uint64_t Key = static_cast<uint64_t>(O) * P + D;
-    auto [It, New] = Keys[R].try_emplace(Key, int64_t(Keys[R].size()));
+    auto [It, New] = Keys[at(R)].try_emplace(Key, int64_t(Keys[at(R)].size()));
     return {ScratchBuf, It->second};
   }
 
@@ -290,8 +299,8 @@ private:
   /// used and fills \p Slot per key.
   int64_t colourScratch(int32_t R, int64_t Lookahead, bool Runs,
                         std::vector<int64_t> &Slot) {
-    RankPlan &RP = Plan.Ranks[R];
-    const int64_t NumKeys = int64_t(Keys[R].size());
+    RankPlan &RP = rank(R);
+    const int64_t NumKeys = int64_t(Keys[at(R)].size());
     std::vector<SlotRequest> Reqs;
     std::vector<int64_t> ReqKeys, ReqBegin; // keys of each request, in order
     std::vector<bool> Seen(size_t(NumKeys), false);
@@ -302,7 +311,7 @@ private:
         if (G.Buf == ScratchBuf && !Seen[size_t(G.Block)]) {
           Seen[size_t(G.Block)] = true;
           ReqKeys.push_back(G.Block);
-          Q.Last = std::max(Q.Last, KeyLast[R][size_t(G.Block)]);
+          Q.Last = std::max(Q.Last, KeyLast[at(R)][size_t(G.Block)]);
           ++Q.Size;
           if (!Runs) { // every block on its own
             ReqBegin.push_back(int64_t(ReqKeys.size() - 1));
@@ -344,8 +353,8 @@ private:
   /// new blocks consecutive, so that it lands in place) or each on its own
   /// (fewer slots when they die apart, more staging), whichever needs less.
   void assignMemory(int32_t R) {
-    RankPlan &RP = Plan.Ranks[R];
-    if (Keys[R].empty()) {
+    RankPlan &RP = rank(R);
+    if (Keys[at(R)].empty()) {
       assignScratch(R, true);
       assignStaging(R);
       return;
@@ -369,14 +378,14 @@ private:
   }
 
   void assignScratch(int32_t R, bool Runs) {
-    RankPlan &RP = Plan.Ranks[R];
-    const size_t NumKeys = Keys[R].size();
-    KeyLast[R].assign(NumKeys, 0);
+    RankPlan &RP = rank(R);
+    const size_t NumKeys = Keys[at(R)].size();
+    KeyLast[at(R)].assign(NumKeys, 0);
     for (const PlannedOp &O : RP.Ops)
       for (const PlannedSeg &G : O.Segs)
         if (G.Buf == ScratchBuf)
-          KeyLast[R][size_t(G.Block)] =
-              std::max<int64_t>(KeyLast[R][size_t(G.Block)], O.Step);
+          KeyLast[at(R)][size_t(G.Block)] =
+              std::max<int64_t>(KeyLast[at(R)][size_t(G.Block)], O.Step);
     RP.ScratchBlocksApart = int64_t(NumKeys);
     std::vector<int64_t> Slot;
     int64_t L = 0;
@@ -430,7 +439,7 @@ private:
 
   /// Staging areas: reduction receives and messages not in one run.
   void assignStaging(int32_t R) {
-    RankPlan &RP = Plan.Ranks[R];
+    RankPlan &RP = rank(R);
     std::vector<size_t> Staged;
     for (size_t I = 0; I < RP.Ops.size(); ++I) {
       PlannedOp &O = RP.Ops[I];
@@ -479,7 +488,7 @@ private:
   /// users of their staging, reduction receives' applies after the sends
   /// reading what they update.
   void computeWaits(int32_t R) {
-    RankPlan &RP = Plan.Ranks[R];
+    RankPlan &RP = rank(R);
     // Staging: the latest user of each stretch of units (Lo -> (Hi, op)).
     std::map<int64_t, std::pair<int64_t, int32_t>> Stage;
     // Reductions: per value (acc, result) and chunk, the sends reading it
@@ -566,13 +575,11 @@ private:
     TransferDependencies D = transferDependencies(S);
     // Where each transfer's receive is in its receiver's program.
     std::vector<int32_t> RecvAt(D.Ids.size(), NoOp);
-    for (int32_t R = 0; R < P; ++R)
-      for (size_t I = 0; I < Plan.Ranks[R].Ops.size(); ++I)
-        if (Plan.Ranks[R].Ops[I].isRecv())
-          RecvAt[Plan.Ranks[R].Ops[I].Transfer] = int32_t(I);
-    for (int32_t R = 0; R < P; ++R) {
-      if (!planned(R))
-        continue;
+    for (int32_t R = First; R < End; ++R)
+      for (size_t I = 0; I < rank(R).Ops.size(); ++I)
+        if (rank(R).Ops[I].isRecv())
+          RecvAt[rank(R).Ops[I].Transfer] = int32_t(I);
+    for (int32_t R = First; R < End; ++R) {
       std::unordered_map<int32_t, std::vector<int32_t>> From;
       std::vector<int32_t> All;
       const size_t PeerWin =
@@ -582,8 +589,8 @@ private:
       // none): the step's later receives wait for it, not for receives of
       // their own step, so a step's receives are posted together.
       int32_t Step = -1, StepWait = NoOp;
-      for (size_t I = 0; I < Plan.Ranks[R].Ops.size(); ++I) {
-        PlannedOp &O = Plan.Ranks[R].Ops[I];
+      for (size_t I = 0; I < rank(R).Ops.size(); ++I) {
+        PlannedOp &O = rank(R).Ops[I];
         if (!O.isRecv())
           continue;
         std::vector<int32_t> &F = From[O.Peer];
@@ -593,7 +600,7 @@ private:
         if (O.Step != Step) {
           Step = O.Step;
           StepWait = Win;
-        } else if (Win != NoOp && Plan.Ranks[R].Ops[size_t(Win)].Step == Step) {
+        } else if (Win != NoOp && rank(R).Ops[size_t(Win)].Step == Step) {
           Win = StepWait;
         }
         if (Win != NoOp)
@@ -608,10 +615,8 @@ private:
     // Lockstep: every operation after every one of the rank's latest
     // earlier step that has any.
     if (S.Lockstep)
-      for (int32_t R = 0; R < P; ++R) {
-        if (!planned(R))
-          continue;
-        std::vector<PlannedOp> &Ops = Plan.Ranks[R].Ops;
+      for (int32_t R = First; R < End; ++R) {
+        std::vector<PlannedOp> &Ops = rank(R).Ops;
         std::vector<int32_t> Prev, Cur;
         int32_t CurStep = -1;
         for (size_t I = 0; I < Ops.size(); ++I) {
@@ -628,14 +633,12 @@ private:
           W.erase(std::unique(W.begin(), W.end()), W.end());
         }
       }
-    for (int32_t R = 0; R < P; ++R) {
-      if (!planned(R))
-        continue;
+    for (int32_t R = First; R < End; ++R) {
       // The sends of the latest earlier step in which the rank sends.
       std::vector<int32_t> Prev, Cur;
       int32_t CurStep = -1;
-      for (size_t I = 0; I < Plan.Ranks[R].Ops.size(); ++I) {
-        PlannedOp &O = Plan.Ranks[R].Ops[I];
+      for (size_t I = 0; I < rank(R).Ops.size(); ++I) {
+        PlannedOp &O = rank(R).Ops[I];
         if (O.isRecv())
           continue;
         if (O.Step != CurStep) {
@@ -664,6 +667,9 @@ private:
   const Collective C;
   const int64_t K;
   const int32_t Only;
+  const bool Compact;
+  /// The ranks planned: [First, End).
+  const int32_t First, End;
   PostingPlan Plan;
   std::vector<std::unordered_map<uint64_t, int64_t>> Keys;
   std::vector<std::vector<int64_t>> KeyLast;
@@ -954,13 +960,13 @@ Expected<ScratchPeak> peakScratchByRank(const Schedule &S) {
     for (uint64_t I = Begin[size_t(R)]; I < Begin[size_t(R) + 1]; ++I)
       Part.Steps[Refs[I].Step].Transfers.push_back(
           S.Steps[Refs[I].Step].Transfers[Refs[I].Index]);
-    Expected<PostingPlan> Plan = planRankPosting(Part, R);
+    Expected<PostingPlan> Plan = Planner(Part, R, /*Compact=*/true).run();
     if (!Plan) {
       // The whole plan names the schedule's first problem.
       consumeError(Plan.takeError());
       return planPosting(S).takeError();
     }
-    const RankPlan &Mine = Plan->Ranks[size_t(R)];
+    const RankPlan &Mine = Plan->Ranks[0];
     const uint64_t B = scratchBytes(Mine, S.Bytes, Unit);
     if (B > Peak.Bytes) {
       Peak.Rank = R;
