@@ -41,7 +41,10 @@ case $flavor in
     # SMPI runs every rank in one process: the library is linked into the
     # program (before SimGrid, so that its MPI_* come first) and privatized,
     # one copy per rank as MPI processes have (smpi/privatize-libs, found on
-    # LD_LIBRARY_PATH). The machine is the simulated platform itself.
+    # LD_LIBRARY_PATH), copied into this test's own folder (smpi/tmpdir: the
+    # copies are named by rank alone, so two launches sharing /tmp, as the
+    # suite's parallel tests do, remove each other's). The machine is the
+    # simulated platform itself.
     machine=$src/examples/platforms/cluster-256.xml
     smpi_programs "$src/tests/mpi/dropin.c" dropin "$lib" "$p"
     run() {
@@ -49,7 +52,8 @@ case $flavor in
       while [ $# -gt 0 ] && [ "$1" != -- ]; do env+=("$1"); prog=./dropin; shift; done
       timeout 300 env COLLC_MACHINE="$machine" LD_LIBRARY_PATH="$lib" "${env[@]}" \
         smpirun -np "$p" -platform "$machine" -hostfile hosts --log=root.thres:critical \
-        --cfg=smpi/display-timing:no --cfg=smpi/privatize-libs:libcollc-mpi-smpi.so "$prog"
+        --cfg=smpi/display-timing:no --cfg=smpi/privatize-libs:libcollc-mpi-smpi.so \
+        --cfg=smpi/tmpdir:"$PWD" "$prog"
     }
     preload=(COLLC_VERBOSE=1 --)
     ;;

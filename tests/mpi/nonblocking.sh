@@ -54,6 +54,7 @@ case $flavor in
       timeout 120 env COLLC_MACHINE="$machine" LD_LIBRARY_PATH="$lib" "$@" \
         smpirun -np "$p" -platform "$machine" -hostfile hosts --log=root.thres:critical \
         --cfg=smpi/display-timing:no --cfg=smpi/privatize-libs:libcollc-mpi-smpi.so \
+        --cfg=smpi/tmpdir:"$PWD" \
         "$prog" "$rounds" "$seed"
     }
     preload=(COLLC_VERBOSE=1)

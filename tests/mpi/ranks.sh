@@ -84,6 +84,7 @@ launch() {
       timeout "$seconds" env COLLC_MACHINE="$m" LD_LIBRARY_PATH="$DROPIN_LIB" COLLC_VERBOSE=$verbose \
         smpirun -np "$p" -platform "$m" -hostfile hosts --log=root.thres:critical \
         --cfg=smpi/display-timing:no --cfg=smpi/privatize-libs:libcollc-mpi-smpi.so \
+        --cfg=smpi/tmpdir:"$PWD" \
         "$prog" "$@" ;;
   esac
 }

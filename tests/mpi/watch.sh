@@ -51,6 +51,7 @@ XML
       timeout 300 env LD_LIBRARY_PATH="$lib" "$@" \
         smpirun -np "$p" -platform slow.xml -hostfile hosts --log=root.thres:critical \
         --cfg=smpi/display-timing:no --cfg=smpi/privatize-libs:libcollc-mpi-smpi.so \
+        --cfg=smpi/tmpdir:"$PWD" \
         ./watch "$bytes" "$rounds" > out 2> err || fail "the program failed"
       correct "$p"
     }
@@ -66,7 +67,7 @@ XML
       timeout 300 env LD_LIBRARY_PATH="$lib" COLLC_MACHINE="$x" \
         smpirun -np "$n" -platform "$x" -hostfile "${x%.xml}.hosts" \
         --log=root.thres:critical --cfg=smpi/display-timing:no \
-        --cfg=smpi/privatize-libs:libcollc-mpi-smpi.so \
+        --cfg=smpi/privatize-libs:libcollc-mpi-smpi.so --cfg=smpi/tmpdir:"$PWD" \
         ./watch "$bytes" "$rounds" > out 2> err || fail "the program failed on $x"
       correct "$n"
       ! grep -q "^collc:" err || fail "collc spoke on $x, its own machine"
