@@ -2,7 +2,9 @@
 // above the makespan the step pricing gives the schedule built, on drawn
 // requests (rank counts, roots, sizes, ranks sharing nodes) on the bundled
 // platforms' families, and close enough to it to skip the candidates that
-// lose by a chain's latencies.
+// lose by a chain's latencies. Likewise grid-direct's bound of a group count
+// (gridDirectBound), which its own search skips counts by.
+#include "algorithms/Personalized.h"
 #include "algorithms/Registry.h"
 #include "passes/StepCost.h"
 #include "tests/Requests.h"
@@ -68,5 +70,51 @@ TEST_CASE("auto's bounds of the path pipelines are at least 60% of their "
     const double Bound = A->AutoBound(M, R);
     CHECK(Bound <= S->Makespan);
     CHECK(Bound >= 0.6 * S->Makespan);
+  }
+}
+
+TEST_CASE("grid-direct's bound never exceeds the step-priced makespan of "
+          "the schedule of its group count") {
+  const Machine Machines[] = {test::smpiTorus16x16(), test::smpiFatTree256(),
+                              test::smpiCluster256()};
+  Rng G(2026112702);
+  for (int Draw = 0; Draw < 36; ++Draw) {
+    const Machine &M = Machines[Draw % 3];
+    const int32_t P = static_cast<int32_t>(G.uniform(2, 256));
+    const uint64_t Sizes[] = {1, 16, 256, 4096,
+                              static_cast<uint64_t>(G.uniform(2, 1 << 16))};
+    const uint64_t Bytes = Sizes[G.uniform(0, 4)];
+    const int64_t Groups = G.uniform(1, P);
+    const int PerNode = static_cast<int>(G.uniform(1, 2));
+    const bool Shuffled = G.uniform(0, 1) == 1;
+    CAPTURE(M.Name);
+    CAPTURE(P);
+    CAPTURE(Bytes);
+    CAPTURE(Groups);
+    CAPTURE(PerNode);
+    CAPTURE(Shuffled);
+    Request R =
+        test::request(M, Collective::Allgather, P, 0, Bytes, "grid-direct");
+    test::placeOnNodes(R, PerNode, Shuffled, G);
+    Schedule S = gridDirectAllgather(M, R, Groups);
+    REQUIRE(estimateStepCost(S, M));
+    const double Bound = gridDirectBound(M, R, Groups);
+    CHECK(Bound > 0);
+    CHECK(Bound <= S.Makespan * (1 + 1e-12));
+  }
+}
+
+TEST_CASE("grid-direct's bound is within 10% of its makespan on a fat tree "
+          "at 256 B blocks") {
+  // The 256-rank platforms at 256 B blocks: the links' loads bound the
+  // time (16 and 32 groups on the fat tree: within 10%).
+  const Machine Fat = test::smpiFatTree256();
+  Request R =
+      test::request(Fat, Collective::Allgather, 256, 0, 256, "grid-direct");
+  for (int64_t Groups : {16, 32}) {
+    CAPTURE(Groups);
+    Schedule S = gridDirectAllgather(Fat, R, Groups);
+    REQUIRE(estimateStepCost(S, Fat));
+    CHECK(gridDirectBound(Fat, R, Groups) >= 0.9 * S.Makespan);
   }
 }
