@@ -118,3 +118,46 @@ TEST_CASE("grid-direct's bound is within 10% of its makespan on a fat tree "
     CHECK(gridDirectBound(Fat, R, Groups) >= 0.9 * S.Makespan);
   }
 }
+
+TEST_CASE("grid-direct's search past StepPricingRanks: the count it builds "
+          "is the one of least priced time, and the other's bound leaves it "
+          "unbuilt where it loses by more than its bound") {
+  // 2,304 ranks (48 and 64 groups) on a 48x48 torus and a fat tree with
+  // the bundled platforms' links: priced by steps.
+  const Machine Machines[] = {test::smpiTorus("torus-48x48", {48, 48}),
+                              test::smpiFatTree("fat-tree-2304", 48, 12)};
+  const auto [Below, Above] = divisorsNearSqrt(2304);
+  REQUIRE(Below > 0);
+  REQUIRE(Above > Below);
+  int Skippable = 0;
+  for (const Machine &M : Machines)
+    for (uint64_t Bytes : {1, 256}) {
+      CAPTURE(M.Name);
+      CAPTURE(Bytes);
+      const Request R = test::request(M, Collective::Allgather, 2304, 0, Bytes,
+                                      "grid-direct");
+      REQUIRE(pricedBySteps(R.size(), M));
+      // Each count built and priced whole, and its bound.
+      double Time[2], Bound[2];
+      size_t Transfers[2];
+      const int64_t Counts[2] = {Below, Above};
+      for (int I = 0; I < 2; ++I) {
+        Schedule S = gridDirectAllgather(M, R, Counts[I]);
+        REQUIRE(estimateStepCost(S, M));
+        Time[I] = S.Makespan;
+        Transfers[I] = S.numTransfers();
+        Bound[I] = gridDirectBound(M, R, Counts[I]);
+        CHECK(Bound[I] <= Time[I] * (1 + 1e-12));
+      }
+      // The smaller count on a tie, as the search without bounds.
+      const int Win = Time[1] < Time[0] ? 1 : 0;
+      Skippable += Bound[1 - Win] > Time[Win];
+      PipelineOptions O;
+      Pipeline P(O);
+      auto Chosen = buildGridDirectAllgather(M, R, P);
+      REQUIRE(Chosen);
+      CHECK(Chosen->numTransfers() == Transfers[Win]);
+      CHECK(Chosen->Makespan == Time[Win]);
+    }
+  CHECK(Skippable >= 1);
+}
