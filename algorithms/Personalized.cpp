@@ -492,7 +492,8 @@ buildGridDirectAllgather(const Machine &M, const Request &R, Pipeline &P) {
     Counts.insert(Side);
   // Where the cost pass prices by steps, the counts by increasing bound (on
   // a tie the smaller count wins, as in increasing order without bounds):
-  // one whose bound exceeds the best so far is not built.
+  // one whose bound exceeds the best so far is not built. (A count alone
+  // has nothing to be skipped for.)
   struct Count {
     int64_t N;
     double Bound = 0;
@@ -500,7 +501,7 @@ buildGridDirectAllgather(const Machine &M, const Request &R, Pipeline &P) {
   std::vector<Count> Order;
   for (int64_t N : Counts) {
     Order.push_back({N});
-    if (pricedBySteps(Ranks, M))
+    if (Counts.size() > 1 && pricedBySteps(Ranks, M))
       Order.back().Bound = P.run("bound of " + llvm::Twine(N) + " groups",
                                  [&] { return gridDirectBound(M, R, N); });
   }
