@@ -2,6 +2,7 @@
 
 #include "algorithms/Cheapest.h"
 #include "algorithms/Placement.h"
+#include "passes/StepCost.h"
 #include "passes/Verify.h"
 
 #include <algorithm>
@@ -362,18 +363,13 @@ enum class AcrossGroups {
   Straight,
 };
 
-/// Allgather in groups of ranks: direct inside every group, then across.
-Schedule groupDirect(const Machine &M, const Request &R, llvm::StringRef Name,
-                     const std::vector<std::vector<int32_t>> &Parts,
-                     AcrossGroups How) {
-  Schedule S = scheduleSkeleton(M, R, Name);
+/// Calls \p Add(transfer, group) with the transfers of an allgather in
+/// groups of ranks (groupDirect), in its order.
+template <typename AddFn>
+void forEachGroupTransfer(const Schedule &S,
+                          const std::vector<std::vector<int32_t>> &Parts,
+                          AcrossGroups How, AddFn Add) {
   const int64_t N = static_cast<int64_t>(Parts.size());
-  std::vector<Transfer> Ts;
-  std::vector<int64_t> Groups;
-  auto Add = [&](Transfer T, int64_t Group) {
-    Ts.push_back(std::move(T));
-    Groups.push_back(Group);
-  };
   // 1. Inside every group, every rank sends its block to the others.
   for (const std::vector<int32_t> &Part : Parts)
     for (int32_t A : Part)
@@ -408,8 +404,41 @@ Schedule groupDirect(const Machine &M, const Request &R, llvm::StringRef Name,
     for (int32_t Peer : Parts[E.Into])
       if (Peer != E.Rank)
         Add(allgatherBlocks(S, E.Rank, Peer, asIntervals(Parts[E.From])), 2);
+}
+
+/// Allgather in groups of ranks: direct inside every group, then across.
+Schedule groupDirect(const Machine &M, const Request &R, llvm::StringRef Name,
+                     const std::vector<std::vector<int32_t>> &Parts,
+                     AcrossGroups How) {
+  Schedule S = scheduleSkeleton(M, R, Name);
+  std::vector<Transfer> Ts;
+  std::vector<int64_t> Groups;
+  forEachGroupTransfer(S, Parts, How, [&](Transfer T, int64_t Group) {
+    Ts.push_back(std::move(T));
+    Groups.push_back(Group);
+  });
   S.Steps = groupedRounds(M, std::move(Ts), S.size(), Groups);
   return S;
+}
+
+/// A time groupDirect's schedule with its groups sending straight
+/// (AcrossGroups::Straight) cannot beat under the step pricing, known
+/// without building it (BookedLoad): on a machine with a network its
+/// transfers are two steps (groupedRounds), and each rank's sends of the
+/// second carry its group's blocks, all of which reached it in the first.
+double straightGroupsBound(const Machine &M, const Request &R,
+                           const std::vector<std::vector<int32_t>> &Parts) {
+  const Schedule S = scheduleSkeleton(M, R, "");
+  BookedLoad Load(M, S.Participants);
+  std::vector<double> Arrived(S.size(), 0.0);
+  forEachGroupTransfer(
+      S, Parts, AcrossGroups::Straight, [&](const Transfer &T, int64_t Step) {
+        if (Step == 0)
+          Arrived[T.Dst] = std::max(Arrived[T.Dst], Load.add(T, 0, Step));
+        else
+          Load.add(T, Arrived[T.Src], Step);
+      });
+  return Load.bound();
 }
 
 } // namespace
@@ -419,6 +448,30 @@ llvm::Expected<Schedule> buildNodeDirectAllgather(const Machine &M,
   Schedule Skeleton = scheduleSkeleton(M, R, "node-direct");
   return groupDirect(M, R, "node-direct", ranksByNode(Skeleton),
                      AcrossGroups::Relay);
+}
+
+namespace {
+
+/// \p Groups groups of consecutive ranks of \p R, their sizes differing by
+/// one at most.
+std::vector<std::vector<int32_t>> gridGroups(const Request &R, int64_t Groups) {
+  const int32_t Ranks = R.size();
+  std::vector<std::vector<int32_t>> Parts(Groups);
+  for (int32_t Rk = 0; Rk < Ranks; ++Rk)
+    Parts[Rk * Groups / Ranks].push_back(Rk);
+  return Parts;
+}
+
+} // namespace
+
+Schedule gridDirectAllgather(const Machine &M, const Request &R,
+                             int64_t Groups) {
+  return groupDirect(M, R, "grid-direct", gridGroups(R, Groups),
+                     AcrossGroups::Straight);
+}
+
+double gridDirectBound(const Machine &M, const Request &R, int64_t Groups) {
+  return straightGroupsBound(M, R, gridGroups(R, Groups));
 }
 
 llvm::Expected<Schedule>
@@ -437,16 +490,36 @@ buildGridDirectAllgather(const Machine &M, const Request &R, Pipeline &P) {
       Counts.insert(N);
   if (Counts.empty())
     Counts.insert(Side);
+  // Where the cost pass prices by steps, the counts by increasing bound (on
+  // a tie the smaller count wins, as in increasing order without bounds):
+  // one whose bound exceeds the best so far is not built. (A count alone
+  // has nothing to be skipped for.)
+  struct Count {
+    int64_t N;
+    double Bound = 0;
+  };
+  std::vector<Count> Order;
+  for (int64_t N : Counts) {
+    Order.push_back({N});
+    if (Counts.size() > 1 && pricedBySteps(Ranks, M))
+      Order.back().Bound = P.run("bound of " + llvm::Twine(N) + " groups",
+                                 [&] { return gridDirectBound(M, R, N); });
+  }
+  std::stable_sort(
+      Order.begin(), Order.end(),
+      [](const Count &A, const Count &B) { return A.Bound < B.Bound; });
   Cheapest Search(M, P, makespanJudge());
-  for (int64_t N : Counts)
-    Search.consider(llvm::Twine(N) + " groups",
-                    [&]() -> llvm::Expected<Schedule> {
-                      std::vector<std::vector<int32_t>> Parts(N);
-                      for (int32_t Rk = 0; Rk < Ranks; ++Rk)
-                        Parts[Rk * N / Ranks].push_back(Rk);
-                      return groupDirect(M, R, "grid-direct", Parts,
-                                         AcrossGroups::Straight);
-                    });
+  for (const Count &C : Order) {
+    CandidateHooks Hooks;
+    Hooks.LowerBound = C.Bound;
+    Hooks.TieKey = C.N;
+    Search.consider(
+        llvm::Twine(C.N) + " groups",
+        [&]() -> llvm::Expected<Schedule> {
+          return gridDirectAllgather(M, R, C.N);
+        },
+        Hooks);
+  }
   return Search.take();
 }
 

@@ -98,8 +98,18 @@ PlainBuilder buildNodeDirectAllgather;
 /// every group, then rank j of every group gets each other group's blocks
 /// straight from its rank j (mod its size); N near sqrt(P) (the divisors of
 /// P nearest it, else sqrt(P) rounded), searched with the cost pass. About
-/// 2 sqrt(P) messages per rank where `direct` sends P - 1.
+/// 2 sqrt(P) messages per rank where `direct` sends P - 1. Where the cost
+/// pass prices by steps, the counts are tried by increasing
+/// gridDirectBound, and one whose bound exceeds the best so far is not
+/// built.
 SearchingBuilder buildGridDirectAllgather;
+/// buildGridDirectAllgather's schedule of \p Groups groups.
+Schedule gridDirectAllgather(const Machine &M, const Request &R,
+                             int64_t Groups);
+/// A time the step pricing (passes/StepCost.h) cannot give
+/// gridDirectAllgather(\p M, \p R, \p Groups) less than, from its transfers
+/// alone (BookedLoad), on a machine with a network.
+double gridDirectBound(const Machine &M, const Request &R, int64_t Groups);
 
 } // namespace collc
 

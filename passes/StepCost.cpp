@@ -46,15 +46,16 @@ struct Load {
   double Weight = 0, Bytes = 0;
 };
 
-class StepPricer {
+/// The resources the step pricing shares among a step's messages: the
+/// links (both directions one on a half duplex link class) and, where the
+/// network limits them, each node's injection and ejection, numbered as
+/// they are met, with their capacities.
+class ResourceMap {
 public:
-  StepPricer(Schedule &S, const Machine &M, size_t KeepUsesUpTo,
-             double GiveUpAbove)
-      : S(S), M(M), Net(*M.Net), KeepUsesUpTo(KeepUsesUpTo),
-        GiveUpAbove(GiveUpAbove), Got(S.size(), S.numTransfers(), S.NumChunks),
-        Clock(S.size(), 0.0) {
+  ResourceMap(const Machine &M, const std::vector<Participant> &Participants)
+      : M(M), Net(*M.Net) {
     int64_t Vertices = 0;
-    for (const Participant &Pt : S.Participants)
+    for (const Participant &Pt : Participants)
       Vertices = std::max(Vertices, Pt.Node + 1);
     const double Limit = Net.injectionLimit();
     if (Limit < Inf) {
@@ -66,6 +67,59 @@ public:
       NodeLimits = true;
     }
   }
+
+  /// Calls \p Fn with every resource of the route from node \p A to node
+  /// \p B (\p Route holds its channels), in the order describe() books them.
+  template <typename F>
+  void forEachResource(int64_t A, int64_t B, const std::vector<Channel> &Route,
+                       F &&Fn) {
+    for (const Channel &C : Route)
+      if (!Net.Links[C.Class].FatPipe)
+        Fn(linkResource(C));
+    if (NodeLimits && Net.SharedLimiter) {
+      LimiterNodes.clear();
+      appendLimiterNodes(M.Topo, A, B, Route, LimiterNodes);
+      for (int64_t N : LimiterNodes)
+        Fn(static_cast<uint32_t>(2 * N));
+    } else if (NodeLimits) {
+      Fn(static_cast<uint32_t>(2 * A));
+      Fn(static_cast<uint32_t>(2 * B + 1));
+    }
+  }
+
+  /// Per resource, its capacity (bytes per unit of time).
+  std::vector<double> Capacity;
+
+private:
+  /// The resource of channel \p C (both directions share one on a half
+  /// duplex link class).
+  uint32_t linkResource(const Channel &C) {
+    int64_t A = C.From, B = C.To;
+    if (!Net.Links[C.Class].FullDuplex && A > B)
+      std::swap(A, B);
+    const uint64_t Key = (static_cast<uint64_t>(A) << 40) ^
+                         (static_cast<uint64_t>(B) << 16) ^
+                         static_cast<uint64_t>(C.Lane);
+    auto [It, New] = LinkIds.try_emplace(Key, uint32_t(Capacity.size()));
+    if (New)
+      Capacity.push_back(Net.Links[C.Class].Bandwidth);
+    return It->second;
+  }
+
+  const Machine &M;
+  const Network &Net;
+  bool NodeLimits = false;
+  std::vector<int64_t> LimiterNodes;
+  llvm::DenseMap<uint64_t, uint32_t, ChannelKeyInfo> LinkIds;
+};
+
+class StepPricer {
+public:
+  StepPricer(Schedule &S, const Machine &M, size_t KeepUsesUpTo,
+             double GiveUpAbove)
+      : S(S), M(M), Net(*M.Net), KeepUsesUpTo(KeepUsesUpTo),
+        GiveUpAbove(GiveUpAbove), Got(S.size(), S.numTransfers(), S.NumChunks),
+        Clock(S.size(), 0.0), Res(M, S.Participants), Capacity(Res.Capacity) {}
 
   bool run() {
     double Makespan = 0;
@@ -100,21 +154,6 @@ public:
   }
 
 private:
-  /// The resource of channel \p C (both directions share one on a half
-  /// duplex link class).
-  uint32_t linkResource(const Channel &C) {
-    int64_t A = C.From, B = C.To;
-    if (!Net.Links[C.Class].FullDuplex && A > B)
-      std::swap(A, B);
-    const uint64_t Key = (static_cast<uint64_t>(A) << 40) ^
-                         (static_cast<uint64_t>(B) << 16) ^
-                         static_cast<uint64_t>(C.Lane);
-    auto [It, New] = LinkIds.try_emplace(Key, uint32_t(Capacity.size()));
-    if (New)
-      Capacity.push_back(Net.Links[C.Class].Bandwidth);
-    return It->second;
-  }
-
   void use(Message &Ms, uint32_t R) {
     if (KeepUses)
       Uses.push_back(R);
@@ -124,25 +163,6 @@ private:
       Touched.push_back(R);
     Loads[R].Weight += Ms.Weight;
     Loads[R].Bytes += Ms.Bytes;
-  }
-
-  /// Calls \p Fn with every resource of the route from node \p A to node
-  /// \p B (\p Route holds its channels), in the order describe() books them.
-  template <typename F>
-  void forEachResource(int64_t A, int64_t B, const std::vector<Channel> &Route,
-                       F &&Fn) {
-    for (const Channel &C : Route)
-      if (!Net.Links[C.Class].FatPipe)
-        Fn(linkResource(C));
-    if (NodeLimits && Net.SharedLimiter) {
-      LimiterNodes.clear();
-      appendLimiterNodes(M.Topo, A, B, Route, LimiterNodes);
-      for (int64_t N : LimiterNodes)
-        Fn(static_cast<uint32_t>(2 * N));
-    } else if (NodeLimits) {
-      Fn(static_cast<uint32_t>(2 * A));
-      Fn(static_cast<uint32_t>(2 * B + 1));
-    }
   }
 
   /// Fills Msgs and the loads of the resources for the transfers of \p St.
@@ -183,7 +203,7 @@ private:
       Ms.Latency = Latency * Band.LatencyFactor;
       const double Penalty = Latency + WeightTerm;
       Ms.Weight = Penalty > 0 ? 1 / Penalty : 1;
-      forEachResource(A, B, Route, [&](uint32_t R) { use(Ms, R); });
+      Res.forEachResource(A, B, Route, [&](uint32_t R) { use(Ms, R); });
       Ms.End = static_cast<uint32_t>(Uses.size());
     }
   }
@@ -216,7 +236,7 @@ private:
       if (A != B) {
         Route.clear();
         llvm::cantFail(appendRoute(M.Topo, A, B, Route, Tr.TieDown));
-        forEachResource(A, B, Route, Book);
+        Res.forEachResource(A, B, Route, Book);
       }
     }
     return std::max(From + T / Ms.Factor, End);
@@ -230,10 +250,8 @@ private:
   ArrivalIndex Got;
   /// Per rank, when it can post its next send.
   std::vector<double> Clock;
-  bool NodeLimits = false;
-  std::vector<int64_t> LimiterNodes;
-  llvm::DenseMap<uint64_t, uint32_t, ChannelKeyInfo> LinkIds;
-  std::vector<double> Capacity;
+  ResourceMap Res;
+  const std::vector<double> &Capacity;
   std::vector<Load> Loads;
   /// Per resource, until when the messages booked so far keep it busy.
   std::vector<double> FreeAt;
@@ -293,6 +311,86 @@ double leastTransferTime(const Network &N, uint64_t MinBytes,
       Best = std::min(Best, Time(B.MinBytes));
   return N.SendOverhead + Best;
 }
+
+struct BookedLoad::Impl {
+  Impl(const Machine &M, const std::vector<Participant> &Participants)
+      : M(M), Net(*M.Net), Participants(Participants), Res(M, Participants) {}
+
+  /// What a resource is booked for: until Before at the end of the
+  /// earlier phases; in phase Phase from Start on for Busy.
+  struct Booking {
+    int64_t Phase = -1;
+    double Before = 0, Start = Inf, Busy = 0;
+    double end() const {
+      return Phase < 0 ? 0 : std::max(Before, Start) + Busy;
+    }
+  };
+
+  const Machine &M;
+  const Network &Net;
+  const std::vector<Participant> &Participants;
+  ResourceMap Res;
+  std::vector<Booking> Booked;
+  std::vector<Channel> Route;
+  double Most = 0;
+};
+
+BookedLoad::BookedLoad(const Machine &M,
+                       const std::vector<Participant> &Participants)
+    : I(std::make_unique<Impl>(M, Participants)) {}
+
+BookedLoad::~BookedLoad() = default;
+
+double BookedLoad::add(const Transfer &T, double ReadyAtLeast, int64_t Phase) {
+  const Network &Net = I->Net;
+  // describe() and run(): the data phase starts after the sender's overhead
+  // and the route's latency (times the band's factor), and takes at least
+  // the bytes at the rate the message gets alone (times the band's factor).
+  const uint64_t Bytes = T.Bytes + Net.EnvelopeBytes;
+  const ProtocolBand &Band = Net.band(Bytes);
+  const int64_t A = I->Participants[T.Src].Node,
+                B = I->Participants[T.Dst].Node;
+  double Latency = 0, Alone = Inf;
+  if (A == B) {
+    Latency = Net.IntraNode.Latency;
+    if (Net.IntraNode.Bandwidth > 0)
+      Alone = Net.IntraNode.Bandwidth;
+  } else {
+    I->Route.clear();
+    llvm::cantFail(appendRoute(I->M.Topo, A, B, I->Route, T.TieDown));
+    for (const Channel &C : I->Route) {
+      Latency += Net.Links[C.Class].Latency;
+      Alone = std::min(Alone, Net.Links[C.Class].Bandwidth);
+    }
+    if (Net.TcpGamma > 0 && Latency > 0)
+      Alone = std::min(Alone, Net.TcpGamma / (2 * Latency));
+  }
+  const double From =
+      ReadyAtLeast + Net.SendOverhead + Latency * Band.LatencyFactor;
+  double End =
+      From + (Alone < Inf ? double(Bytes) / Alone / Band.BandwidthFactor : 0);
+  if (A != B)
+    // occupy(): each resource is busy for the bytes at its capacity over
+    // the band's factor, after what was booked on it before.
+    I->Res.forEachResource(A, B, I->Route, [&](uint32_t R) {
+      if (R >= I->Booked.size())
+        I->Booked.resize(std::max<size_t>(R + 1, I->Res.Capacity.size()));
+      Impl::Booking &Bk = I->Booked[R];
+      if (Bk.Phase != Phase) {
+        Bk.Before = Bk.end();
+        Bk.Phase = Phase;
+        Bk.Start = Inf;
+        Bk.Busy = 0;
+      }
+      Bk.Start = std::min(Bk.Start, From);
+      Bk.Busy += double(Bytes) / I->Res.Capacity[R] / Band.BandwidthFactor;
+      I->Most = std::max(I->Most, Bk.end());
+    });
+  I->Most = std::max(I->Most, End);
+  return End;
+}
+
+double BookedLoad::bound() const { return I->Most; }
 
 bool estimateStepCost(Schedule &S, const Machine &M, size_t KeepRoutesUpTo,
                       double GiveUpAbove) {

@@ -33,6 +33,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 
 namespace collc {
 
@@ -66,6 +67,39 @@ bool pricedBySteps(int64_t Ranks, const Machine &M);
 /// times this: a bound for a builder whose schedules hold such a chain
 /// (AlgorithmInfo::AutoBound).
 double leastTransferTime(const Network &N, uint64_t MinBytes, bool NodesShared);
+
+/// A time the step pricing cannot give a schedule less than, from its
+/// transfers alone (they need not be kept): a builder adds a candidate's
+/// transfers before building it, to leave out one that cannot beat the best
+/// so far (CandidateHooks::LowerBound). Each transfer's data phase starts
+/// no earlier than its sender's overhead and its route's latency after what
+/// it carries is at its sender (the caller's lower bound of that), and ends
+/// no earlier than its bytes at the rate it gets alone after that; each
+/// resource it crosses (a link, or a node's injection or ejection where the
+/// network limits them) is busy for its bytes at the resource's capacity
+/// times its band's bandwidth factor, one message after the other, from the
+/// earliest start of the phase's messages on it. The transfers are added
+/// phase by phase: the step pricing books every transfer of a phase before
+/// any of a later one (a phase is one step, or consecutive steps).
+class BookedLoad {
+public:
+  /// For schedules of \p Participants on \p M, which has a network.
+  BookedLoad(const Machine &M, const std::vector<Participant> &Participants);
+  ~BookedLoad();
+  BookedLoad(const BookedLoad &) = delete;
+  BookedLoad &operator=(const BookedLoad &) = delete;
+
+  /// Books \p T in phase \p Phase (never below an earlier call's), all it
+  /// carries at its sender no earlier than \p ReadyAtLeast. Returns a time
+  /// it cannot end before.
+  double add(const Transfer &T, double ReadyAtLeast, int64_t Phase);
+  /// The time the schedule cannot end before.
+  double bound() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> I;
+};
 
 /// The steps of at most this many transfers whose routes estimateStepCost
 /// keeps while it prices them.
