@@ -8,6 +8,7 @@
 #include "ir/Schedule.h"
 #include "passes/ReductionFlow.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -48,12 +49,27 @@ public:
     // The sender's value as runs of chunks that hold the same contributors
     // (adjacent runs differ): one piece per run and contributor range, so
     // that the work grows with the pieces, not with the chunks.
+    // Gathered apart and then given one allocation of their size (a list
+    // grown piece by piece keeps up to twice the room: the latency-form
+    // swing's hundreds of contributor ranges per transfer at 65,536 ranks).
+    Gathered.clear();
     Flow.runs(From, Src).visit({C0, C1},
                                [&](Interval Run, const IntervalSet &Set) {
                                  for (const Interval &I : Set)
-                                   T.Pieces.push_back({I, {0, P}, Run});
+                                   Gathered.push_back({I, {0, P}, Run});
                                  return true;
                                });
+    assignPieces(T.Pieces, Gathered);
+    if (Ts.size() == Ts.capacity()) {
+      // Grown by moving: a Transfer's move may throw (its PieceList's), so
+      // the vector's own growth would copy every piece list and hold all
+      // pieces twice at its peak.
+      std::vector<Transfer> Bigger;
+      Bigger.reserve(std::max<size_t>(16, 2 * Ts.capacity()));
+      for (Transfer &X : Ts)
+        Bigger.push_back(std::move(X));
+      Ts.swap(Bigger);
+    }
     Ts.push_back(std::move(T));
     Tags.push_back(Tag);
     Groups.push_back(Batching ? Batch : -1);
@@ -86,6 +102,8 @@ private:
   bool Batching = false;
   int64_t Batch = -1;
   std::vector<size_t> Pending;
+  /// send()'s pieces before they are given their list.
+  std::vector<Piece> Gathered;
 };
 
 } // namespace collc

@@ -16,8 +16,32 @@ namespace collc {
 
 namespace {
 
-void writeInterval(llvm::raw_ostream &OS, const Interval &I) {
-  OS << '[' << I.Lo << ',' << I.Hi << ']';
+/// Piece \p P as `{"origins": [lo,hi], "dests": [lo,hi], "chunks": [lo,hi]}`,
+/// formatted in a buffer and written at once (a 65,536-rank latency-form swing
+/// lists 25 million pieces; the stream's operator per number took a tenth of
+/// its compile).
+void writePiece(llvm::raw_ostream &OS, const Piece &P) {
+  char Buf[256];
+  char *At = Buf;
+  auto Text = [&](llvm::StringRef S) {
+    std::copy(S.begin(), S.end(), At);
+    At += S.size();
+  };
+  auto Span = [&](const Interval &I) {
+    *At++ = '[';
+    At = std::to_chars(At, Buf + sizeof Buf, I.Lo).ptr;
+    *At++ = ',';
+    At = std::to_chars(At, Buf + sizeof Buf, I.Hi).ptr;
+    *At++ = ']';
+  };
+  Text("{\"origins\": ");
+  Span(P.Origins);
+  Text(", \"dests\": ");
+  Span(P.Dests);
+  Text(", \"chunks\": ");
+  Span(P.Chunks);
+  *At++ = '}';
+  OS.write(Buf, size_t(At - Buf));
 }
 
 void writeString(llvm::raw_ostream &OS, llvm::StringRef S) {
@@ -86,13 +110,9 @@ void writeScheduleJson(llvm::raw_ostream &OS, const Schedule &S,
         OS << ", \"pieces\": [";
         for (size_t PI = 0; PI < T.Pieces.size(); ++PI) {
           const Piece &P = T.Pieces[PI];
-          OS << (PI ? ", " : "") << "{\"origins\": ";
-          writeInterval(OS, P.Origins);
-          OS << ", \"dests\": ";
-          writeInterval(OS, P.Dests);
-          OS << ", \"chunks\": ";
-          writeInterval(OS, P.Chunks);
-          OS << '}';
+          if (PI)
+            OS << ", ";
+          writePiece(OS, P);
         }
         OS << ']';
       }

@@ -26,16 +26,22 @@ bool sortedByOrigin(const PieceList &V) {
 }
 
 /// Whether \p Sent carries something \p Got brought: the rule of the header.
-bool meets(const Transfer &Sent, const Transfer &Got) {
+/// \p SentSorted and \p GotSorted: sortedByOrigin of their pieces, worked
+/// out once per transfer by the caller (a reduction's sends and arrivals
+/// carry hundreds of contributor intervals at 65,536 ranks, and every
+/// arrival meets the send, so that a scan of the list per pair cost more
+/// than the binary search that finds the first meeting piece).
+bool meets(const Transfer &Sent, bool SentSorted, const Transfer &Got,
+           bool GotSorted) {
   if (Sent.Kind == TransferKind::Signal || Got.Kind == TransferKind::Signal)
     return true;
   // Many pieces on both sides (large personalized exchanges): look up each
   // piece of the shorter list among the longer list's pieces with an
   // overlapping origin interval, found by binary search.
-  const PieceList &Big =
-      Sent.Pieces.size() >= Got.Pieces.size() ? Sent.Pieces : Got.Pieces;
-  const PieceList &Small = &Big == &Sent.Pieces ? Got.Pieces : Sent.Pieces;
-  if (Small.size() * Big.size() > 64 && sortedByOrigin(Big)) {
+  const bool SentBig = Sent.Pieces.size() >= Got.Pieces.size();
+  const PieceList &Big = SentBig ? Sent.Pieces : Got.Pieces;
+  const PieceList &Small = SentBig ? Got.Pieces : Sent.Pieces;
+  if (Small.size() * Big.size() > 64 && (SentBig ? SentSorted : GotSorted)) {
     for (const Piece &X : Small) {
       auto It =
           std::partition_point(Big.begin(), Big.end(), [&](const Piece &Y) {
@@ -213,6 +219,8 @@ ArrivalIndex::ArrivalIndex(int32_t Ranks, uint64_t Expected, int64_t Chunks)
       AllEnd(static_cast<size_t>(Ranks), 0.0),
       SignalEnd(static_cast<size_t>(Ranks), 0.0) {
   Prev.reserve(Expected);
+  Sorted.reserve(Expected);
+  ArrivalEnd.reserve(Expected);
 }
 
 ArrivalIndex::~ArrivalIndex() = default;
@@ -220,6 +228,8 @@ ArrivalIndex::~ArrivalIndex() = default;
 LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::add(const Transfer &T) {
   AllEnd[T.Dst] = std::max(AllEnd[T.Dst], T.End);
   const uint32_t A = static_cast<uint32_t>(Prev.size());
+  Sorted.push_back(T.Kind != TransferKind::Signal && sortedByOrigin(T.Pieces));
+  ArrivalEnd.push_back(T.End);
   if (T.Kind == TransferKind::Signal) {
     SignalEnd[T.Dst] = std::max(SignalEnd[T.Dst], T.End);
     Prev.push_back(SignalHead[T.Dst]);
@@ -280,43 +290,57 @@ uint32_t ArrivalIndex::idOf(uint32_t A) const {
   return R.FirstId + (A - R.FirstArrival);
 }
 
+/// Calls \p Fn with every data arrival at \p T's sender that can meet \p T
+/// (all of them, or those the rank's chunk index finds).
+template <typename F>
+LLVM_ATTRIBUTE_ALWAYS_INLINE void
+ArrivalIndex::visitCandidates(const Transfer &T, F &&Fn) const {
+  if (LLVM_UNLIKELY(DataCount[T.Src] > ListLimit)) {
+    Index.at(T.Src)->visit(T, Fn);
+    return;
+  }
+  for (uint32_t A = DataHead[T.Src]; A != None; A = Prev[A])
+    Fn(A);
+}
+
 /// Calls \p Fn with every data arrival at \p T's sender that \p T meets.
 template <typename F>
 LLVM_ATTRIBUTE_ALWAYS_INLINE void ArrivalIndex::visitMeeting(const Transfer &T,
                                                              F &&Fn) const {
-  if (LLVM_UNLIKELY(DataCount[T.Src] > ListLimit)) {
-    Index.at(T.Src)->visit(T, [&](uint32_t A) {
-      const Transfer &In = transferOf(A);
-      if (meets(T, In))
-        Fn(A, In);
-    });
-    return;
-  }
-  for (uint32_t A = DataHead[T.Src]; A != None; A = Prev[A]) {
+  const bool TSorted = DataHead[T.Src] != None && sortedByOrigin(T.Pieces);
+  visitCandidates(T, [&](uint32_t A) {
     const Transfer &In = transferOf(A);
-    if (meets(T, In))
+    if (meets(T, TSorted, In, Sorted[A]))
       Fn(A, In);
-  }
+  });
 }
 
 LLVM_ATTRIBUTE_ALWAYS_INLINE double
 ArrivalIndex::latestEnd(const Transfer &T) const {
   if (T.Kind == TransferKind::Signal)
     return AllEnd[T.Src];
+  // Only the latest End counts: an arrival that ends no later than the
+  // latest met so far is not looked at (a reduction's partial results meet
+  // every arrival before them, and the newest, visited first, ends last).
+  double Met = 0;
+  int TSorted = -1; // sortedByOrigin(T.Pieces), once needed
+  auto Consider = [&](uint32_t A) {
+    if (!(ArrivalEnd[A] > Met))
+      return;
+    if (TSorted < 0)
+      TSorted = sortedByOrigin(T.Pieces);
+    if (meets(T, TSorted, transferOf(A), Sorted[A]))
+      Met = ArrivalEnd[A];
+  };
   // The arrivals T meets are those an earlier send of the same pieces met,
   // and those since that meet T (ends are final once recorded).
   LastAsked &L = Asked[T.Src];
-  double Met = 0;
   if (L.T && L.T->Pieces == T.Pieces) {
     Met = L.Ready;
-    for (uint32_t A = DataHead[T.Src]; A != None && A != L.Head; A = Prev[A]) {
-      const Transfer &In = transferOf(A);
-      if (meets(T, In))
-        Met = std::max(Met, In.End);
-    }
+    for (uint32_t A = DataHead[T.Src]; A != None && A != L.Head; A = Prev[A])
+      Consider(A);
   } else {
-    visitMeeting(
-        T, [&](uint32_t, const Transfer &In) { Met = std::max(Met, In.End); });
+    visitCandidates(T, Consider);
   }
   L.T = &T;
   L.Head = DataHead[T.Src];

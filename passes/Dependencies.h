@@ -120,6 +120,7 @@ private:
   const Transfer &transferOf(uint32_t A) const;
   uint32_t idOf(uint32_t A) const;
   double latestEnd(const Transfer &T) const;
+  template <typename F> void visitCandidates(const Transfer &T, F &&Fn) const;
   template <typename F> void visitMeeting(const Transfer &T, F &&Fn) const;
 
   const int32_t Ranks;
@@ -144,6 +145,13 @@ private:
   /// Per arrival, the previous one of its receiver (of data or of
   /// signals), or None.
   std::vector<uint32_t> Prev;
+  /// Per arrival, whether its pieces are sorted by origin (meets' fast
+  /// path), worked out once when it is recorded.
+  std::vector<uint8_t> Sorted;
+  /// Per arrival, its transfer's End (final when recorded), for latestEnd
+  /// to pass over arrivals that cannot raise the latest end without reading
+  /// their transfers.
+  std::vector<double> ArrivalEnd;
   /// Per rank: data arrivals, and the latest End of all and of signals.
   std::vector<uint32_t> DataCount;
   std::vector<double> AllEnd, SignalEnd;

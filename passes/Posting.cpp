@@ -3,6 +3,8 @@
 #include "passes/Dependencies.h"
 #include "passes/ReductionFlow.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <algorithm>
 #include <cassert>
 #include <map>
@@ -671,7 +673,9 @@ private:
   /// The ranks planned: [First, End).
   const int32_t First, End;
   PostingPlan Plan;
-  std::vector<std::unordered_map<uint64_t, int64_t>> Keys;
+  /// Open addressing, one allocation per rank: a rank's part of a
+  /// 65,536-rank all-to-all names half a million blocks.
+  std::vector<llvm::DenseMap<uint64_t, int64_t>> Keys;
   std::vector<std::vector<int64_t>> KeyLast;
 };
 
@@ -689,7 +693,13 @@ public:
     while (Width < this->N)
       Width *= 2;
     Nodes.resize(size_t(2 * Width));
-    build(1, 0, Width);
+    // Every slot free: the leaves (node Width + i for slot i), then each
+    // level above them from its children.
+    for (int64_t I = 0; I < Width; ++I)
+      fill(Width + I, I, 1, false);
+    for (int64_t First = Width / 2, Len = 2; First >= 1; First /= 2, Len *= 2)
+      for (int64_t Node = First; Node < 2 * First; ++Node)
+        pull(Node, Len);
   }
 
   /// The lowest slot that starts \p Size free slots (Size <= N; there is
@@ -740,16 +750,6 @@ private:
     X.Best = std::max({L.Best, R.Best, L.Suffix + R.Prefix});
     X.Prefix = L.Prefix == Half ? Half + R.Prefix : L.Prefix;
     X.Suffix = R.Suffix == Half ? Half + L.Suffix : R.Suffix;
-  }
-
-  void build(int64_t Node, int64_t Lo, int64_t Len) {
-    if (Len == 1) {
-      fill(Node, Lo, 1, false);
-      return;
-    }
-    build(2 * Node, Lo, Len / 2);
-    build(2 * Node + 1, Lo + Len / 2, Len / 2);
-    pull(Node, Len);
   }
 
   void update(int64_t Node, int64_t Lo, int64_t Len, int64_t A, int64_t B,

@@ -4,10 +4,33 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace collc {
 
 namespace {
+
+/// The chunks every piece of \p T names, when they all name the same (a
+/// latency-form reduction's partial result: one chunk, its contributors in
+/// hundreds of intervals at 65,536 ranks); empty otherwise.
+std::optional<Interval> sharedChunks(const Transfer &T) {
+  if (T.Pieces.empty())
+    return std::nullopt;
+  const Interval Chunks = T.Pieces[0].Chunks;
+  for (const Piece &Pc : T.Pieces)
+    if (!(Pc.Chunks == Chunks))
+      return std::nullopt;
+  return Chunks;
+}
+
+/// The union of \p T's pieces' origins.
+IntervalSet unionOfOrigins(const Transfer &T) {
+  std::vector<Interval> Origins;
+  Origins.reserve(T.Pieces.size());
+  for (const Piece &Pc : T.Pieces)
+    Origins.push_back(Pc.Origins);
+  return IntervalSet::of(std::move(Origins));
+}
 
 /// The contributors \p T carries, per chunk its pieces name, by chunk.
 using Carried = std::vector<std::pair<int64_t, IntervalSet>>;
@@ -20,6 +43,16 @@ Carried carried(const Transfer &T) {
     Out.reserve(static_cast<size_t>(Pc.Chunks.size()));
     for (int64_t C = Pc.Chunks.Lo; C < Pc.Chunks.Hi; ++C)
       Out.emplace_back(C, Set);
+    return Out;
+  }
+  if (const std::optional<Interval> Chunks = sharedChunks(T)) {
+    // One set for every chunk, as the map below would gather it.
+    if (!Chunks->empty()) {
+      IntervalSet Set = unionOfOrigins(T);
+      Out.reserve(static_cast<size_t>(Chunks->size()));
+      for (int64_t C = Chunks->Lo; C < Chunks->Hi; ++C)
+        Out.emplace_back(C, Set);
+    }
     return Out;
   }
   std::map<int64_t, std::vector<Interval>> Origins;
@@ -78,6 +111,14 @@ std::vector<std::pair<Interval, IntervalSet>> carriedRuns(const Transfer &T) {
     const Piece &Pc = T.Pieces[0];
     if (!Pc.Chunks.empty())
       Out.emplace_back(Pc.Chunks, IntervalSet(Pc.Origins));
+    return Out;
+  }
+  // Every piece over the same chunks (a latency-form reduction's partial
+  // result: one chunk, its contributors in hundreds of intervals at 65,536
+  // ranks): one run, what the sweep below finds without its erases.
+  if (const std::optional<Interval> Chunks = sharedChunks(T)) {
+    if (!Chunks->empty())
+      Out.emplace_back(*Chunks, unionOfOrigins(T));
     return Out;
   }
   // A sweep over the pieces' chunk ends: between two consecutive ends the

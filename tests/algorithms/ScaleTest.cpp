@@ -423,6 +423,25 @@ TEST_CASE("scale: assignPieces keeps two or more pieces in an allocation of "
   CHECK(Copy.Pieces[0] == B);
 }
 
+TEST_CASE("scale: the Reducer's transfers keep their pieces in allocations "
+          "of their size (a verified swing at a drawn P)") {
+  // A latency-form swing on a 2-D torus: partial results of many
+  // contributor ranges (hundreds per transfer at 65,536 ranks).
+  Rng G(0x26c0f);
+  const int32_t P = static_cast<int32_t>(G.uniform(64, 256));
+  CAPTURE(P);
+  const Machine M = test::linearTorus(P);
+  const Schedule S = buildVerified(
+      M, test::request(Collective::Allreduce, P, 0, 4, "swing"), "swing");
+  uint64_t Several = 0;
+  for (const Step &St : S.Steps)
+    for (const Transfer &T : St.Transfers) {
+      CHECK(T.Pieces.capacity() == std::max<size_t>(1, T.Pieces.size()));
+      Several += T.Pieces.size() >= 2;
+    }
+  CHECK(Several > 0);
+}
+
 TEST_CASE("scale: Bruck's all-to-all past BruckBlockPieces lists rectangles "
           "that expand to its one-block pieces, and verifies") {
   // Below the bound (every rank count the outputs' snapshot tries) the

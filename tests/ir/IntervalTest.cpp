@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <random>
+#include <vector>
+
 using namespace collc;
 
 TEST_CASE("interval-set: of() sorts, merges overlapping and touching "
@@ -48,4 +51,41 @@ TEST_CASE("interval-set: contains, intersects and adjoins") {
   CHECK(IntervalSet({3, 5}).adjoins(IntervalSet({0, 3})));
   CHECK(!IntervalSet({0, 3}).adjoins(IntervalSet({4, 5})));
   CHECK(!S.adjoins(IntervalSet({2, 5})));
+}
+
+TEST_CASE("interval-set: insert of a set and of() agree with the union taken "
+          "integer by integer, on drawn sets") {
+  std::mt19937 Rng(26);
+  auto Draw = [&] {
+    std::vector<Interval> V(Rng() % 12);
+    for (Interval &I : V) {
+      I.Lo = int64_t(Rng() % 60);
+      I.Hi = I.Lo + int64_t(Rng() % 6); // empty ones too
+    }
+    return V;
+  };
+  for (int Round = 0; Round < 500; ++Round) {
+    const std::vector<Interval> A = Draw(), B = Draw();
+    IntervalSet S = IntervalSet::of(A);
+    S.insert(IntervalSet::of(B));
+    // The union's intervals, found integer by integer.
+    std::vector<bool> In(70, false);
+    for (const std::vector<Interval> *V : {&A, &B})
+      for (const Interval &I : *V)
+        for (int64_t X = I.Lo; X < I.Hi; ++X)
+          In[size_t(X)] = true;
+    std::vector<Interval> Want;
+    for (int64_t X = 0; X < 70; ++X)
+      if (In[size_t(X)]) {
+        if (!Want.empty() && Want.back().Hi == X)
+          ++Want.back().Hi;
+        else
+          Want.push_back({X, X + 1});
+      }
+    CAPTURE(Round);
+    CHECK(S.intervals() == Want);
+    std::vector<Interval> Both = A;
+    Both.insert(Both.end(), B.begin(), B.end());
+    CHECK(IntervalSet::of(Both) == S);
+  }
 }

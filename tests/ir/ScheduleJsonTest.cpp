@@ -81,3 +81,35 @@ TEST_CASE("json: malformed schedules are rejected with a location") {
         "{\"collective\": \"teleport\"}\n"
         "               ^");
 }
+
+TEST_CASE("json: a piece is written as its three intervals, the widest "
+          "numbers included, and reads back") {
+  Schedule S;
+  S.Coll = Collective::Alltoall;
+  S.Algorithm = "hand";
+  S.Bytes = 1;
+  S.NumChunks = 1;
+  S.Participants = {{0}, {1}};
+  Transfer T;
+  T.Src = 0;
+  T.Dst = 1;
+  T.Bytes = 1;
+  const Piece Wide{{-9223372036854775807LL - 1, 9223372036854775807LL},
+                   {0, 1048576},
+                   {7, 65536}};
+  T.Pieces = {{{0, 1}, {1, 2}, {0, 1}}, Wide};
+  S.Steps = {Step{{T}}};
+  const std::string Text = toJson(S);
+  CHECK(Text.find("\"pieces\": [{\"origins\": [0,1], \"dests\": [1,2], "
+                  "\"chunks\": [0,1]}, {\"origins\": "
+                  "[-9223372036854775808,9223372036854775807], \"dests\": "
+                  "[0,1048576], \"chunks\": [7,65536]}]") != std::string::npos);
+  // Without the widest piece, it reads back and is written alike.
+  S.Steps[0].Transfers[0].Pieces.pop_back();
+  const std::string Small = toJson(S);
+  auto Back = readScheduleJson(Small, "x.json");
+  REQUIRE(Back);
+  CHECK(Back->Steps[0].Transfers[0].Pieces ==
+        PieceList{{{0, 1}, {1, 2}, {0, 1}}});
+  CHECK(toJson(*Back) == Small);
+}

@@ -132,6 +132,9 @@ TEST_CASE("dependencies: the fast lookups agree with the rule applied "
       {"torus-16x16", Collective::Alltoall, 256, 64, "sem", 0},
       {"sp2", Collective::Alltoall, 16, 64, "bruck", 0},
       {"sp2", Collective::Allreduce, 12, 4096, "reduce-scatter-allgather", 0},
+      // Contributor sets in many intervals on both sides, every arrival met
+      // by the send (the latency form's partial results): the sorted flags.
+      {"torus-16x16", Collective::Allreduce, 256, 4, "swing", 0},
       // A reduction's combined arrivals, indexed by chunk; the owner's sends
       // of one reduced block to every other rank, from the last one asked.
       {"sp2", Collective::Allreduce, 40, 4096, "reduce-scatter-direct", 0},
