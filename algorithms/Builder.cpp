@@ -1,5 +1,7 @@
 #include "algorithms/Builder.h"
 
+#include "passes/StepCost.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -138,6 +140,16 @@ bool onNetwork(const Machine &M, const Request &, std::string &Why) {
   if (M.Net)
     return true;
   Why = "auto considers it only on a machine with a network";
+  return false;
+}
+
+bool postingTimed(const Machine &M, const Request &R, std::string &Why) {
+  if (!onNetwork(M, R, Why))
+    return false;
+  if (!pricedBySteps(R.size(), M))
+    return true;
+  Why = "the step pricing takes every receive as posted with its send: the "
+        "posting changes nothing it times";
   return false;
 }
 

@@ -136,6 +136,13 @@ bool commutativeOperator(const Request &R, llvm::StringRef Reason,
 /// judges them); an explicit request takes them anywhere.
 bool onNetwork(const Machine &M, const Request &R, std::string &Why);
 
+/// For `--algorithm auto`: builders that differ from another only in when
+/// ranks post (Schedule::StagingDepth, SendsAhead), which auto considers on
+/// a machine with a network whose cost pass times the posting plan at
+/// \p R's rank count (the flow-level evaluator; the step pricing takes
+/// every receive as posted with its send, passes/StepCost.h).
+bool postingTimed(const Machine &M, const Request &R, std::string &Why);
+
 } // namespace collc
 
 #endif

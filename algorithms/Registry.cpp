@@ -4,6 +4,7 @@
 
 #include "algorithms/Barriers.h"
 #include "algorithms/Bine.h"
+#include "algorithms/DoubleBuffered.h"
 #include "algorithms/Greedy.h"
 #include "algorithms/GridAlltoall.h"
 #include "algorithms/LibraryAllgather.h"
@@ -11,6 +12,7 @@
 #include "algorithms/MacroStar.h"
 #include "algorithms/Mesh.h"
 #include "algorithms/NodeRing.h"
+#include "algorithms/NonblockingRing.h"
 #include "algorithms/Packing.h"
 #include "algorithms/Personalized.h"
 #include "algorithms/Reductions.h"
@@ -447,6 +449,20 @@ const std::vector<AlgorithmInfo> &algorithms() {
        // another candidate's schedule (recursive doubling, the k-nomial
        // tree, reduce-scatter-direct) to the last bit.
        /*AutoGain=*/1e-9},
+      {"double-buffered",
+       "binomial tree reduce (any operator), k-nomial or two-level "
+       "(commutative), each rank receiving two children's vectors at once "
+       "(Open MPI's tree reduce, SMPI's ompi_binomial)",
+       {Collective::Reduce},
+       buildDoubleBufferedReduce,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/postingTimed,
+       // Its trees are the other candidates' and where no rank receives
+       // two whole vectors in a row its schedule times as theirs: taken
+       // only when faster by more than rounding.
+       /*AutoGain=*/1e-9},
       {"linear",
        "linear array: rank r combines what r-1 sends and passes it on",
        {Collective::Scan, Collective::Exscan},
@@ -512,6 +528,18 @@ const std::vector<AlgorithmInfo> &algorithms() {
        wholeSchedule<buildRingAllgatherPart>,
        // P (P - 1) transfers, as direct's: within the same bounds.
        allPairsFit},
+      {"nonblocking-ring",
+       "the ring, each rank sending every block on as it arrives without "
+       "waiting for its previous send to complete (SMPI's SMP_NTS)",
+       {Collective::Allgather},
+       buildNonblockingRingAllgather,
+       allPairsFit,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       // Where the posting is not timed its schedule is the ring's: taken
+       // only when faster by more than rounding.
+       /*AutoApplies=*/postingTimed,
+       /*AutoGain=*/1e-9},
       {"bruck",
        "Bruck: ceil(log2 P) steps, the gathered blocks double each step",
        {Collective::Allgather},

@@ -136,12 +136,24 @@ struct Schedule {
   /// segments at a time, as MPI libraries' pipelines post every receive at
   /// once.
   int64_t RecvWindow = 0;
+  /// How many of its busiest step's staging areas a rank may hold at once
+  /// (the posting plan, passes/Posting.h); 0 or 1: the plan's own budget.
+  /// A tree reduce of whole vectors that asks for 2 has two children's
+  /// vectors arriving at once, as Open MPI's tree reduces receive into two
+  /// buffers.
+  int64_t StagingDepth = 0;
   /// Each rank runs its steps one after the other (the posting rule,
   /// passes/Posting.h): nothing of a step is posted before everything of
   /// the rank's latest earlier step has finished, as MPI libraries' loops of
   /// sendrecv do (Open MPI's neighbor exchange). False: receives are posted
   /// ahead and sends as soon as their data has arrived.
   bool Lockstep = false;
+  /// A rank posts each send once the receives it carries were applied,
+  /// without waiting for its earlier steps' sends to complete (the posting
+  /// rule, passes/Posting.h), as SMPI's SMP_NTS ring allgather posts an
+  /// isend per block as it arrives and waits for them all at the end. False:
+  /// one step's sends at a time leave a rank.
+  bool SendsAhead = false;
   /// Reduction operator and element type ("" when not a reduction).
   std::string Op, Datatype;
   bool Commutative = true;
@@ -164,6 +176,8 @@ struct Schedule {
 
 /// The largest receive window a schedule may ask for (Schedule::RecvWindow).
 constexpr int64_t MaxRecvWindow = int64_t(1) << 16;
+/// The largest staging depth a schedule may ask for (Schedule::StagingDepth).
+constexpr int64_t MaxStagingDepth = 64;
 
 /// Bytes of one element of a reduction's datatype (int32 and float: 4, int64
 /// and double: 8); 1 for anything else (data that is not reduced is counted

@@ -63,8 +63,12 @@ void writeScheduleJson(llvm::raw_ostream &OS, const Schedule &S,
      << ",\n  \"chunks\": " << S.NumChunks;
   if (S.RecvWindow > 0)
     OS << ",\n  \"recv_window\": " << S.RecvWindow;
+  if (S.StagingDepth > 0)
+    OS << ",\n  \"staging_depth\": " << S.StagingDepth;
   if (S.Lockstep)
     OS << ",\n  \"lockstep\": true";
+  if (S.SendsAhead)
+    OS << ",\n  \"sends_ahead\": true";
   if (!S.Op.empty()) {
     OS << ",\n  \"op\": ";
     writeString(OS, S.Op);
@@ -228,12 +232,13 @@ struct Reader {
     if (!C)
       return fail(*J.find("collective"), "unknown collective '" + Coll + "'");
     S.Coll = *C;
-    int64_t Bytes = 0, Root = 0, Chunks = 1, Window = 0;
+    int64_t Bytes = 0, Root = 0, Chunks = 1, Window = 0, Depth = 0;
     if (!getString(J, "algorithm", S.Algorithm) ||
         !getString(J, "machine", S.MachineName, false) ||
         !getInt(J, "bytes", Bytes, true, 0, static_cast<int64_t>(MaxBytes)) ||
         !getInt(J, "root", Root) || !getInt(J, "chunks", Chunks, false, 1) ||
         !getInt(J, "recv_window", Window, false, 0, MaxRecvWindow) ||
+        !getInt(J, "staging_depth", Depth, false, 0, MaxStagingDepth) ||
         !getString(J, "op", S.Op, false) ||
         !getString(J, "datatype", S.Datatype, false) ||
         !getTime(J, "makespan", S.Makespan))
@@ -241,6 +246,7 @@ struct Reader {
     S.Bytes = static_cast<uint64_t>(Bytes);
     S.NumChunks = Chunks;
     S.RecvWindow = Window;
+    S.StagingDepth = Depth;
     if (const JsonNode *V = J.find("commutative")) {
       if (V->K != JsonNode::Kind::Bool)
         return fail(*V, "'commutative' must be true or false");
@@ -250,6 +256,11 @@ struct Reader {
       if (V->K != JsonNode::Kind::Bool)
         return fail(*V, "'lockstep' must be true or false");
       S.Lockstep = V->Bool;
+    }
+    if (const JsonNode *V = J.find("sends_ahead")) {
+      if (V->K != JsonNode::Kind::Bool)
+        return fail(*V, "'sends_ahead' must be true or false");
+      S.SendsAhead = V->Bool;
     }
     const JsonNode *Ps;
     if (!getArray(J, "participants", Ps))

@@ -469,7 +469,10 @@ private:
     };
     // As for the scratch: the chosen lookahead's colouring is kept.
     const int64_t Peak0 = Colour(0, First);
-    const int64_t Budget = std::max(Peak0 + Peak0 / 4, K);
+    // The schedule may ask for several of its busiest step's staging at
+    // once (Schedule::StagingDepth: Open MPI's two receive buffers).
+    const int64_t Budget =
+        std::max(Peak0 * std::max<int64_t>(1, S.StagingDepth) + Peak0 / 4, K);
     std::vector<int64_t> Trial;
     int64_t Kept = Peak0;
     chooseLookahead(Peak0, Budget, [&](int64_t La) {
@@ -655,7 +658,8 @@ private:
           W.push_back(RecvAt[Dep]);
         if (isReduction(C) && !W.empty())
           W = {*std::max_element(W.begin(), W.end())};
-        W.insert(W.end(), Prev.begin(), Prev.end());
+        if (!S.SendsAhead)
+          W.insert(W.end(), Prev.begin(), Prev.end());
         W.insert(W.end(), O.PostWaits.begin(), O.PostWaits.end());
         std::sort(W.begin(), W.end());
         W.erase(std::unique(W.begin(), W.end()), W.end());
@@ -948,7 +952,9 @@ Expected<ScratchPeak> peakScratchByRank(const Schedule &S) {
   Part.Root = S.Root;
   Part.NumChunks = S.NumChunks;
   Part.RecvWindow = S.RecvWindow;
+  Part.StagingDepth = S.StagingDepth;
   Part.Lockstep = S.Lockstep;
+  Part.SendsAhead = S.SendsAhead;
   Part.Op = S.Op;
   Part.Datatype = S.Datatype;
   Part.Commutative = S.Commutative;

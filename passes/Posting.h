@@ -26,14 +26,21 @@
 /// a step strictly before the second is live. The Lookahead of each rank is
 /// the largest (doubling from 1, up to all steps) that keeps its scratch
 /// slots within twice what it needs at Lookahead 0 and its staging within
-/// twice that or one block, whichever is more.
+/// twice that or one block, whichever is more. A schedule with a
+/// StagingDepth of d > 1 lets the staging grow to d times what it needs at
+/// Lookahead 0 (and a quarter more): a rank whose reduction receives each
+/// take a whole vector (a tree reduce) then has d of them out at once, as
+/// Open MPI's tree reduces receive into two buffers, where otherwise the
+/// next waits for the area the previous one is applied from.
 ///
 /// The waits (indices of the rank's own operations):
 ///  - a send is posted once the receives it depends on (passes/Dependencies.h:
 ///    the data it forwards or combines, and signals) have been applied, once
 ///    the sends of the rank's latest earlier step that sends have completed
 ///    (one message at a time leaves a rank, as the schedules' one-port
-///    models time them; an eager send completes as it is posted), and once
+///    models time them; an eager send completes as it is posted; not in a
+///    schedule with SendsAhead, whose sends wait for their data only), and
+///    once
 ///    every operation of an earlier step that uses its staging area has
 ///    finished (PostWaits);
 ///  - a receive is posted once the receive RecvWindow before it from the same

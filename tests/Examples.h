@@ -3,6 +3,9 @@
 #ifndef COLLC_TESTS_EXAMPLES_H
 #define COLLC_TESTS_EXAMPLES_H
 
+#include "compiler/Driver.h"
+#include "ir/Random.h"
+#include "ir/ScheduleJson.h"
 #include "readers/MachineSpec.h"
 #include "readers/Spec.h"
 #include "tests/Requests.h"
@@ -10,8 +13,12 @@
 
 #include <doctest/doctest.h>
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <set>
 #include <string>
 
 #include <unistd.h>
@@ -70,19 +77,27 @@ inline Request fourPerNode(const Machine &M, Collective C, uint64_t Bytes,
   return made(M, F);
 }
 
-/// Platform \p Index of the random arena's draw in docs/network.md (seed
-/// 751201558, 16-32 ranks, up to 8 per host); \p Ranks its rank count.
-inline Machine arenaPlatform(uint64_t Index, int32_t &Ranks) {
+/// Platform \p Index of the random draw of \p Seed with \p MinRanks to
+/// \p MaxRanks ranks, up to 8 per host (collc-platforms); \p Ranks its rank
+/// count.
+inline Machine drawnPlatform(uint64_t Seed, int64_t MinRanks, int64_t MaxRanks,
+                             uint64_t Index, int32_t &Ranks) {
   PlatformDrawOptions O;
-  O.Seed = 751201558;
-  O.MinRanks = 16;
-  O.MaxRanks = 32;
+  O.Seed = Seed;
+  O.MinRanks = MinRanks;
+  O.MaxRanks = MaxRanks;
   O.MaxProcsPerNode = 8;
   DrawnPlatform D = drawPlatform(O, Index);
   auto M = parseMachine(llvm::MemoryBufferRef(D.Xml, D.Name + ".xml"));
   REQUIRE(static_cast<bool>(M));
   Ranks = static_cast<int32_t>(D.ranks());
   return std::move(*M);
+}
+
+/// Platform \p Index of the random arena's draw in docs/network.md (seed
+/// 751201558, 16-32 ranks, up to 8 per host); \p Ranks its rank count.
+inline Machine arenaPlatform(uint64_t Index, int32_t &Ranks) {
+  return drawnPlatform(751201558, 16, 32, Index, Ranks);
 }
 
 /// \p C of \p Bytes with \p Alg on \p M's ranks, placed as the machine
@@ -101,6 +116,46 @@ inline Request arenaRequest(const Machine &M, Collective C, uint64_t Bytes,
   auto R = makeRequest(F, M);
   REQUIRE(static_cast<bool>(R));
   return std::move(*R);
+}
+
+/// \p Fixed and rank counts drawn from 2..70 by \p Seed, \p N in all, in
+/// increasing order.
+inline std::vector<int32_t> drawnRankCounts(std::set<int32_t> Fixed,
+                                            uint64_t Seed, size_t N) {
+  Rng G(Seed);
+  while (Fixed.size() < N)
+    Fixed.insert(static_cast<int32_t>(G.uniform(2, 70)));
+  return {Fixed.begin(), Fixed.end()};
+}
+
+/// \p R by auto on \p M: it takes \p Expected, faster than each of
+/// \p Others (named in \p R's place); returns auto's schedule.
+inline Schedule autoTakes(const Machine &M, Request R, const char *Expected,
+                          std::initializer_list<const char *> Others) {
+  R.Algorithm = "auto";
+  auto Auto = compile(M, R);
+  REQUIRE(static_cast<bool>(Auto));
+  CHECK(Auto->Algorithm == Expected);
+  for (const char *Other : Others) {
+    R.Algorithm = Other;
+    auto S = compile(M, R);
+    REQUIRE(static_cast<bool>(S));
+    CAPTURE(Other);
+    CHECK(Auto->Makespan < S->Makespan);
+  }
+  return std::move(*Auto);
+}
+
+/// \p S written as JSON (into \p Text) and read back, on \p M.
+inline Schedule jsonRoundTrip(const Schedule &S, const Machine &M,
+                              std::string &Text) {
+  Text.clear();
+  llvm::raw_string_ostream OS(Text);
+  writeScheduleJson(OS, S, &M);
+  OS.flush();
+  auto Back = readScheduleJson(Text, "s.json", &M);
+  REQUIRE(static_cast<bool>(Back));
+  return std::move(*Back);
 }
 
 } // namespace collc::test
