@@ -107,6 +107,16 @@ int collc_allgather_node_direct(const void *, int, MPI_Datatype, void *, int,
                                 MPI_Datatype, MPI_Comm);
 int collc_allgather_grid_direct(const void *, int, MPI_Datatype, void *, int,
                                 MPI_Datatype, MPI_Comm);
+// Posting options: two staging areas a parent (double-buffered), sends
+// that do not wait for the rank's earlier ones (nonblocking-ring), a step
+// posted once the previous one ended (neighbor-exchange); and two-level.
+COLLC_REDUCE(two_level)
+int collc_reduce_double_buffered(const void *, void *, int, MPI_Datatype,
+                                 MPI_Op, int, MPI_Comm);
+int collc_allgather_nonblocking_ring(const void *, int, MPI_Datatype, void *,
+                                     int, MPI_Datatype, MPI_Comm);
+int collc_allgather_neighbor_exchange(const void *, int, MPI_Datatype, void *,
+                                      int, MPI_Datatype, MPI_Comm);
 COLLC_SCAN(linear)
 COLLC_SCAN(pipelined)
 COLLC_SCAN(brent_kung)
@@ -430,7 +440,7 @@ enum class Pieces { Any, Core, Ranks };
 struct ReduceAlg {
   const char *Name;
   ReduceFn Reduce; ///< nullptr: allreduce only.
-  AllFn Allreduce;
+  AllFn Allreduce; ///< nullptr: reduce only.
   Pieces Needs;
 };
 const ReduceAlg ReduceAlgs[] = {
@@ -447,6 +457,9 @@ const ReduceAlg ReduceAlgs[] = {
      collc_allreduce_reduce_scatter_direct, Pieces::Any},
     {"swing", nullptr, collc_allreduce_swing, Pieces::Any},
     {"bine", collc_reduce_bine, collc_allreduce_bine, Pieces::Any},
+    {"two-level", collc_reduce_two_level, collc_allreduce_two_level,
+     Pieces::Any},
+    {"double-buffered", collc_reduce_double_buffered, nullptr, Pieces::Any},
 };
 
 struct ScanAlg {
@@ -478,6 +491,11 @@ bool builtFor(const ReduceAlg &A, int Count) {
 /// builtFor, for a reduce: the algorithm must have one.
 bool builtReduceFor(const ReduceAlg &A, int Count) {
   return A.Reduce && builtFor(A, Count);
+}
+
+/// builtFor, for an allreduce: the algorithm must have one.
+bool builtAllreduceFor(const ReduceAlg &A, int Count) {
+  return A.Allreduce && builtFor(A, Count);
 }
 
 template <typename T> MPI_Datatype mpiType();
@@ -557,7 +575,7 @@ void checkReductionsOf(const char *TypeName, MPI_Op Op, const char *OpName,
     }
     MPI_Allreduce(In.data(), Ref.data(), Count, Type, Op, Comm);
     for (const ReduceAlg &A : ReduceAlgs) {
-      if (!builtFor(A, Count))
+      if (!builtAllreduceFor(A, Count))
         continue;
       std::fill(Out.begin(), Out.end(), T(7));
       int Rc = A.Allreduce(In.data(), Out.data(), Count, Type, Op, Comm);
@@ -601,7 +619,7 @@ void checkReductionsOf(const char *TypeName, MPI_Op Op, const char *OpName,
     }
     MPI_Allreduce(In.data(), Ref.data(), Count, Type, Op, Comm);
     for (const ReduceAlg &A : ReduceAlgs) {
-      if (!builtFor(A, Count))
+      if (!builtAllreduceFor(A, Count))
         continue;
       Out = In;
       int Rc = A.Allreduce(MPI_IN_PLACE, Out.data(), Count, Type, Op, Comm);
@@ -753,6 +771,8 @@ const std::pair<const char *, PersFn> AllgatherAlgs[] = {
     {"direct", collc_allgather_direct},
     {"node-direct", collc_allgather_node_direct},
     {"grid-direct", collc_allgather_grid_direct},
+    {"nonblocking-ring", collc_allgather_nonblocking_ring},
+    {"neighbor-exchange", collc_allgather_neighbor_exchange},
     {"bine", collc_allgather_bine},
 };
 
@@ -817,6 +837,9 @@ void checkBuilderPersonalized() {
     if (B)
       MPI_Allgather(One.data(), Cnt, MPI_BYTE, Ref.data(), Cnt, MPI_BYTE, Comm);
     for (auto [Name, F] : AllgatherAlgs) {
+      // neighbor-exchange pairs ranks off: built for even P alone.
+      if (P % 2 && !std::strcmp(Name, "neighbor-exchange"))
+        continue;
       std::fill(Out.begin(), Out.end(), 0xEE);
       int Rc = F(One.data(), Cnt, MPI_BYTE, Out.data(), Cnt, MPI_BYTE, Comm);
       expect(Rc == MPI_SUCCESS && Out == Ref,

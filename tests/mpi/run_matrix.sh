@@ -31,7 +31,9 @@
 #     gather, scatter, alltoall, allgather (the sizes above), direct and
 #     reduce-scatter-direct reduce/allreduce (the element counts above, and
 #     1000 bytes with a non-commutative operator: direct_nc,
-#     reduce_scatter_direct_nc), grid-direct allgather; node-direct allgather on a torus of
+#     reduce_scatter_direct_nc), grid-direct, nonblocking-ring and
+#     neighbor-exchange allgather, two-level reduce/allreduce and
+#     double-buffered reduce; node-direct allgather on a torus of
 #     ceil(P/2) nodes with two ranks per node (<gendir>/torus2-P.yaml).
 # Beyond 16 ranks (SMPI) only sizes whose per-rank buffers stay within
 # 65539 bytes are built, as check.cpp --cap 65539 runs there, and beyond 64
@@ -54,7 +56,7 @@ algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
   kary_pipeline knomial scatter_rdb_allgather reduce_scatter_allgather linear pipelined
   brent_kung rootp pairwise bruck ring binomial_nc nearest_halving nearest_doubling
   dimension_rings direct reduce_scatter_direct direct_nc reduce_scatter_direct_nc node_direct grid_direct
-  bine swing)
+  bine swing two_level double_buffered nonblocking_ring neighbor_exchange)
 
 if [ "$mode" = generate ]; then
   collc=$1 handbuilt=$2 src=$3 gen=$4
@@ -144,6 +146,12 @@ if [ "$mode" = generate ]; then
             tjob direct alltoall "$p" 0 "$b" --algorithm direct
             tjob direct allgather "$p" 0 "$b" --algorithm direct
             tjob grid_direct allgather "$p" 0 "$b" --algorithm grid-direct
+            # The ring that sends ahead and the exchange that posts in
+            # lockstep (their schedules' posting options).
+            tjob nonblocking_ring allgather "$p" 0 "$b" --algorithm nonblocking-ring
+            # (neighbor-exchange pairs ranks off: even P alone.)
+            [ $((p % 2)) = 0 ] &&
+              tjob neighbor_exchange allgather "$p" 0 "$b" --algorithm neighbor-exchange
             if [ "$p" -le 64 ]; then
               [ -f "$gen/torus2-$p.yaml" ] || torus2 "$p"
               echo "--machine $gen/torus2-$p.yaml -o $gen/json/node_direct-allgather-$p-0-$b.json --collective allgather --ranks $p --root 0 --bytes $b --algorithm node-direct" >> "$torus_jobs"
@@ -166,10 +174,12 @@ if [ "$mode" = generate ]; then
               [ "$c" = allreduce ] && [ "$r" != 0 ] && continue
               job binomial "$c" "$p" "$r" "$b" --algorithm binomial --datatype "$dt"
               job bine "$c" "$p" "$r" "$b" --algorithm bine --datatype "$dt"
-              for alg in direct reduce-scatter-direct; do
+              for alg in direct reduce-scatter-direct two-level; do
                 tjob "${alg//-/_}" "$c" "$p" "$r" "$b" --algorithm "$alg" --datatype "$dt"
               done
             done
+            # A reduce whose parents receive into two staging areas.
+            tjob double_buffered reduce "$p" "$r" "$b" --algorithm double-buffered --datatype "$dt"
             if [ "$r" = 0 ]; then
               for c in scan exscan; do
                 for alg in linear pipelined brent-kung rootp; do
@@ -215,7 +225,10 @@ if [ "$mode" = generate ]; then
     # The one-shot schedules were built on the tori (a rank sends many
     # messages in a step): their data flow is verified without a machine.
     machine=(--machine "$gen/machine.yaml")
-    case $alg in direct | reduce_scatter_direct | node_direct | grid_direct | *_nc) [ "$alg" = binomial_nc ] || machine=() ;; esac
+    case $alg in
+      direct | reduce_scatter_direct | node_direct | grid_direct | two_level | double_buffered | \
+        nonblocking_ring | neighbor_exchange | *_nc) [ "$alg" = binomial_nc ] || machine=() ;;
+    esac
     "$collc" $(printf -- "--schedule %s " "$gen"/json/$alg-*.json) "${machine[@]}" \
       --emit mpi --mpi-name "$alg" -o "$gen/$alg.cpp"
   done
