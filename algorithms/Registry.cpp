@@ -51,7 +51,13 @@ const std::vector<AlgorithmInfo> &algorithms() {
       {"sequential",
        "separate addressing: the root sends to every rank in turn",
        {Collective::Bcast, Collective::Multicast},
-       buildSequential},
+       buildSequential,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/nullptr,
+       /*AutoGain=*/0,
+       /*AutoBound=*/flatTreeBound},
       // One-shot algorithms (issue 27): every message of a step posted at
       // once, as MPI libraries' linear algorithms do; auto takes them where
       // the network evaluator prices the messages sharing a rank's links.
@@ -63,7 +69,9 @@ const std::vector<AlgorithmInfo> &algorithms() {
        nullptr,
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
-       /*AutoApplies=*/onNetwork},
+       /*AutoApplies=*/onNetwork,
+       /*AutoGain=*/0,
+       /*AutoBound=*/directBound},
       {"chain",
        "chain: each rank forwards to the next",
        {Collective::Bcast, Collective::Multicast},

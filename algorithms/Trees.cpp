@@ -2,8 +2,15 @@
 
 #include "algorithms/OptTree.h"
 #include "algorithms/Placement.h"
+#include "passes/Routes.h"
+#include "passes/StepCost.h"
+#include "passes/Verify.h"
 
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -175,6 +182,137 @@ llvm::Expected<Schedule> buildDirectBcast(const Machine &M, const Request &R) {
 
 llvm::Expected<Schedule> buildSequential(const Machine &M, const Request &R) {
   return flatSchedule(M, R, "sequential", /*FromRoot=*/true);
+}
+
+double flatTreeBound(const Machine &M, const Request &R) {
+  const int64_t P = R.size();
+  if (P < 2 || !M.Net)
+    return 0;
+  const Network &N = *M.Net;
+  const Schedule S = scheduleSkeleton(M, R, "");
+  const int64_t RootNode = S.Participants[S.Root].Node;
+  int64_t Remote = 0;
+  for (const Participant &Pt : S.Participants)
+    Remote += Pt.Node != RootNode;
+  // The root posts P - 1 sends, one after the other, each after the
+  // sender's overhead (estimateStepCost's clock of a rank, kept across
+  // steps): the last starts no earlier than (P - 1) overheads, and takes
+  // at least a transfer's least time past its own overhead.
+  const double Posting =
+      double(P - 2) * N.SendOverhead +
+      leastTransferTime(N, R.Bytes, /*NodesShared=*/Remote < P - 1);
+  // Where the network limits a node's injection, each send to another node
+  // crosses the root node's (its limiter, which a route's first node
+  // crosses on every topology), busy for its bytes one message after the
+  // other from the first data phase's start, past one overhead.
+  double Injected = 0;
+  const double Limit = N.injectionLimit();
+  if (Remote > 0 && Limit < std::numeric_limits<double>::infinity()) {
+    const uint64_t Bytes = R.Bytes + N.EnvelopeBytes;
+    Injected = N.SendOverhead + double(Remote) * double(Bytes) / Limit /
+                                    N.band(Bytes).BandwidthFactor;
+  }
+  return std::max(Posting, Injected);
+}
+
+namespace {
+
+/// The root's share of its first link, for `direct` on a mesh, torus or
+/// hypercube whose sends share one step: the farthest ranks' messages have
+/// the most hops, so (one link class) the least weight of the step's
+/// messages on any link, and the step pricing gives such a message the
+/// whole load of each link it crosses (occupy(): min(b x the link's weight
+/// / its own, the link's bytes)). Its data phase starts no earlier than one
+/// overhead and its hops' latencies after the start, and takes at least the
+/// bytes of every message whose route leaves the root by the same channel.
+/// A route's first channel depends on its destination only through the
+/// first dimension, in routing order, where the two differ and the
+/// destination's coordinate there, so one route per such pair finds it.
+double rootLinkShare(const Machine &M, const Schedule &S) {
+  const Topology &T = M.Topo;
+  const Network &N = *M.Net;
+  if (!T.hasCoordinates() || N.Links.size() != 1 || N.Links[0].FatPipe ||
+      N.Links[0].Bandwidth <= 0 ||
+      uint64_t(portsPerStep(M)) + 1 < uint64_t(S.size()))
+    return 0;
+  const size_t Dims = T.Dims.size();
+  const bool SimGrid = T.Routing == DimensionRouting::SimGrid;
+  const int64_t RootNode = S.Participants[S.Root].Node;
+  const std::vector<int64_t> RootCoord = T.coordOf(RootNode);
+  // Keys (dimension, coordinate) numbered Offset[dimension] + coordinate.
+  std::vector<int64_t> Offset(Dims + 1, 0);
+  for (size_t I = 0; I < Dims; ++I)
+    Offset[I + 1] = Offset[I] + T.Dims[I];
+  std::vector<int64_t> Count(static_cast<size_t>(Offset[Dims]), 0);
+  std::vector<char> Farthest(Count.size(), 0);
+  std::vector<int64_t> Coord(Dims);
+  unsigned MostHops = 0;
+  std::vector<int64_t> Keys;
+  Keys.reserve(S.Participants.size());
+  for (const Participant &Pt : S.Participants) {
+    if (Pt.Node == RootNode) {
+      Keys.push_back(-1);
+      continue;
+    }
+    int64_t X = Pt.Node;
+    for (size_t I = Dims; I-- > 0;) {
+      Coord[I] = X % T.Dims[I];
+      X /= T.Dims[I];
+    }
+    int64_t Key = -1;
+    for (size_t K = 0; K < Dims && Key < 0; ++K) {
+      const size_t I = SimGrid ? Dims - 1 - K : K;
+      if (Coord[I] != RootCoord[I])
+        Key = Offset[I] + Coord[I];
+    }
+    Keys.push_back(Key);
+    ++Count[size_t(Key)];
+    MostHops = std::max(MostHops, T.distance(RootNode, Pt.Node));
+  }
+  if (MostHops == 0)
+    return 0;
+  for (size_t P = 0; P < Keys.size(); ++P)
+    if (Keys[P] >= 0 &&
+        T.distance(RootNode, S.Participants[P].Node) == MostHops)
+      Farthest[size_t(Keys[P])] = 1;
+  // Per first channel (its far end: the root's neighbour), the messages
+  // leaving by it; the most of any first channel of a farthest message.
+  llvm::DenseMap<int64_t, int64_t> ByChannel;
+  std::vector<int64_t> ChannelOf(Count.size(), -1);
+  std::vector<Channel> Route;
+  for (size_t I = 0; I < Dims; ++I)
+    for (int64_t C = 0; C < T.Dims[I]; ++C) {
+      const size_t Key = size_t(Offset[I] + C);
+      if (Count[Key] == 0)
+        continue;
+      std::vector<int64_t> To = RootCoord;
+      To[I] = C;
+      Route.clear();
+      llvm::cantFail(appendRoute(T, RootNode, T.nodeOf(To), Route));
+      ChannelOf[Key] = Route.front().To;
+      ByChannel[Route.front().To] += Count[Key];
+    }
+  int64_t Sharing = 0;
+  for (size_t Key = 0; Key < Count.size(); ++Key)
+    if (Farthest[Key])
+      Sharing = std::max(Sharing, ByChannel[ChannelOf[Key]]);
+  const uint64_t Bytes = S.Bytes + N.EnvelopeBytes;
+  const ProtocolBand &Band = N.band(Bytes);
+  // Below the pricing's own arithmetic by a rounding's margin.
+  return (N.SendOverhead +
+          double(MostHops) * N.Links[0].Latency * Band.LatencyFactor +
+          double(Sharing) * double(Bytes) / N.Links[0].Bandwidth /
+              Band.BandwidthFactor) *
+         (1 - 1e-9);
+}
+
+} // namespace
+
+double directBound(const Machine &M, const Request &R) {
+  const double Flat = flatTreeBound(M, R);
+  if (Flat <= 0)
+    return Flat;
+  return std::max(Flat, rootLinkShare(M, scheduleSkeleton(M, R, "")));
 }
 
 llvm::Expected<Schedule> buildChain(const Machine &M, const Request &R) {

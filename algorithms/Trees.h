@@ -50,6 +50,22 @@ RankPartBuilder buildBinomialBcastPart;
 PlainBuilder buildSequential;
 PlainBuilder buildChain;
 
+/// The AutoBound (algorithms/Registry.h) of the flat trees, `direct` and
+/// `sequential`: the root posts P - 1 sends, so the last starts no earlier
+/// than P - 1 sender's overheads and ends a transfer's least time
+/// (leastTransferTime) after its own; and where the network limits a
+/// node's injection, the root's node injects the bytes (envelope included)
+/// of every send to another node at that limit, one after the other.
+/// Known before building, where the step pricing's time of either grows as
+/// P times the diameter of the routes it prices.
+BoundTest flatTreeBound;
+/// `direct`'s: flatTreeBound, and on a mesh, torus or hypercube whose
+/// sends from the root share one step, the farthest rank's message: its
+/// hops' latencies, then the bytes of every message that leaves the root
+/// by the channel it leaves by (the step pricing gives the message of
+/// least weight on a link the link's whole load).
+BoundTest directBound;
+
 } // namespace collc
 
 #endif

@@ -161,3 +161,36 @@ TEST_CASE("grid-direct's search past StepPricingRanks: the count it builds "
     }
   CHECK(Skippable >= 1);
 }
+
+TEST_CASE("auto's bound of `direct` on a torus at 1 B is within 2% of its "
+          "makespan, and above knomial's time at 16,384 ranks") {
+  // The farthest rank's hops and the root's link it leaves by, shared with
+  // every message leaving by it: what makes the flat tree lose to knomial
+  // on a large torus (at 256 ranks it may win: root 77).
+  const AlgorithmInfo *Direct = findAlgorithm("direct", Collective::Bcast);
+  const AlgorithmInfo *Knomial = findAlgorithm("knomial", Collective::Bcast);
+  REQUIRE(Direct);
+  REQUIRE(Knomial);
+  const Machine Machines[] = {test::smpiTorus16x16(),
+                              test::smpiTorus("torus-128x128", {128, 128})};
+  for (const Machine &M : Machines)
+    for (int32_t Root : {0, 77}) {
+      CAPTURE(M.Name);
+      CAPTURE(Root);
+      const int32_t P = static_cast<int32_t>(M.Topo.Nodes);
+      Request R = test::request(M, Collective::Bcast, P, Root, 1, "direct");
+      auto S = Direct->Build(M, R);
+      REQUIRE(S);
+      REQUIRE(estimateStepCost(*S, M));
+      const double Bound = Direct->AutoBound(M, R);
+      CHECK(Bound <= S->Makespan);
+      CHECK(Bound >= 0.98 * S->Makespan);
+      if (P < 16384)
+        continue;
+      R = test::request(M, Collective::Bcast, P, Root, 1, "knomial");
+      auto K = Knomial->Build(M, R);
+      REQUIRE(K);
+      REQUIRE(estimateStepCost(*K, M));
+      CHECK(Bound > K->Makespan);
+    }
+}
