@@ -7,6 +7,7 @@
 #include "algorithms/DoubleBuffered.h"
 #include "algorithms/Greedy.h"
 #include "algorithms/GridAlltoall.h"
+#include "algorithms/GridDirect3.h"
 #include "algorithms/LibraryAllgather.h"
 #include "algorithms/LibraryBcast.h"
 #include "algorithms/MacroStar.h"
@@ -569,6 +570,15 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/onNetwork},
+      {"grid-direct-3d",
+       "P = a x b x c: direct along each dimension of a three-dimensional "
+       "grid in turn, a rank's row, then column, then plane (3dmesh)",
+       {Collective::Allgather},
+       buildGrid3DirectAllgather,
+       grid3DirectApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/grid3DirectInAuto},
       {"node-direct",
        "direct inside every node, then each node's blocks once to every "
        "other node at once, passed on inside it",

@@ -113,6 +113,8 @@ int collc_allgather_grid_direct(const void *, int, MPI_Datatype, void *, int,
 COLLC_REDUCE(two_level)
 int collc_reduce_double_buffered(const void *, void *, int, MPI_Datatype,
                                  MPI_Op, int, MPI_Comm);
+int collc_allgather_grid_direct_3d(const void *, int, MPI_Datatype, void *, int,
+                                   MPI_Datatype, MPI_Comm);
 int collc_allgather_nonblocking_ring(const void *, int, MPI_Datatype, void *,
                                      int, MPI_Datatype, MPI_Comm);
 int collc_allgather_neighbor_exchange(const void *, int, MPI_Datatype, void *,
@@ -771,10 +773,20 @@ const std::pair<const char *, PersFn> AllgatherAlgs[] = {
     {"direct", collc_allgather_direct},
     {"node-direct", collc_allgather_node_direct},
     {"grid-direct", collc_allgather_grid_direct},
+    {"grid-direct-3d", collc_allgather_grid_direct_3d},
     {"nonblocking-ring", collc_allgather_nonblocking_ring},
     {"neighbor-exchange", collc_allgather_neighbor_exchange},
     {"bine", collc_allgather_bine},
 };
+
+/// Whether \p N is a product of three factors of at least 2.
+bool threeFactors(int N) {
+  for (int A = 2; A * A * A <= N; ++A)
+    for (int B = A; N % A == 0 && A * B * B <= N; ++B)
+      if ((N / A) % B == 0)
+        return true;
+  return false;
+}
 
 void checkBuilderPersonalized() {
   const uint64_t Blocks[] = {0, 1, 1000, (1u << 20) + 3};
@@ -839,6 +851,9 @@ void checkBuilderPersonalized() {
     for (auto [Name, F] : AllgatherAlgs) {
       // neighbor-exchange pairs ranks off: built for even P alone.
       if (P % 2 && !std::strcmp(Name, "neighbor-exchange"))
+        continue;
+      // grid-direct-3d: built where P = a x b x c, every factor >= 2.
+      if (!threeFactors(P) && !std::strcmp(Name, "grid-direct-3d"))
         continue;
       std::fill(Out.begin(), Out.end(), 0xEE);
       int Rc = F(One.data(), Cnt, MPI_BYTE, Out.data(), Cnt, MPI_BYTE, Comm);

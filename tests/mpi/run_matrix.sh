@@ -31,7 +31,8 @@
 #     gather, scatter, alltoall, allgather (the sizes above), direct and
 #     reduce-scatter-direct reduce/allreduce (the element counts above, and
 #     1000 bytes with a non-commutative operator: direct_nc,
-#     reduce_scatter_direct_nc), grid-direct, nonblocking-ring and
+#     reduce_scatter_direct_nc), grid-direct, grid-direct-3d (P with
+#     three factors), nonblocking-ring and
 #     neighbor-exchange allgather, two-level reduce/allreduce and
 #     double-buffered reduce; node-direct allgather on a torus of
 #     ceil(P/2) nodes with two ranks per node (<gendir>/torus2-P.yaml).
@@ -56,7 +57,7 @@ algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
   kary_pipeline knomial scatter_rdb_allgather reduce_scatter_allgather linear pipelined
   brent_kung rootp pairwise bruck ring binomial_nc nearest_halving nearest_doubling
   dimension_rings direct reduce_scatter_direct direct_nc reduce_scatter_direct_nc node_direct grid_direct
-  bine swing two_level double_buffered nonblocking_ring neighbor_exchange)
+  bine swing two_level double_buffered nonblocking_ring neighbor_exchange grid_direct_3d)
 
 if [ "$mode" = generate ]; then
   collc=$1 handbuilt=$2 src=$3 gen=$4
@@ -149,7 +150,12 @@ if [ "$mode" = generate ]; then
             # The ring that sends ahead and the exchange that posts in
             # lockstep (their schedules' posting options).
             tjob nonblocking_ring allgather "$p" 0 "$b" --algorithm nonblocking-ring
-            # (neighbor-exchange pairs ranks off: even P alone.)
+            # (grid-direct-3d: P with a factoring a x b x c, every factor
+            # at least 2; neighbor-exchange pairs ranks off: even P alone.)
+            if [ "$p" -ge 8 ] && "$collc" --machine "$gen/torus-$p.yaml" --collective allgather \
+              --ranks "$p" --bytes 0 --algorithm grid-direct-3d --emit summary > /dev/null 2>&1; then
+              tjob grid_direct_3d allgather "$p" 0 "$b" --algorithm grid-direct-3d
+            fi
             [ $((p % 2)) = 0 ] &&
               tjob neighbor_exchange allgather "$p" 0 "$b" --algorithm neighbor-exchange
             if [ "$p" -le 64 ]; then
@@ -226,7 +232,7 @@ if [ "$mode" = generate ]; then
     # messages in a step): their data flow is verified without a machine.
     machine=(--machine "$gen/machine.yaml")
     case $alg in
-      direct | reduce_scatter_direct | node_direct | grid_direct | two_level | double_buffered | \
+      direct | reduce_scatter_direct | node_direct | grid_direct | grid_direct_3d | two_level | double_buffered | \
         nonblocking_ring | neighbor_exchange | *_nc) [ "$alg" = binomial_nc ] || machine=() ;;
     esac
     "$collc" $(printf -- "--schedule %s " "$gen"/json/$alg-*.json) "${machine[@]}" \
