@@ -143,14 +143,22 @@ bool onNetwork(const Machine &M, const Request &, std::string &Why) {
   return false;
 }
 
-bool postingTimed(const Machine &M, const Request &R, std::string &Why) {
+bool onFlowPricedNetwork(const Machine &M, const Request &R,
+                         llvm::StringRef Reason, std::string &Why) {
   if (!onNetwork(M, R, Why))
     return false;
   if (!pricedBySteps(R.size(), M))
     return true;
-  Why = "the step pricing takes every receive as posted with its send: the "
-        "posting changes nothing it times";
+  Why = Reason.str();
   return false;
+}
+
+bool postingTimed(const Machine &M, const Request &R, std::string &Why) {
+  return onFlowPricedNetwork(
+      M, R,
+      "the step pricing takes every receive as posted with its send: the "
+      "posting changes nothing it times",
+      Why);
 }
 
 } // namespace collc

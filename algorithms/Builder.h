@@ -136,6 +136,12 @@ bool commutativeOperator(const Request &R, llvm::StringRef Reason,
 /// judges them); an explicit request takes them anywhere.
 bool onNetwork(const Machine &M, const Request &R, std::string &Why);
 
+/// For `--algorithm auto`: onNetwork, and the cost pass prices \p R's rank
+/// count by the flow-level evaluator (not by steps, passes/StepCost.h);
+/// else \p Why is \p Reason.
+bool onFlowPricedNetwork(const Machine &M, const Request &R,
+                         llvm::StringRef Reason, std::string &Why);
+
 /// For `--algorithm auto`: builders that differ from another only in when
 /// ranks post (Schedule::StagingDepth, SendsAhead), which auto considers on
 /// a machine with a network whose cost pass times the posting plan at

@@ -47,13 +47,11 @@ bool grid3DirectApplies(const Machine &, const Request &R, std::string &Why) {
 }
 
 bool grid3DirectInAuto(const Machine &M, const Request &R, std::string &Why) {
-  if (!onNetwork(M, R, Why))
-    return false;
-  if (!pricedBySteps(R.size(), M))
-    return true;
-  Why = "auto leaves it out where the step pricing judges (more than " +
-        std::to_string(StepPricingRanks) + " ranks)";
-  return false;
+  return onFlowPricedNetwork(
+      M, R,
+      "auto leaves it out where the step pricing judges (more than " +
+          std::to_string(StepPricingRanks) + " ranks)",
+      Why);
 }
 
 Schedule grid3DirectAllgather(const Machine &M, const Request &R,
