@@ -16,6 +16,7 @@
 #include "algorithms/NonblockingRing.h"
 #include "algorithms/Packing.h"
 #include "algorithms/Personalized.h"
+#include "algorithms/PostedBcast.h"
 #include "algorithms/Reductions.h"
 #include "algorithms/SegmentedBcast.h"
 #include "algorithms/StarSearch.h"
@@ -294,6 +295,31 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/onNetwork},
+      // The same trees posted as the MPI libraries post them
+      // (algorithms/PostedBcast.h); where the posting is not timed their
+      // schedules time as knomial's and scatter-allgather's: taken only
+      // when faster by more than rounding.
+      {"knomial-fanout",
+       "k-nomial tree, each rank sending to the k - 1 children of a digit "
+       "at once (MVAPICH2's knomial, SMPI's mvapich2_knomial_intra_node); "
+       "radix searched",
+       {Collective::Bcast},
+       buildKnomialFanout,
+       nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/postingTimed,
+       /*AutoGain=*/1e-9},
+      {"lockstep-scatter-allgather",
+       "scatter-allgather as a loop of sendrecv, each rank's step after its "
+       "previous one (SMPI's scatter_LR_allgather)",
+       {Collective::Bcast},
+       buildLockstepScatterAllgather,
+       scatterAllgatherApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/postingTimed,
+       /*AutoGain=*/1e-9},
       {"scatter-rdb-allgather",
        "binomial scatter of P blocks, then recursive-doubling allgather "
        "(MPICH's long-message broadcast, any P)",

@@ -70,8 +70,12 @@
 # ranks collective bytes column time, and for auto its algorithm and the
 # evaluator's estimate of its makespan; NAME.tsv.part while it runs),
 # cells.tsv (those of the finished platforms, in the draw's order),
-# bound.tsv, summary.md (per family: cells, shortfalls, worst ratio; every
-# shortfall with its platform file; every cell with auto / bound), and
+# bound.tsv, summary.md (per family: cells, shortfalls, worst ratio; issue
+# 27's two targets: at 64 KiB and above where the bound is below 0.4x SMPI's
+# default, auto at most half the default, and at 1 MiB auto within 2x the
+# bound on tori and 3x on fat trees, the cells, misses and worst ratio of
+# each; every shortfall with its platform file; every cell with auto /
+# bound), and
 # shortfalls/ (a copy of each platform with a shortfall). Progress goes to
 # standard error, the summary also to standard output.
 set -euo pipefail
@@ -382,6 +386,36 @@ summarise() {
       print ""
       table("| collective | cells | shortfalls | worst auto / fastest built-in |", "|---|---:|---:|---|",
         "bcast allreduce allgather reduce alltoall", 1)
+      # Issue 27'"'"'s targets. Half: at 64 KiB and above, where the bound is
+      # below 0.4x SMPI'"'"'s default, auto at most half the default. Bound: at
+      # 1 MiB, auto within 2x the bound on tori and 3x on fat trees.
+      for (i = 1; i <= n; i++) {
+        k = Order[i]; f = Fam[k]; split(k, K, SUBSEP)
+        if (!num(Auto[k]) || !(k in B) || B[k] <= 0) continue
+        if (K[3] >= 65536 && num(Def[k]) && Def[k] > 0 && B[k] < 0.4 * Def[k]) {
+          h = Auto[k] / Def[k]; HCells[f]++; HAll++
+          if (h > 0.5) { HMiss[f]++; HAllMiss++ }
+          if (!(f in HWorst) || h > HWorst[f]) { HWorst[f] = h; HWorstAt[f] = k }
+        }
+        lim = (f ~ /^torus/) ? 2 : (f ~ /^fat-tree/) ? 3 : 0
+        if (K[3] == 1048576 && lim) {
+          q = Auto[k] / B[k]; TCells[f]++; TAll++
+          if (q > lim) { TMiss[f]++; TAllMiss++ }
+          if (!(f in TWorst) || q > TWorst[f]) { TWorst[f] = q; TWorstAt[f] = k }
+        }
+      }
+      print "\nTargets (issue 27): **half**, at 64 KiB and above where the bound is below 0.4x SMPI'"'"'s default, " \
+        "auto at most 0.5x the default; **bound**, at 1 MiB, auto within 2x the bound on tori and 3x on fat trees.\n"
+      print "| family | half: cells | missed | worst auto / default | bound: cells | missed | worst auto / bound |"
+      print "|---|---:|---:|---|---:|---:|---|"
+      for (j = 1; j <= nf; j++) {
+        f = F[j]
+        if (!(f in HCells) && !(f in TCells)) continue
+        printf "| %s | %d | %d | %s | %d | %d | %s |\n", f, HCells[f], HMiss[f],
+          (f in HWorst) ? worst(HWorst[f], HWorstAt[f], 0) : "-", TCells[f], TMiss[f],
+          (f in TWorst) ? worst(TWorst[f], TWorstAt[f], 0) : "-"
+      }
+      printf "| all | %d | %d | | %d | %d | |\n", HAll, HAllMiss, TAll, TAllMiss
       # The evaluator (what auto plans with) against SMPI, on the auto cells.
       for (i = 1; i <= n; i++) {
         k = Order[i]; f = Fam[k]

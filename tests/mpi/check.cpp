@@ -82,6 +82,8 @@ COLLC_BCAST(scatter_trees)
 COLLC_BCAST(kary_pipeline)
 COLLC_BCAST(knomial)
 COLLC_BCAST(scatter_rdb_allgather)
+COLLC_BCAST(knomial_fanout)
+COLLC_BCAST(lockstep_scatter_allgather)
 COLLC_REDUCE(binomial)
 COLLC_REDUCE(reduce_scatter_allgather)
 COLLC_REDUCE(binomial_nc)
@@ -932,6 +934,8 @@ int main(int argc, char **argv) {
       {"knomial", collc_bcast_knomial},
       {"scatter-rdb-allgather", collc_bcast_scatter_rdb_allgather},
       {"bine", collc_bcast_bine},
+      {"knomial-fanout", collc_bcast_knomial_fanout},
+      {"lockstep-scatter-allgather", collc_bcast_lockstep_scatter_allgather},
   };
   // The broadcasts laid onto a torus (built on a torus of P nodes) up to
   // MaxTopologyRanks: their thousands of small messages per call make SMPI's

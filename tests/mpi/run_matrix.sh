@@ -13,7 +13,8 @@
 # sizes):
 #   bcast (opt-tree, binomial, sequential, chain, greedy, edge-disjoint,
 #     k-segment, pipeline, two-path-pipeline, scatter-allgather,
-#     kary-pipeline, knomial, scatter-rdb-allgather, bine; and ring-pipeline, spanning-trees, scatter-ring,
+#     kary-pipeline, knomial, scatter-rdb-allgather, bine, knomial-fanout,
+#     lockstep-scatter-allgather; and ring-pipeline, spanning-trees, scatter-ring,
 #     scatter-trees on a torus of P nodes, <gendir>/torus-P.yaml, up to 64
 #     ranks),
 #     gather/scatter (linear, binomial, bine), alltoall (pairwise, bruck),
@@ -57,7 +58,8 @@ algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
   kary_pipeline knomial scatter_rdb_allgather reduce_scatter_allgather linear pipelined
   brent_kung rootp pairwise bruck ring binomial_nc nearest_halving nearest_doubling
   dimension_rings direct reduce_scatter_direct direct_nc reduce_scatter_direct_nc node_direct grid_direct
-  bine swing two_level double_buffered nonblocking_ring neighbor_exchange grid_direct_3d)
+  bine swing two_level double_buffered nonblocking_ring neighbor_exchange grid_direct_3d
+  knomial_fanout lockstep_scatter_allgather)
 
 if [ "$mode" = generate ]; then
   collc=$1 handbuilt=$2 src=$3 gen=$4
@@ -127,7 +129,8 @@ if [ "$mode" = generate ]; then
       for b in 0 1 1000 1048579; do
         if [ "$b" -le "$cap" ]; then
           for alg in opt-tree binomial sequential chain greedy edge-disjoint k-segment pipeline \
-            two-path-pipeline scatter-allgather kary-pipeline knomial scatter-rdb-allgather bine; do
+            two-path-pipeline scatter-allgather kary-pipeline knomial scatter-rdb-allgather bine \
+            knomial-fanout lockstep-scatter-allgather; do
             job "${alg//-/_}" bcast "$p" "$r" "$b" --algorithm "$alg"
           done
           # (Up to 64 ranks: check.cpp skips them beyond.)
