@@ -16,7 +16,7 @@
 #include "algorithms/NonblockingRing.h"
 #include "algorithms/Packing.h"
 #include "algorithms/Personalized.h"
-#include "algorithms/PostedBcast.h"
+#include "algorithms/Posted.h"
 #include "algorithms/Reductions.h"
 #include "algorithms/SegmentedBcast.h"
 #include "algorithms/StarSearch.h"
@@ -296,7 +296,7 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/onNetwork},
       // The same trees posted as the MPI libraries post them
-      // (algorithms/PostedBcast.h); where the posting is not timed their
+      // (algorithms/Posted.h); where the posting is not timed their
       // schedules time as knomial's and scatter-allgather's: taken only
       // when faster by more than rounding.
       {"knomial-fanout",
@@ -339,6 +339,19 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Reduce, Collective::Allreduce},
        buildReduceScatterAllgather,
        reduceScatterApplies},
+      {"lockstep-reduce-scatter-allgather",
+       "reduce-scatter-allgather as a loop of sendrecv, each rank's step "
+       "after its previous one (MPICH's Rabenseifner, SMPI's rab_rdb)",
+       {Collective::Reduce, Collective::Allreduce},
+       buildLockstepReduceScatterAllgather,
+       reduceScatterApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       // Where the posting is not timed its schedule is
+       // reduce-scatter-allgather's: taken only when faster by more than
+       // rounding.
+       /*AutoApplies=*/postingTimed,
+       /*AutoGain=*/1e-9},
       {"direct",
        "every rank sends its vector to the root at once, the root folds in "
        "rank order (allreduce: then sends the result to all at once)",

@@ -86,6 +86,7 @@ COLLC_BCAST(knomial_fanout)
 COLLC_BCAST(lockstep_scatter_allgather)
 COLLC_REDUCE(binomial)
 COLLC_REDUCE(reduce_scatter_allgather)
+COLLC_REDUCE(lockstep_reduce_scatter_allgather)
 COLLC_REDUCE(binomial_nc)
 // The newest published families (issue 27): Bine trees and Swing.
 COLLC_BCAST(bine)
@@ -451,6 +452,9 @@ const ReduceAlg ReduceAlgs[] = {
     {"binomial", collc_reduce_binomial, collc_allreduce_binomial, Pieces::Any},
     {"reduce-scatter-allgather", collc_reduce_reduce_scatter_allgather,
      collc_allreduce_reduce_scatter_allgather, Pieces::Core},
+    {"lockstep-reduce-scatter-allgather",
+     collc_reduce_lockstep_reduce_scatter_allgather,
+     collc_allreduce_lockstep_reduce_scatter_allgather, Pieces::Core},
     {"nearest-halving", nullptr, collc_allreduce_nearest_halving, Pieces::Core},
     {"nearest-doubling", nullptr, collc_allreduce_nearest_doubling,
      Pieces::Any},

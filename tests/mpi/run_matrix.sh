@@ -20,7 +20,8 @@
 #     gather/scatter (linear, binomial, bine), alltoall (pairwise, bruck),
 #     allgather (ring, bruck, dimension-rings, bine):
 #     bytes {0, 1, 1000, 1 MiB + 3} per block;
-#   reduce/allreduce (binomial, reduce-scatter-allgather, bine), allreduce
+#   reduce/allreduce (binomial, reduce-scatter-allgather,
+#     lockstep-reduce-scatter-allgather, bine), allreduce
 #     (nearest-halving, nearest-doubling, dimension-rings, swing), scan/exscan
 #     (linear, pipelined, brent-kung, rootp): {0, 1, 250, 262145} elements of
 #     4 and of 8 bytes (reduce-scatter-allgather, nearest-halving: the counts
@@ -59,7 +60,7 @@ algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
   brent_kung rootp pairwise bruck ring binomial_nc nearest_halving nearest_doubling
   dimension_rings direct reduce_scatter_direct direct_nc reduce_scatter_direct_nc node_direct grid_direct
   bine swing two_level double_buffered nonblocking_ring neighbor_exchange grid_direct_3d
-  knomial_fanout lockstep_scatter_allgather)
+  knomial_fanout lockstep_scatter_allgather lockstep_reduce_scatter_allgather)
 
 if [ "$mode" = generate ]; then
   collc=$1 handbuilt=$2 src=$3 gen=$4
@@ -213,6 +214,8 @@ if [ "$mode" = generate ]; then
               [ "$c" = allreduce ] && [ "$r" != 0 ] && continue
               job reduce_scatter_allgather "$c" "$p" "$r" "$b" --algorithm reduce-scatter-allgather \
                 --datatype "$dt"
+              job lockstep_reduce_scatter_allgather "$c" "$p" "$r" "$b" \
+                --algorithm lockstep-reduce-scatter-allgather --datatype "$dt"
             done
           fi
         done

@@ -1,5 +1,5 @@
 /// \file
-/// MPI libraries' broadcasts whose trees collc has, posted as the libraries
+/// MPI libraries' algorithms whose trees collc has, posted as the libraries
 /// post them, which the flow-level evaluator times apart from collc's own
 /// posting:
 ///  - `knomial-fanout` (MVAPICH2's k-nomial broadcast, SMPI's
@@ -16,8 +16,14 @@
 ///    scatter sends them on as fast as its links take them while its
 ///    neighbours' ring messages queue behind them; in lockstep every rank
 ///    moves one block a round.
-#ifndef COLLC_ALGORITHMS_POSTEDBCAST_H
-#define COLLC_ALGORITHMS_POSTEDBCAST_H
+///  - `lockstep-reduce-scatter-allgather` (SMPI's rab_rdb, MPICH's
+///    Rabenseifner allreduce): `reduce-scatter-allgather` (recursive
+///    halving, then recursive doubling) as a loop of sendrecv, as MPICH runs
+///    it. Posted ahead, a rank's next halving exchange is out while the
+///    previous one's fold still waits, and its messages meet its partners'
+///    earlier ones on the links.
+#ifndef COLLC_ALGORITHMS_POSTED_H
+#define COLLC_ALGORITHMS_POSTED_H
 
 #include "algorithms/Builder.h"
 
@@ -36,6 +42,10 @@ SearchingBuilder buildKnomialFanout;
 
 /// lockstep-scatter-allgather: scatter-allgather's schedule in lockstep.
 PlainBuilder buildLockstepScatterAllgather;
+
+/// lockstep-reduce-scatter-allgather: reduce-scatter-allgather's schedule
+/// (reduce or allreduce) in lockstep.
+PlainBuilder buildLockstepReduceScatterAllgather;
 
 } // namespace collc
 

@@ -1,8 +1,9 @@
-#include "algorithms/PostedBcast.h"
+#include "algorithms/Posted.h"
 
 #include "algorithms/Cheapest.h"
 #include "algorithms/LibraryBcast.h"
 #include "algorithms/Placement.h"
+#include "algorithms/Reductions.h"
 #include "algorithms/SegmentedBcast.h"
 
 #include <algorithm>
@@ -78,14 +79,30 @@ llvm::Expected<Schedule> buildKnomialFanout(const Machine &M, const Request &R,
   return Radices.take();
 }
 
-llvm::Expected<Schedule> buildLockstepScatterAllgather(const Machine &M,
-                                                       const Request &R) {
-  llvm::Expected<Schedule> S = buildScatterAllgather(M, R);
+namespace {
+
+/// \p Build's schedule in lockstep, named \p Name.
+llvm::Expected<Schedule> inLockstep(BuildFn Build, const Machine &M,
+                                    const Request &R, const char *Name) {
+  llvm::Expected<Schedule> S = Build(M, R);
   if (!S)
     return S.takeError();
-  S->Algorithm = "lockstep-scatter-allgather";
+  S->Algorithm = Name;
   S->Lockstep = true;
   return S;
+}
+
+} // namespace
+
+llvm::Expected<Schedule> buildLockstepScatterAllgather(const Machine &M,
+                                                       const Request &R) {
+  return inLockstep(buildScatterAllgather, M, R, "lockstep-scatter-allgather");
+}
+
+llvm::Expected<Schedule> buildLockstepReduceScatterAllgather(const Machine &M,
+                                                             const Request &R) {
+  return inLockstep(buildReduceScatterAllgather, M, R,
+                    "lockstep-reduce-scatter-allgather");
 }
 
 } // namespace collc

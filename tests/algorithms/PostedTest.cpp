@@ -1,13 +1,14 @@
-// Broadcasts posted as the MPI libraries post them (algorithms/PostedBcast.h):
+// Schedules posted as the MPI libraries post them (algorithms/Posted.h):
 // `knomial-fanout` (MVAPICH2's k-nomial tree, each rank sending to the
-// k - 1 children of a digit at once) and `lockstep-scatter-allgather`
-// (SMPI's scatter_LR_allgather: scatter-allgather as a loop of sendrecv).
-// For rank counts drawn from 2..70 (primes among them), roots and
-// placements, both build and verify; a fan-out's step holds one digit's
-// sends of a rank; and on the drawn platforms where SMPI's
-// mvapich2_knomial_intra_node and scatter_LR_allgather beat auto's 1 MiB
-// broadcast, auto takes them, faster than the trees it took before.
-#include "algorithms/PostedBcast.h"
+// k - 1 children of a digit at once), `lockstep-scatter-allgather` (SMPI's
+// scatter_LR_allgather: scatter-allgather as a loop of sendrecv) and
+// `lockstep-reduce-scatter-allgather` (SMPI's rab_rdb). For rank counts
+// drawn from 2..70 (primes among them), roots and placements, all build and
+// verify; a fan-out's step holds one digit's sends of a rank; and on the
+// drawn platforms where SMPI's mvapich2_knomial_intra_node and
+// scatter_LR_allgather beat auto's 1 MiB broadcast, and rab_rdb its 64 KiB
+// allreduce, auto takes them, faster than what it took before.
+#include "algorithms/Posted.h"
 #include "algorithms/LibraryBcast.h"
 #include "algorithms/Registry.h"
 #include "compiler/Driver.h"
@@ -25,20 +26,31 @@
 
 using namespace collc;
 
-TEST_CASE("knomial-fanout and lockstep-scatter-allgather: every rank count, "
-          "root and placement builds and verifies") {
+TEST_CASE("knomial-fanout, lockstep-scatter-allgather and "
+          "lockstep-reduce-scatter-allgather: every rank count, root and "
+          "placement builds and verifies") {
   const Machine Net = test::exampleMachine("fat-tree-256-net.yaml");
   Rng G(7331);
   size_t Built = 0;
   const std::vector<int32_t> Ps =
       test::drawnRankCounts({2, 3, 17, 30, 41, 63, 67}, 8807, 12);
-  for (const char *Alg : {"knomial-fanout", "lockstep-scatter-allgather"})
+  const std::pair<const char *, Collective> Cases[] = {
+      {"knomial-fanout", Collective::Bcast},
+      {"lockstep-scatter-allgather", Collective::Bcast},
+      {"lockstep-reduce-scatter-allgather", Collective::Reduce},
+      {"lockstep-reduce-scatter-allgather", Collective::Allreduce}};
+  for (const auto &Case : Cases)
     for (int32_t P : Ps)
       for (int PerNode : {1, 3, 0}) {
-        const int32_t Root = static_cast<int32_t>(G.uniform(0, P - 1));
-        Request R = test::request(Net, Collective::Bcast, P, Root, 100000, Alg);
+        const char *Alg = Case.first;
+        const Collective C = Case.second;
+        const int32_t Root = C == Collective::Allreduce
+                                 ? 0
+                                 : static_cast<int32_t>(G.uniform(0, P - 1));
+        Request R = test::request(Net, C, P, Root, 100000, Alg);
         test::placeOnNodes(R, PerNode ? PerNode : 3, PerNode == 0, G);
         CAPTURE(Alg);
+        CAPTURE(static_cast<int>(C));
         CAPTURE(P);
         CAPTURE(Root);
         CAPTURE(PerNode);
@@ -48,7 +60,7 @@ TEST_CASE("knomial-fanout and lockstep-scatter-allgather: every rank count, "
         CHECK(S->Lockstep == (std::string(Alg) != "knomial-fanout"));
         ++Built;
       }
-  CHECK(Built == 2 * Ps.size() * 3);
+  CHECK(Built == 4 * Ps.size() * 3);
 }
 
 TEST_CASE("knomial-fanout: each rank's step sends to the children of one "
@@ -118,4 +130,17 @@ TEST_CASE("knomial-fanout and lockstep-scatter-allgather: auto takes them "
   test::autoTakes(
       Tree2, test::arenaRequest(Tree2, Collective::Bcast, 1 << 20, "auto"),
       "lockstep-scatter-allgather", {"pipeline", "scatter-allgather"});
+}
+
+TEST_CASE("lockstep-reduce-scatter-allgather: auto takes it on the drawn "
+          "flat cluster where SMPI's rab_rdb beat auto's 64 KiB allreduce") {
+  // Seed 20261127's fifth platform: a flat cluster of 51 hosts, one rank
+  // each. auto took reduce-scatter-direct (SMPI 187.7 us; rab_rdb 179.3).
+  int32_t P = 0;
+  const Machine M = test::drawnPlatform(20261127, 24, 64, 4, P);
+  REQUIRE(P == 51);
+  test::autoTakes(M,
+                  test::arenaRequest(M, Collective::Allreduce, 65536, "auto"),
+                  "lockstep-reduce-scatter-allgather",
+                  {"reduce-scatter-direct", "reduce-scatter-allgather"});
 }
