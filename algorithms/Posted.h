@@ -6,22 +6,24 @@
 ///    mvapich2_knomial_intra_node): the k-nomial tree of `knomial`, each
 ///    rank sending to the k - 1 children of one digit at once and waiting
 ///    for them all before the next digit's (`knomial` sends to one child
-///    after the other). Concurrent sends share the sender's links but
-///    overlap their latencies and the routes beyond the first link, which
-///    on an oversubscribed fat tree is where a single send's time goes.
+///    after the other). Sends at once share the sender's links; they gain
+///    where one send alone does not fill them (on a drawn 3-level fat tree
+///    of 25 GB/s links a 1 MiB send alone took about 130 us, a third of
+///    the link's rate; SMPI: 576.4 us against `binomial`'s 662.7).
 ///  - `lockstep-scatter-allgather` (SMPI's scatter_LR_allgather, MPICH's
 ///    scatter-ring-allgather): `scatter-allgather`'s binomial scatter and
 ///    ring allgather, each rank running its steps as a loop of sendrecv
-///    (Schedule::Lockstep). Posted ahead, a rank that holds blocks from the
-///    scatter sends them on as fast as its links take them while its
-///    neighbours' ring messages queue behind them; in lockstep every rank
-///    moves one block a round.
+///    (Schedule::Lockstep). Posted ahead, ranks that hold blocks from the
+///    scatter run ahead of the ring and more of its messages share the
+///    links at once; in lockstep every rank moves one block a round (SMPI
+///    on a 63-rank 2-level fat tree, 1 MiB: 1100.7 us against 1290.7).
 ///  - `lockstep-reduce-scatter-allgather` (SMPI's rab_rdb, MPICH's
 ///    Rabenseifner allreduce): `reduce-scatter-allgather` (recursive
 ///    halving, then recursive doubling) as a loop of sendrecv, as MPICH runs
-///    it. Posted ahead, a rank's next halving exchange is out while the
-///    previous one's fold still waits, and its messages meet its partners'
-///    earlier ones on the links.
+///    it (SMPI on a 51-rank flat cluster, 64 KiB: 179.3 us against 200.3
+///    posted ahead).
+/// The flow-level evaluator times each posting, and `auto` takes these
+/// where it times them faster by more than rounding.
 #ifndef COLLC_ALGORITHMS_POSTED_H
 #define COLLC_ALGORITHMS_POSTED_H
 
