@@ -339,9 +339,6 @@ std::vector<std::vector<int32_t>> ranksByNode(const Schedule &S) {
   return Out;
 }
 
-namespace {
-
-/// Ranks (in increasing order) as intervals.
 std::vector<Interval> asIntervals(const std::vector<int32_t> &Ranks) {
   std::vector<Interval> Out;
   for (int32_t Rk : Ranks)
@@ -351,6 +348,8 @@ std::vector<Interval> asIntervals(const std::vector<int32_t> &Ranks) {
       Out.push_back({Rk, Rk + 1});
   return Out;
 }
+
+namespace {
 
 /// How groupDirect's groups get each other's blocks.
 enum class AcrossGroups {

@@ -86,6 +86,10 @@ RankPartBuilder buildDirectAllgatherPart;
 /// order (Participants' nodes): the groups of the node-aware algorithms.
 std::vector<std::vector<int32_t>> ranksByNode(const Schedule &S);
 
+/// Ranks (in increasing order) as intervals: the origins of a group's
+/// blocks.
+std::vector<Interval> asIntervals(const std::vector<int32_t> &Ranks);
+
 /// Node-aware direct allgather, for ranks that share nodes (SMPI's
 /// smp_simple, all at once): every rank sends its block to the other ranks
 /// of its node; then each node's blocks cross once to every other node, in

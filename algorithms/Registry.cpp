@@ -12,6 +12,7 @@
 #include "algorithms/LibraryBcast.h"
 #include "algorithms/MacroStar.h"
 #include "algorithms/Mesh.h"
+#include "algorithms/NodeLeaders.h"
 #include "algorithms/NodeRing.h"
 #include "algorithms/NonblockingRing.h"
 #include "algorithms/Packing.h"
@@ -624,6 +625,16 @@ const std::vector<AlgorithmInfo> &algorithms() {
        {Collective::Allgather},
        buildNodeDirectAllgather,
        nullptr,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/sharesNodes},
+      {"node-leaders",
+       "direct inside every node, then each node's leader sends its node's "
+       "blocks to every other leader at once and hands the other nodes' "
+       "blocks to its node's ranks in one message (SMPI's smp_simple)",
+       {Collective::Allgather},
+       buildNodeLeadersAllgather,
+       allPairsFit,
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/sharesNodes},

@@ -108,6 +108,8 @@ int collc_allgather_direct(const void *, int, MPI_Datatype, void *, int,
                            MPI_Datatype, MPI_Comm);
 int collc_allgather_node_direct(const void *, int, MPI_Datatype, void *, int,
                                 MPI_Datatype, MPI_Comm);
+int collc_allgather_node_leaders(const void *, int, MPI_Datatype, void *, int,
+                                 MPI_Datatype, MPI_Comm);
 int collc_allgather_grid_direct(const void *, int, MPI_Datatype, void *, int,
                                 MPI_Datatype, MPI_Comm);
 // Posting options: two staging areas a parent (double-buffered), sends
@@ -778,6 +780,7 @@ const std::pair<const char *, PersFn> AllgatherAlgs[] = {
     {"dimension-rings", collc_allgather_dimension_rings},
     {"direct", collc_allgather_direct},
     {"node-direct", collc_allgather_node_direct},
+    {"node-leaders", collc_allgather_node_leaders},
     {"grid-direct", collc_allgather_grid_direct},
     {"grid-direct-3d", collc_allgather_grid_direct_3d},
     {"nonblocking-ring", collc_allgather_nonblocking_ring},

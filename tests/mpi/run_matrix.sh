@@ -36,8 +36,9 @@
 #     reduce_scatter_direct_nc), grid-direct, grid-direct-3d (P with
 #     three factors), nonblocking-ring and
 #     neighbor-exchange allgather, two-level reduce/allreduce and
-#     double-buffered reduce; node-direct allgather on a torus of
-#     ceil(P/2) nodes with two ranks per node (<gendir>/torus2-P.yaml).
+#     double-buffered reduce; node-direct and node-leaders allgather on a
+#     torus of ceil(P/2) nodes with two ranks per node
+#     (<gendir>/torus2-P.yaml).
 # Beyond 16 ranks (SMPI) only sizes whose per-rank buffers stay within
 # 65539 bytes are built, as check.cpp --cap 65539 runs there, and beyond 64
 # only the broadcasts. One file per
@@ -60,7 +61,7 @@ algs=(opt_tree binomial sequential chain greedy edge_disjoint k_segment pipeline
   brent_kung rootp pairwise bruck ring binomial_nc nearest_halving nearest_doubling
   dimension_rings direct reduce_scatter_direct direct_nc reduce_scatter_direct_nc node_direct grid_direct
   bine swing two_level double_buffered nonblocking_ring neighbor_exchange grid_direct_3d
-  knomial_fanout lockstep_scatter_allgather lockstep_reduce_scatter_allgather)
+  knomial_fanout lockstep_scatter_allgather lockstep_reduce_scatter_allgather node_leaders)
 
 if [ "$mode" = generate ]; then
   collc=$1 handbuilt=$2 src=$3 gen=$4
@@ -165,6 +166,7 @@ if [ "$mode" = generate ]; then
             if [ "$p" -le 64 ]; then
               [ -f "$gen/torus2-$p.yaml" ] || torus2 "$p"
               echo "--machine $gen/torus2-$p.yaml -o $gen/json/node_direct-allgather-$p-0-$b.json --collective allgather --ranks $p --root 0 --bytes $b --algorithm node-direct" >> "$torus_jobs"
+              echo "--machine $gen/torus2-$p.yaml -o $gen/json/node_leaders-allgather-$p-0-$b.json --collective allgather --ranks $p --root 0 --bytes $b --algorithm node-leaders" >> "$torus_jobs"
             fi
           fi
           [ "$r" = 0 ] && for alg in pairwise bruck; do
@@ -238,7 +240,7 @@ if [ "$mode" = generate ]; then
     # messages in a step): their data flow is verified without a machine.
     machine=(--machine "$gen/machine.yaml")
     case $alg in
-      direct | reduce_scatter_direct | node_direct | grid_direct | grid_direct_3d | two_level | double_buffered | \
+      direct | reduce_scatter_direct | node_direct | node_leaders | grid_direct | grid_direct_3d | two_level | double_buffered | \
         nonblocking_ring | neighbor_exchange | *_nc) [ "$alg" = binomial_nc ] || machine=() ;;
     esac
     "$collc" $(printf -- "--schedule %s " "$gen"/json/$alg-*.json) "${machine[@]}" \
