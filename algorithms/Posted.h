@@ -13,10 +13,9 @@
 ///  - `lockstep-scatter-allgather` (SMPI's scatter_LR_allgather, MPICH's
 ///    scatter-ring-allgather): `scatter-allgather`'s binomial scatter and
 ///    ring allgather, each rank running its steps as a loop of sendrecv
-///    (Schedule::Lockstep). Posted ahead, ranks that hold blocks from the
-///    scatter run ahead of the ring and more of its messages share the
-///    links at once; in lockstep every rank moves one block a round (SMPI
-///    on a 63-rank 2-level fat tree, 1 MiB: 1100.7 us against 1290.7).
+///    (Schedule::Lockstep), which the evaluator and SMPI time faster than
+///    the same schedule posted ahead on a drawn fat tree (63 ranks, 1 MiB:
+///    1100.7 us against 1290.7 under SMPI).
 ///  - `lockstep-reduce-scatter-allgather` (SMPI's rab_rdb, MPICH's
 ///    Rabenseifner allreduce): `reduce-scatter-allgather` (recursive
 ///    halving, then recursive doubling) as a loop of sendrecv, as MPICH runs
