@@ -75,12 +75,11 @@ TEST_CASE("auto's bounds of reductions never exceed the step-priced makespan "
 
 TEST_CASE("auto's bound of the `direct` allreduce on a torus at 4 B is within "
           "2% of its makespan, and above swing's time at 16,384 ranks") {
-  // Both steps' farthest messages, with the whole load of the root's link
-  // they enter or leave it by: the flat tree loses to the log P exchanges
-  // on a large torus.
+  // Both steps' farthest messages carry the whole load of the root's link
+  // they cross: on a large torus the log P exchanges beat the flat tree.
   const AlgorithmInfo *Direct = findAlgorithm("direct", Collective::Allreduce);
-  const AlgorithmInfo *Swing = findAlgorithm("swing", Collective::Allreduce);
   REQUIRE(Direct);
+  const AlgorithmInfo *Swing = findAlgorithm("swing", Collective::Allreduce);
   REQUIRE(Swing);
   for (int32_t Side : {16, 128})
     for (int32_t Root : {0, 77}) {
