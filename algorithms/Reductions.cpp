@@ -653,6 +653,60 @@ double rootEntryShare(const Machine &M, const Schedule &S) {
   return (N.SendOverhead + Hops + Load) * (1 - 1e-9);
 }
 
+/// Elsewhere (a fat tree, a cluster, a MIN: routes of a few hops), the
+/// time the step pricing cannot end `direct`'s vectors into the root before
+/// by the link they enter it by: every message books each link of its route
+/// one after the other (occupy()'s FreeAt), from the first's data phase, no
+/// earlier than one overhead and a link's least latency past the start, so
+/// the last link shared by the most of them (of all but fat pipes) is busy
+/// for all their bytes at its bandwidth (the band's factor included) past
+/// that. 0 on a mesh, torus or hypercube (rootEntryShare) and unrouted
+/// topologies.
+double rootLastLinkLoad(const Machine &M, const Schedule &S) {
+  const Topology &T = M.Topo;
+  const Network &N = *M.Net;
+  if (T.hasCoordinates() || !isRouted(T) || N.Links.empty())
+    return 0;
+  const int64_t RootNode = S.Participants[S.Root].Node;
+  // Per node, its route's last link (a key, or ~0: a fat pipe); per link,
+  // the messages entering by it.
+  llvm::DenseMap<int64_t, uint64_t> LastOf;
+  llvm::DenseMap<uint64_t, int64_t> Entering;
+  llvm::DenseMap<uint64_t, double> BandwidthOf;
+  std::vector<Channel> Route;
+  for (const Participant &Pt : S.Participants) {
+    if (Pt.Node == RootNode)
+      continue;
+    auto [It, New] = LastOf.try_emplace(Pt.Node, ~uint64_t(0));
+    if (New) {
+      Route.clear();
+      llvm::cantFail(appendRoute(T, Pt.Node, RootNode, Route));
+      const Channel &C = Route.back();
+      const LinkClass &Class = N.Links[C.Class];
+      if (!Class.FatPipe && Class.Bandwidth > 0) {
+        It->second = (uint64_t(C.From) << 40) ^ (uint64_t(C.To) << 16) ^
+                     uint64_t(C.Lane);
+        BandwidthOf[It->second] = Class.Bandwidth;
+      }
+    }
+    if (It->second != ~uint64_t(0))
+      ++Entering[It->second];
+  }
+  const uint64_t Bytes = S.Bytes + N.EnvelopeBytes;
+  const ProtocolBand &Band = N.band(Bytes);
+  double Busiest = 0;
+  for (const auto &[Link, Count] : Entering)
+    Busiest = std::max(Busiest, double(Count) * double(Bytes) /
+                                    (BandwidthOf[Link] * Band.BandwidthFactor));
+  if (Busiest == 0)
+    return 0;
+  double Least = std::numeric_limits<double>::infinity();
+  for (const LinkClass &L : N.Links)
+    Least = std::min(Least, L.Latency);
+  // Below the pricing's own arithmetic by a rounding's margin.
+  return (N.SendOverhead + Least * Band.LatencyFactor + Busiest) * (1 - 1e-9);
+}
+
 } // namespace
 
 double directReduceBound(const Machine &M, const Request &R) {
@@ -670,7 +724,7 @@ double directReduceBound(const Machine &M, const Request &R) {
   // from another node crosses the root node's limit (the last node of its
   // route, SimGrid's shared limiter too), busy for its bytes one message
   // after the other from the first's data phase, past one overhead; and on
-  // a mesh, torus or hypercube, rootEntryShare.
+  // a mesh, torus or hypercube rootEntryShare, elsewhere rootLastLinkLoad.
   double Reduced = leastTransferTime(N, R.Bytes, /*NodesShared=*/OffRoot == 0);
   if (OffRoot > 0 && std::isfinite(N.injectionLimit())) {
     const uint64_t Bytes = R.Bytes + N.EnvelopeBytes;
@@ -679,7 +733,7 @@ double directReduceBound(const Machine &M, const Request &R) {
                                                (N.injectionLimit() *
                                                 N.band(Bytes).BandwidthFactor));
   }
-  Reduced = std::max(Reduced, rootEntryShare(M, S));
+  Reduced = std::max({Reduced, rootEntryShare(M, S), rootLastLinkLoad(M, S)});
   if (R.Coll != Collective::Allreduce)
     return Reduced;
   // Then the root's sends of the result, each no earlier than the last

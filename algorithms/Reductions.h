@@ -72,9 +72,10 @@ PlainBuilder buildDirectReduce;
 /// the step pricing routes P - 1 messages of up to the diameter's hops in
 /// each step: the vectors into the root, the last no earlier than a
 /// transfer's least time, after the root node's ejection limit (where the
-/// network has one) has carried them one after the other, and on a mesh,
-/// torus or hypercube after the farthest rank's message has crossed with
-/// the bytes of every message entering the root by its last link; then
+/// network has one) has carried them one after the other, on a mesh, torus
+/// or hypercube after the farthest rank's message has crossed with the
+/// bytes of every message entering the root by its last link, elsewhere
+/// after the root's busiest last link has carried all of its; then
 /// (allreduce) the broadcast of the result, directBound (algorithms/Trees.h)
 /// from there.
 BoundTest directReduceBound;
