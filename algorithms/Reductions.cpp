@@ -5,7 +5,12 @@
 #include "algorithms/Reducer.h"
 #include "algorithms/SegmentedBcast.h"
 #include "algorithms/TreePipeline.h"
+#include "algorithms/Trees.h"
+#include "passes/Routes.h"
+#include "passes/StepCost.h"
 #include "passes/Verify.h"
+
+#include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
 #include <cassert>
@@ -569,6 +574,172 @@ llvm::Expected<Schedule> buildDirectReduce(const Machine &M, const Request &R) {
               Gather);
   S.Steps = groupedRounds(M, std::move(Rd.Ts), P, Rd.Tags);
   return S;
+}
+
+namespace {
+
+/// The time the step pricing cannot end `direct`'s vectors into the root
+/// before on a mesh, torus or hypercube (0 elsewhere). With one link class,
+/// the messages from the ranks farthest from the root weigh the least on
+/// every link they share, so occupy() gives one of them each link's whole
+/// load (min(b x the link's weight / its own, the link's bytes)): past one
+/// overhead and its hops' latencies, it moves the bytes of every message
+/// that enters the root by its last link. That link depends on the source
+/// only through the last dimension, in routing order, where it differs
+/// from the root and its coordinate there: the route corrects that
+/// dimension last, from the node that differs from the root there alone,
+/// and it routes by the current node's coordinates. One route per such
+/// pair finds it.
+double rootEntryShare(const Machine &M, const Schedule &S) {
+  const Topology &T = M.Topo;
+  const Network &N = *M.Net;
+  const bool OneClass = T.hasCoordinates() && N.Links.size() == 1 &&
+                        !N.Links[0].FatPipe && N.Links[0].Bandwidth > 0;
+  // Every vector in one step: as many ports as ranks but the root.
+  if (!OneClass || uint64_t(portsPerStep(M)) < uint64_t(S.size() - 1))
+    return 0;
+  const int64_t RootNode = S.Participants[S.Root].Node;
+  const size_t Dims = T.Dims.size();
+  const std::vector<int64_t> At = T.coordOf(RootNode);
+  int64_t Widest = 1;
+  for (int64_t D : T.Dims)
+    Widest = std::max(Widest, D);
+  // Per (last dimension, coordinate): the link; per link, the messages.
+  llvm::DenseMap<int64_t, uint64_t> LinkOf;
+  llvm::DenseMap<uint64_t, int64_t> Entering;
+  std::vector<std::pair<uint64_t, unsigned>> Remote;
+  std::vector<Channel> Route;
+  for (const Participant &Pt : S.Participants) {
+    if (Pt.Node == RootNode)
+      continue;
+    const std::vector<int64_t> From = T.coordOf(Pt.Node);
+    size_t Last = Dims;
+    for (size_t K = 0; K < Dims; ++K) {
+      const size_t I =
+          T.Routing == DimensionRouting::SimGrid ? Dims - 1 - K : K;
+      if (From[I] != At[I])
+        Last = I;
+    }
+    const int64_t Key = int64_t(Last) * Widest + From[Last];
+    auto [It, New] = LinkOf.try_emplace(Key, 0);
+    if (New) {
+      std::vector<int64_t> Via = At;
+      Via[Last] = From[Last];
+      Route.clear();
+      llvm::cantFail(appendRoute(T, T.nodeOf(Via), RootNode, Route));
+      It->second = (uint64_t(Route.back().From) << 40) ^
+                   (uint64_t(Route.back().To) << 16) ^
+                   uint64_t(Route.back().Lane);
+    }
+    ++Entering[It->second];
+    Remote.push_back({It->second, T.distance(Pt.Node, RootNode)});
+  }
+  unsigned MostHops = 0;
+  for (const auto &Msg : Remote)
+    MostHops = std::max(MostHops, Msg.second);
+  int64_t Sharing = 0;
+  for (const auto &Msg : Remote)
+    if (Msg.second == MostHops)
+      Sharing = std::max(Sharing, Entering[Msg.first]);
+  if (MostHops == 0)
+    return 0;
+  const uint64_t Bytes = S.Bytes + N.EnvelopeBytes;
+  const ProtocolBand &Band = N.band(Bytes);
+  const double Hops =
+      double(MostHops) * N.Links[0].Latency * Band.LatencyFactor;
+  const double Load = double(Sharing) * double(Bytes) /
+                      (N.Links[0].Bandwidth * Band.BandwidthFactor);
+  // Below the pricing's own arithmetic by a rounding's margin.
+  return (N.SendOverhead + Hops + Load) * (1 - 1e-9);
+}
+
+/// Elsewhere (a fat tree, a cluster, a MIN: routes of a few hops), the
+/// time the step pricing cannot end `direct`'s vectors into the root before
+/// by the link they enter it by: every message books each link of its route
+/// one after the other (occupy()'s FreeAt), from the first's data phase, no
+/// earlier than one overhead and a link's least latency past the start, so
+/// the last link shared by the most of them (of all but fat pipes) is busy
+/// for all their bytes at its bandwidth (the band's factor included) past
+/// that. 0 on a mesh, torus or hypercube (rootEntryShare) and unrouted
+/// topologies.
+double rootLastLinkLoad(const Machine &M, const Schedule &S) {
+  const Topology &T = M.Topo;
+  const Network &N = *M.Net;
+  if (T.hasCoordinates() || !isRouted(T) || N.Links.empty())
+    return 0;
+  const int64_t RootNode = S.Participants[S.Root].Node;
+  // Per node, its route's last link (a key, or ~0: a fat pipe); per link,
+  // the messages entering by it.
+  llvm::DenseMap<int64_t, uint64_t> LastOf;
+  llvm::DenseMap<uint64_t, int64_t> Entering;
+  llvm::DenseMap<uint64_t, double> BandwidthOf;
+  std::vector<Channel> Route;
+  for (const Participant &Pt : S.Participants) {
+    if (Pt.Node == RootNode)
+      continue;
+    auto [It, New] = LastOf.try_emplace(Pt.Node, ~uint64_t(0));
+    if (New) {
+      Route.clear();
+      llvm::cantFail(appendRoute(T, Pt.Node, RootNode, Route));
+      const Channel &C = Route.back();
+      const LinkClass &Class = N.Links[C.Class];
+      if (!Class.FatPipe && Class.Bandwidth > 0) {
+        It->second = (uint64_t(C.From) << 40) ^ (uint64_t(C.To) << 16) ^
+                     uint64_t(C.Lane);
+        BandwidthOf[It->second] = Class.Bandwidth;
+      }
+    }
+    if (It->second != ~uint64_t(0))
+      ++Entering[It->second];
+  }
+  const uint64_t Bytes = S.Bytes + N.EnvelopeBytes;
+  const ProtocolBand &Band = N.band(Bytes);
+  double Busiest = 0;
+  for (const auto &[Link, Count] : Entering)
+    Busiest = std::max(Busiest, double(Count) * double(Bytes) /
+                                    (BandwidthOf[Link] * Band.BandwidthFactor));
+  if (Busiest == 0)
+    return 0;
+  double Least = std::numeric_limits<double>::infinity();
+  for (const LinkClass &L : N.Links)
+    Least = std::min(Least, L.Latency);
+  // Below the pricing's own arithmetic by a rounding's margin.
+  return (N.SendOverhead + Least * Band.LatencyFactor + Busiest) * (1 - 1e-9);
+}
+
+} // namespace
+
+double directReduceBound(const Machine &M, const Request &R) {
+  if (R.size() < 2 || !M.Net)
+    return 0;
+  const Network &N = *M.Net;
+  const Schedule S = scheduleSkeleton(M, R, "");
+  const int64_t RootNode = S.Participants[S.Root].Node;
+  const auto OffRoot =
+      std::count_if(S.Participants.begin(), S.Participants.end(),
+                    [&](const Participant &Pt) { return Pt.Node != RootNode; });
+  // The vectors into the root: the last arrives at least a transfer's least
+  // time after the start (between nodes, where a rank is on another node
+  // than the root's); where the network limits a node's ejection, each
+  // from another node crosses the root node's limit (the last node of its
+  // route, SimGrid's shared limiter too), busy for its bytes one message
+  // after the other from the first's data phase, past one overhead; and on
+  // a mesh, torus or hypercube rootEntryShare, elsewhere rootLastLinkLoad.
+  double Reduced = leastTransferTime(N, R.Bytes, /*NodesShared=*/OffRoot == 0);
+  if (OffRoot > 0 && std::isfinite(N.injectionLimit())) {
+    const uint64_t Bytes = R.Bytes + N.EnvelopeBytes;
+    Reduced =
+        std::max(Reduced, N.SendOverhead + double(OffRoot) * double(Bytes) /
+                                               (N.injectionLimit() *
+                                                N.band(Bytes).BandwidthFactor));
+  }
+  Reduced = std::max({Reduced, rootEntryShare(M, S), rootLastLinkLoad(M, S)});
+  if (R.Coll != Collective::Allreduce)
+    return Reduced;
+  // Then the root's sends of the result, each no earlier than the last
+  // vector's arrival (the result carries them all): `direct`'s broadcast
+  // bound (directBound) from there.
+  return Reduced + directBound(M, R);
 }
 
 bool writtenReductionFits(double Transfers, const std::string &What,

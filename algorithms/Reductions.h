@@ -68,6 +68,17 @@ AppliesTest knomialReduceApplies;
 /// order; Allreduce: then the root sends the result to every rank at once.
 /// One step each on a machine with a network; else one port at a time.
 PlainBuilder buildDirectReduce;
+/// Its AutoBound (algorithms/Registry.h), known before building it, where
+/// the step pricing routes P - 1 messages of up to the diameter's hops in
+/// each step: the vectors into the root, the last no earlier than a
+/// transfer's least time, after the root node's ejection limit (where the
+/// network has one) has carried them one after the other, on a mesh, torus
+/// or hypercube after the farthest rank's message has crossed with the
+/// bytes of every message entering the root by its last link, elsewhere
+/// after the root's busiest last link has carried all of its; then
+/// (allreduce) the broadcast of the result, directBound (algorithms/Trees.h)
+/// from there.
+BoundTest directReduceBound;
 
 /// Reduce-scatter by one all-to-all (SMPI's rab2): the vector in
 /// K = min(P, elements) blocks, rank b < K owns block b, and every rank sends

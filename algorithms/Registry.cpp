@@ -361,7 +361,9 @@ const std::vector<AlgorithmInfo> &algorithms() {
        nullptr,
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
-       /*AutoApplies=*/onNetwork},
+       /*AutoApplies=*/onNetwork,
+       /*AutoGain=*/0,
+       /*AutoBound=*/directReduceBound},
       {"reduce-scatter-direct",
        "reduce-scatter by one all-to-all (each owner folds its block in rank "
        "order), then a direct or ring allgather (reduce: a direct gather)",

@@ -607,8 +607,20 @@ llvm::Expected<Schedule> buildNearestHalving(const Machine &M,
 
 llvm::Expected<Schedule> buildNearestDoubling(const Machine &M,
                                               const Request &R) {
-  Schedule S = scheduleSkeleton(M, R, "nearest-doubling");
   const PowerCore PC(M, R);
+  // Core x log2(Core) exchanges and the extra ranks' fold-in and copy-out,
+  // each a transfer of the whole vector (one piece, as a plain copy's):
+  // refused past MaxCopyTransfers before any is listed, where they and
+  // their pricing would take more than 6 GB (2^20 ranks: 20 x 2^20).
+  const double Transfers =
+      double(PC.Core) * double(ceilLog2(PC.Core)) + 2.0 * double(PC.Extra);
+  if (Transfers > double(MaxCopyTransfers))
+    return notApplicable(
+        "nearest-doubling",
+        "it would list " + std::to_string(static_cast<long long>(Transfers)) +
+            " transfers, more than the " + std::to_string(MaxCopyTransfers) +
+            " a schedule of whole-vector transfers may hold");
+  Schedule S = scheduleSkeleton(M, R, "nearest-doubling");
   Reducer Rd(S);
   PC.foldIn(Rd, 1);
   for (int64_t Mask = 1; Mask < PC.Core; Mask <<= 1) {

@@ -61,6 +61,8 @@ AppliesTest nearestHalvingApplies;
 /// Small-message allreduce: recursive doubling of the whole vector along
 /// the grid, nearest partner first (P not a power of two: MPICH's fold
 /// before and copy after). ceil(log2 P) exchanges of the whole message.
+/// Refused (before listing any) past MaxCopyTransfers transfers: from
+/// 2^20 ranks.
 PlainBuilder buildNearestDoubling;
 /// Rank \p Rank's part of buildNearestDoubling's schedule
 /// (algorithms/RankParts.h): its fold-in or copy-out and its exchanges, each

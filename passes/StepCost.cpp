@@ -66,6 +66,21 @@ public:
       Capacity.assign(static_cast<size_t>(2 * Vertices), Limit);
       NodeLimits = true;
     }
+    // On a mesh, torus or hypercube a link is found by its node and
+    // direction, without hashing (a step of a million routes crosses
+    // hundreds of millions of links).
+    if (M.Topo.hasCoordinates()) {
+      const size_t Dims = M.Topo.Dims.size();
+      Strides.assign(Dims, 1);
+      for (size_t I = Dims; I-- > 1;)
+        Strides[I - 1] = Strides[I] * M.Topo.Dims[I];
+      // Per node, a slot per dimension and way: two ways where the extent
+      // exceeds 2 (a ring of 2 or a hypercube's edge has one neighbour).
+      Slot.assign(Dims + 1, 0);
+      for (size_t I = 0; I < Dims; ++I)
+        Slot[I + 1] = Slot[I] + (M.Topo.Dims[I] > 2 ? 2 : 1);
+      ByDirection.assign(static_cast<size_t>(M.Topo.Nodes * Slot[Dims]), NoId);
+    }
   }
 
   /// Calls \p Fn with every resource of the route from node \p A to node
@@ -97,6 +112,14 @@ private:
     int64_t A = C.From, B = C.To;
     if (!Net.Links[C.Class].FullDuplex && A > B)
       std::swap(A, B);
+    if (!ByDirection.empty() && C.Lane == 0)
+      if (uint32_t *Id = directed(A, B)) {
+        if (*Id == NoId) {
+          *Id = static_cast<uint32_t>(Capacity.size());
+          Capacity.push_back(Net.Links[C.Class].Bandwidth);
+        }
+        return *Id;
+      }
     const uint64_t Key = (static_cast<uint64_t>(A) << 40) ^
                          (static_cast<uint64_t>(B) << 16) ^
                          static_cast<uint64_t>(C.Lane);
@@ -106,11 +129,36 @@ private:
     return It->second;
   }
 
+  /// The slot of the link from node \p A to its neighbour \p B on a mesh,
+  /// torus or hypercube: A's, by the dimension and the way (up, or down
+  /// where the extent exceeds 2: a ring of 2 has one neighbour) B lies in;
+  /// nullptr where B is no neighbour. The node distance names the
+  /// dimension: +-stride (no wrap) or -+(extent - 1) x stride (a wrap),
+  /// distinct across the dimensions of extent 2 or more.
+  uint32_t *directed(int64_t A, int64_t B) {
+    const int64_t Delta = B - A;
+    for (size_t I = Strides.size(); I-- > 0;) {
+      const int64_t D = M.Topo.Dims[I], S = Strides[I];
+      if (D < 2)
+        continue;
+      const bool Up = Delta == S || Delta == -(D - 1) * S;
+      if (Up || Delta == -S || Delta == (D - 1) * S)
+        return &ByDirection[size_t(A * Slot.back() + Slot[I] + (D > 2 && !Up))];
+    }
+    return nullptr;
+  }
+
+  static constexpr uint32_t NoId = ~uint32_t(0);
   const Machine &M;
   const Network &Net;
   bool NodeLimits = false;
   std::vector<int64_t> LimiterNodes;
   llvm::DenseMap<uint64_t, uint32_t, ChannelKeyInfo> LinkIds;
+  /// On a mesh, torus or hypercube: per dimension its stride and its first
+  /// slot (the last: the slots of a node), and per node and slot the link's
+  /// resource (NoId: not met yet).
+  std::vector<int64_t> Strides, Slot;
+  std::vector<uint32_t> ByDirection;
 };
 
 class StepPricer {
