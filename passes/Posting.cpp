@@ -4,8 +4,10 @@
 #include "passes/ReductionFlow.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <map>
 #include <queue>
@@ -82,12 +84,17 @@ public:
   /// \p Only: plan that rank alone (-1: every rank). \p Compact (with a
   /// rank): keep its plan as the plan's only rank, Ranks[0], so that the
   /// work does not grow with the number of ranks (peakScratchByRank plans
-  /// every rank so).
-  Planner(const Schedule &S, int32_t Only, bool Compact = false)
+  /// every rank so). \p Distance: try Bruck's all-to-all's scratch layout
+  /// by distance (distanceSlot) before the colouring.
+  Planner(const Schedule &S, int32_t Only, bool Compact = false,
+          bool Distance = true)
       : S(S), P(S.size()), C(S.Coll), K(std::max<int64_t>(S.NumChunks, 1)),
         Only(Only), Compact(Compact && Only >= 0), First(Only < 0 ? 0 : Only),
-        End(Only < 0 ? P : Only + 1), Plan(), Keys(this->Compact ? 1 : P),
-        KeyLast(this->Compact ? 1 : P) {
+        End(Only < 0 ? P : Only + 1),
+        ByDistance(Distance && C == Collective::Alltoall &&
+                   S.Algorithm == "bruck"),
+        Plan(), Keys(this->Compact ? 1 : P), KeyLast(this->Compact ? 1 : P),
+        RunOrigins(ByDistance ? (this->Compact ? 1 : P) : 0) {
     Plan.Ranks.resize(this->Compact ? 1 : P);
   }
 
@@ -95,7 +102,15 @@ public:
     if (Error E = buildOps())
       return E;
     for (int32_t R = First; R < End; ++R) {
-      assignMemory(R);
+      if (ByDistance) {
+        // A schedule that only bears Bruck's name may not fit the layout:
+        // then it is planned as any other.
+        if (!distanceScratch(R))
+          return Planner(S, Only, Compact, /*Distance=*/false).run();
+        assignStaging(R);
+      } else {
+        assignMemory(R);
+      }
       computeWaits(R);
     }
     dataWaits();
@@ -237,23 +252,186 @@ private:
 
   /// A copy of replicated or personalized data: the blocks of its pieces,
   /// where sender and receiver keep them (scratch blocks by key, one
-  /// segment each until slots are assigned).
+  /// segment each until slots are assigned; by distance, in their slots
+  /// and merged at once). Only the planned ranks' sides.
   void dataSegs(const Transfer &T, std::vector<PlannedSeg> &SendSegs,
                 std::vector<PlannedSeg> &RecvSegs) {
     std::vector<Piece> Pieces(T.Pieces.begin(), T.Pieces.end());
     if (Pieces.empty())
       Pieces.push_back(S.wholeMessage());
-    for (const Piece &Pc : Pieces)
+    const bool Src = planned(T.Src), Dst = planned(T.Dst);
+    for (const Piece &Pc : Pieces) {
+      if (ByDistance && Pc.Dests.size() == 1 && Pc.Chunks == Interval{0, K}) {
+        // Whole blocks of one dest (Bruck's rectangles): run by run.
+        for (int32_t R : {T.Src, T.Dst})
+          if (planned(R))
+            placeOrigins(R, Pc.Origins.Lo, Pc.Origins.Hi, Pc.Dests.Lo,
+                         R == T.Src ? SendSegs : RecvSegs);
+        continue;
+      }
       for (int64_t O = Pc.Origins.Lo; O < Pc.Origins.Hi; ++O)
         for (int64_t D = Pc.Dests.Lo; D < Pc.Dests.Hi; ++D) {
           if (!isPersonalized(C) && D != Pc.Dests.Lo)
             break; // replicated data: the dest axis does not split it
-          auto Src = locate(T.Src, O, D);
-          auto Dst = locate(T.Dst, O, D);
           const int32_t Lo = int32_t(Pc.Chunks.Lo), Hi = int32_t(Pc.Chunks.Hi);
-          SendSegs.push_back({Src.second, 1, Lo, Hi, Src.first, 0});
-          RecvSegs.push_back({Dst.second, 1, Lo, Hi, Dst.first, 0});
+          if (Src)
+            place(T.Src, O, D, Lo, Hi, SendSegs);
+          if (Dst)
+            place(T.Dst, O, D, Lo, Hi, RecvSegs);
         }
+    }
+  }
+
+  /// place() for whole blocks of origins [\p O, \p OEnd)
+  /// and dest \p D, a run at a time: the send buffer's one block (origin
+  /// \p R), the receive buffer's run (dest \p R), or a run of slots, which
+  /// breaks where the distance wraps.
+  void placeOrigins(int32_t R, int64_t O, int64_t OEnd, int64_t D,
+                    std::vector<PlannedSeg> &Segs) {
+    const int32_t Whole = int32_t(K);
+    while (O < OEnd) {
+      if (O == R) {
+        appendSeg(Segs, {D, 1, 0, Whole, SendBuf, 0});
+        ++O;
+        continue;
+      }
+      int64_t End = R > O ? std::min<int64_t>(OEnd, R) : OEnd;
+      if (D == R) {
+        appendSeg(Segs, {O, End - O, 0, Whole, RecvBuf, 0});
+      } else {
+        if (O <= D)
+          End = std::min(End, D + 1);
+        appendScratch(R, Segs, distanceSlot(R, O, D), O, End - O, 0, Whole);
+      }
+      O = End;
+    }
+  }
+
+  /// Appends slots [\p Slot, + \p N), origins from \p O, to rank \p R's
+  /// \p Segs: a run of slots continues where its origins do (their dest is
+  /// then the same), which distanceScratch reads back.
+  void appendScratch(int32_t R, std::vector<PlannedSeg> &Segs, int64_t Slot,
+                     int64_t O, int64_t N, int32_t Lo, int32_t Hi) {
+    std::vector<int32_t> &Origins = RunOrigins[at(R)];
+    if (!Segs.empty()) {
+      PlannedSeg &L = Segs.back();
+      if (L.Buf == ScratchBuf && L.ChunkLo == Lo && L.ChunkHi == Hi &&
+          L.Block + L.NumBlocks == Slot && Origins.back() + L.NumBlocks == O) {
+        L.NumBlocks += N;
+        return;
+      }
+    }
+    Segs.push_back({Slot, N, Lo, Hi, ScratchBuf, 0});
+    Origins.push_back(int32_t(O));
+  }
+
+  /// Appends to \p Segs, rank \p R's, chunks [Lo, Hi) of block (\p O,
+  /// \p D) where \p R keeps it.
+  void place(int32_t R, int64_t O, int64_t D, int32_t Lo, int32_t Hi,
+             std::vector<PlannedSeg> &Segs) {
+    if (!ByDistance) {
+      auto L = locate(R, O, D);
+      Segs.push_back({L.second, 1, Lo, Hi, L.first, 0});
+      return;
+    }
+    if (O == R)
+      appendSeg(Segs, {D, 1, Lo, Hi, SendBuf, 0});
+    else if (D == R)
+      appendSeg(Segs, {O, 1, Lo, Hi, RecvBuf, 0});
+    else
+      appendScratch(R, Segs, distanceSlot(R, O, D), O, 1, Lo, Hi);
+  }
+
+  /// Bruck's all-to-all keeps a block of distance d = D - O (mod P) at rank
+  /// R + t, t the bits of d below the step, until it sends it on in the
+  /// step of d's next bit. In slot P - 1 - d, so that the ascending origins
+  /// of one dest (a rectangle of the rank part, d descending) are one run of
+  /// slots, of one of two banks by the parity of the set bits of the
+  /// distance left, D - R: uniform over a step's run, and different for the
+  /// block of distance d a step sends and the one it brings, whose distance
+  /// left has one bit less. Two blocks of distance d share a bank only two
+  /// hops apart, so a slot changes hands only in a later step than its last
+  /// use (distanceScratch checks it): at most 2P slots at Lookahead 0, where
+  /// the colouring tried each lookahead on every block (at 65,536 ranks half
+  /// a million).
+  int64_t distanceSlot(int32_t R, int64_t O, int64_t D) const {
+    const int64_t Dist = ((D - O) % P + P) % P, Left = ((D - R) % P + P) % P;
+    return P - 1 - Dist + P * (llvm::countPopulation(uint64_t(Left)) & 1);
+  }
+
+  /// Rank \p R's scratch by distance (distanceSlot), at Lookahead 0: checks
+  /// that each slot changes hands in a receive, in a step after every use
+  /// of its previous block, and then, as assignScratch does, has that
+  /// receive wait for those uses. False when it does not fit.
+  bool distanceScratch(int32_t R) {
+    RankPlan &RP = rank(R);
+    const std::vector<int32_t> &Origins = RunOrigins[at(R)];
+    int64_t Slots = 0;
+    for (const PlannedOp &O : RP.Ops)
+      for (const PlannedSeg &G : O.Segs)
+        if (G.Buf == ScratchBuf)
+          Slots = std::max(Slots, G.Block + G.NumBlocks);
+    // Per slot: the origin of the block it holds (-1: none), the step of
+    // its last use, and its uses since it came: the first two in Use, the
+    // others in a list through More (a block of Bruck's has two, the
+    // receive that brings it and the send that takes it on).
+    std::vector<int32_t> Holder(size_t(Slots), -1), LastStep(size_t(Slots), -1),
+        Head(size_t(Slots), -1);
+    std::vector<std::array<int32_t, 2>> Use(size_t(Slots), {NoOp, NoOp});
+    std::vector<std::pair<int32_t, int32_t>> More; // (op, next)
+    std::vector<int32_t> WaitedBy(RP.Ops.size(), NoOp);
+    auto Wait = [&](PlannedOp &O, int32_t I, int32_t W) {
+      if (W != NoOp && WaitedBy[size_t(W)] != I) {
+        WaitedBy[size_t(W)] = I;
+        O.PostWaits.push_back(W);
+      }
+    };
+    int64_t Blocks = 0;
+    size_t Run = 0;
+    for (size_t I = 0; I < RP.Ops.size(); ++I) {
+      PlannedOp &O = RP.Ops[I];
+      for (const PlannedSeg &G : O.Segs) {
+        if (G.Buf != ScratchBuf)
+          continue;
+        const int32_t Origin = Origins[Run++];
+        for (int64_t J = 0; J < G.NumBlocks; ++J) {
+          const size_t Sl = size_t(G.Block + J);
+          const int32_t Org = Origin + int32_t(J);
+          if (Holder[Sl] != Org) {
+            if (!O.isRecv() || LastStep[Sl] >= O.Step)
+              return false;
+            for (int32_t W : Use[Sl])
+              Wait(O, int32_t(I), W);
+            for (int32_t U = Head[Sl]; U >= 0; U = More[size_t(U)].second)
+              Wait(O, int32_t(I), More[size_t(U)].first);
+            Holder[Sl] = Org;
+            Use[Sl] = {NoOp, NoOp};
+            Head[Sl] = -1;
+            ++Blocks;
+          }
+          LastStep[Sl] = O.Step;
+          // Uses in operation order: the latest is the last one recorded.
+          std::array<int32_t, 2> &U = Use[Sl];
+          const int32_t Latest = Head[Sl] >= 0  ? More[size_t(Head[Sl])].first
+                                 : U[1] != NoOp ? U[1]
+                                                : U[0];
+          if (Latest == int32_t(I))
+            continue;
+          if (U[0] == NoOp) {
+            U[0] = int32_t(I);
+          } else if (U[1] == NoOp) {
+            U[1] = int32_t(I);
+          } else {
+            More.push_back({int32_t(I), Head[Sl]});
+            Head[Sl] = int32_t(More.size() - 1);
+          }
+        }
+      }
+    }
+    RP.ScratchSlots = Slots;
+    RP.ScratchBlocksApart = Blocks;
+    RP.Lookahead = 0;
+    return true;
   }
 
   /// Where rank \p R keeps block (origin \p O, dest \p D): a user buffer and
@@ -676,11 +854,16 @@ private:
   const bool Compact;
   /// The ranks planned: [First, End).
   const int32_t First, End;
+  /// Scratch by distance (distanceSlot): Bruck's all-to-all.
+  const bool ByDistance;
   PostingPlan Plan;
   /// Open addressing, one allocation per rank: a rank's part of a
   /// 65,536-rank all-to-all names half a million blocks.
   std::vector<llvm::DenseMap<uint64_t, int64_t>> Keys;
   std::vector<std::vector<int64_t>> KeyLast;
+  /// By distance: per rank, the origin of each run of scratch slots, in the
+  /// order of its operations and segments.
+  std::vector<std::vector<int32_t>> RunOrigins;
 };
 
 } // namespace
@@ -842,6 +1025,38 @@ int64_t assignUnitSlots(ArrayRef<SlotRequest> Requests, const StepIndex &Ix,
   return Used;
 }
 
+/// Requests up to which assignSlots() scans the live runs rather than
+/// building the tree, whose size is the slots that could be busy: a rank's
+/// staged messages are few and large (Bruck's all-to-all stages 2 log2 P of
+/// P/2 blocks each, a tree of millions of nodes for 32 requests).
+constexpr size_t FewRequests = 64;
+
+/// assignSlots() for a few requests: the live runs kept in order, each
+/// request at the lowest gap that holds it.
+int64_t assignFewSlots(ArrayRef<SlotRequest> Requests, const StepIndex &Ix,
+                       std::vector<int64_t> &Slots) {
+  std::vector<std::pair<int64_t, int64_t>> Busy; // [first, end), in order
+  int64_t Used = 0, Released = 0;
+  for (size_t I : Ix.Order) {
+    const SlotRequest &Q = Requests[I];
+    for (; Released < Q.First; ++Released)
+      for (size_t J : Ix.Expiring[size_t(Released)])
+        Busy.erase(std::find_if(Busy.begin(), Busy.end(), [&](const auto &B) {
+          return B.first == Slots[J];
+        }));
+    if (Q.Size <= 0)
+      continue;
+    int64_t At = 0;
+    auto It = Busy.begin();
+    for (; It != Busy.end() && It->first < At + Q.Size; ++It)
+      At = std::max(At, It->second);
+    Busy.insert(It, {At, At + Q.Size});
+    Slots[I] = At;
+    Used = std::max(Used, At + Q.Size);
+  }
+  return Used;
+}
+
 } // namespace
 
 int64_t assignSlots(ArrayRef<SlotRequest> Requests,
@@ -850,6 +1065,8 @@ int64_t assignSlots(ArrayRef<SlotRequest> Requests,
   Slots.assign(Requests.size(), 0);
   if (maxSizeOf(Requests) <= 1)
     return assignUnitSlots(Requests, Ix, Slots);
+  if (Requests.size() <= FewRequests)
+    return assignFewSlots(Requests, Ix, Slots);
   // Where first fit can reach: when k other requests of Live slots in all
   // are live, the free slots below Live + (k + 1) x Size form at most k + 1
   // runs of at least (k + 1) x Size slots in all, so one of them fits. The
@@ -918,7 +1135,15 @@ Expected<PostingPlan> planPosting(const Schedule &S) {
 
 Expected<PostingPlan> planRankPosting(const Schedule &S, int32_t Rank) {
   assert(Rank >= 0 && Rank < S.size());
-  return Planner(S, Rank).run();
+  // Planned compact (no per-rank keys for the others), then put in place.
+  Expected<PostingPlan> Plan = Planner(S, Rank, /*Compact=*/true).run();
+  if (!Plan)
+    return Plan.takeError();
+  RankPlan Mine = std::move(Plan->Ranks[0]);
+  Plan->Ranks.clear();
+  Plan->Ranks.resize(size_t(S.size()));
+  Plan->Ranks[size_t(Rank)] = std::move(Mine);
+  return Plan;
 }
 
 Expected<ScratchPeak> peakScratchByRank(const Schedule &S) {
@@ -948,6 +1173,7 @@ Expected<ScratchPeak> peakScratchByRank(const Schedule &S) {
   // One part, refilled for each rank: the schedule without its transfers.
   Schedule Part;
   Part.Coll = S.Coll;
+  Part.Algorithm = S.Algorithm; // Bruck's all-to-all's scratch by distance
   Part.Bytes = S.Bytes;
   Part.Root = S.Root;
   Part.NumChunks = S.NumChunks;

@@ -3,14 +3,20 @@
 // lifetime on relaying schedules, and the waits that guard reuse.
 #include "passes/Posting.h"
 
+#include "algorithms/RankParts.h"
 #include "algorithms/Registry.h"
 #include "backends/Emit.h"
+#include "backends/MpiTables.h"
+#include "passes/Verify.h"
 #include "tests/Requests.h"
 #include "tests/TestUtil.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <map>
 #include <random>
+#include <tuple>
 
 using namespace collc;
 using namespace collc::test;
@@ -281,4 +287,205 @@ TEST_CASE("posting: the peak scratch rank by rank fails as the whole plan "
   REQUIRE_FALSE(Plan);
   REQUIRE_FALSE(ByRank);
   CHECK(llvm::toString(ByRank.takeError()) == llvm::toString(Plan.takeError()));
+}
+
+namespace {
+
+/// Rank \p R's operations in \p T, block by block: (step, peer, flags) and
+/// per block (buffer, block, chunks).
+using BlockText = std::tuple<uint8_t, int64_t, int32_t, int32_t>;
+using OpBlocks = std::tuple<int32_t, int32_t, uint8_t, std::vector<BlockText>>;
+
+std::vector<OpBlocks> blocksOf(const MpiTables &T, int32_t R) {
+  std::vector<OpBlocks> V;
+  for (int64_t I = T.RankOps[size_t(R)]; I < T.RankOps[size_t(R) + 1]; ++I) {
+    const rt::Op &O = T.Ops[size_t(I)];
+    OpBlocks X{O.Step, O.Peer, O.Flags, {}};
+    for (int32_t J = 0; J < O.NumSegs; ++J) {
+      const rt::Seg &G = T.Segs[size_t(O.Seg + J)];
+      for (int64_t B = G.Block; B < G.Block + G.NumBlocks; ++B)
+        std::get<3>(X).push_back({G.Buf, B, G.ChunkLo, G.ChunkHi});
+    }
+    V.push_back(std::move(X));
+  }
+  return V;
+}
+
+/// Checks rank \p R's tables \p T of Bruck's all-to-all \p Part (its part,
+/// or the whole schedule) block by block against the part's transfers: each
+/// operation moves the blocks its transfer's pieces list, in their order,
+/// from and to the user's buffers where they are the rank's own, else from
+/// the scratch slot the block came into, and a slot takes a new block only
+/// in a receive of a step after the last use of its previous one. Returns
+/// the rank's scratch blocks.
+int64_t checkBruckBlocks(const Schedule &Part, const MpiTables &T, int32_t R) {
+  CAPTURE(R);
+  const std::vector<OpBlocks> Ops = blocksOf(T, R);
+  std::map<std::pair<int64_t, int64_t>, int64_t> SlotOf; // (origin, dest)
+  std::map<int64_t, std::pair<std::pair<int64_t, int64_t>, int32_t>> Held;
+  size_t I = 0;
+  int64_t Slots = 0;
+  for (size_t SI = 0; SI < Part.Steps.size(); ++SI)
+    for (const Transfer &Tr : Part.Steps[SI].Transfers) {
+      if (Tr.Src != R && Tr.Dst != R)
+        continue;
+      REQUIRE(I < Ops.size());
+      const auto &[Step, Peer, Flags, Blocks] = Ops[I++];
+      const bool Recv = Tr.Dst == R;
+      CHECK(Step == int32_t(SI));
+      CHECK(Peer == (Recv ? Tr.Src : Tr.Dst));
+      CHECK(bool(Flags & rt::OpRecv) == Recv);
+      size_t B = 0;
+      for (const Piece &Pc : Tr.Pieces)
+        for (int64_t O = Pc.Origins.Lo; O < Pc.Origins.Hi; ++O)
+          for (int64_t D = Pc.Dests.Lo; D < Pc.Dests.Hi; ++D) {
+            REQUIRE(B < Blocks.size());
+            const auto &[Buf, Block, Lo, Hi] = Blocks[B++];
+            CHECK(Lo == Pc.Chunks.Lo);
+            CHECK(Hi == Pc.Chunks.Hi);
+            if (O == R) {
+              CHECK(Buf == rt::SendBuf);
+              CHECK(Block == D);
+              continue;
+            }
+            if (D == R) {
+              CHECK(Buf == rt::RecvBuf);
+              CHECK(Block == O);
+              continue;
+            }
+            REQUIRE(Buf == rt::ScratchBuf);
+            Slots = std::max(Slots, Block + 1);
+            auto It = Held.find(Block);
+            if (It == Held.end() || It->second.first != std::pair{O, D}) {
+              // A block comes in a receive, into a slot whose last block's
+              // uses are all of earlier steps.
+              REQUIRE(Recv);
+              if (It != Held.end())
+                CHECK(It->second.second < int32_t(SI));
+              SlotOf[{O, D}] = Block;
+            }
+            CHECK(SlotOf[{O, D}] == Block);
+            Held[Block] = {{O, D}, int32_t(SI)};
+          }
+      CHECK(B == Blocks.size());
+    }
+  CHECK(I == Ops.size());
+  CHECK(Slots <= T.ScratchBlocks);
+  return T.ScratchBlocks;
+}
+
+} // namespace
+
+TEST_CASE("posting: Bruck's all-to-all keeps each relayed block in a slot of "
+          "its distance, block for block what its transfers move") {
+  // Drawn rank counts: small ones whole (every rank, and the tables pass
+  // checkTables), large ones (past BruckBlockPieces: rectangles) by the
+  // rank-part builder, for drawn ranks; against the colouring's tables of
+  // the same schedule under another name.
+  std::mt19937 G(0xb2c4);
+  const RankPartFn Build = rankPartBuilder("bruck", Collective::Alltoall);
+  REQUIRE(static_cast<bool>(Build));
+  double Worst = 0;
+  for (int Draw = 0; Draw < 8; ++Draw) {
+    const bool Large = Draw >= 5;
+    const int32_t P = int32_t(std::uniform_int_distribution<int>(
+        Large ? 1000 : 2, Large ? 5000 : 120)(G));
+    CAPTURE(P);
+    const uint64_t Bytes = 1 + G() % 5000;
+    const Machine M = linearTorus(P);
+    const Request R = request(Collective::Alltoall, P, 0, Bytes, "bruck");
+    std::vector<int32_t> Ranks;
+    if (Large) {
+      for (int32_t Rk : {0, P - 1, P / 2})
+        Ranks.push_back(Rk);
+      for (int I = 0; I < 3; ++I)
+        Ranks.push_back(int32_t(G() % uint32_t(P)));
+    } else {
+      auto S = findAlgorithm("bruck", Collective::Alltoall)->Build(M, R);
+      REQUIRE(S);
+      auto Whole = lowerToTables(*S);
+      REQUIRE(Whole);
+      if (llvm::Error E = checkTables(*Whole, S->Coll, P, 0, S->NumChunks))
+        FAIL(llvm::toString(std::move(E)));
+      for (int32_t Rk = 0; Rk < P; ++Rk)
+        checkBruckBlocks(*S, *Whole, Rk);
+      CHECK(Whole->ScratchBlocks <= 2 * int64_t(P));
+      Ranks.push_back(int32_t(G() % uint32_t(P)));
+    }
+    for (int32_t Rk : Ranks) {
+      CAPTURE(Rk);
+      auto Part = Build(M, R, Rk);
+      REQUIRE(Part);
+      auto T = lowerRankTables(*Part, Rk);
+      REQUIRE(T);
+      const int64_t Slots = checkBruckBlocks(*Part, *T, Rk);
+      CHECK(Slots <= 2 * int64_t(P));
+      // The colouring moves the same blocks between the same buffers, its
+      // scratch aside.
+      Schedule Other = *Part;
+      Other.Algorithm = "bruck-coloured";
+      auto Coloured = lowerRankTables(Other, Rk);
+      REQUIRE(Coloured);
+      const auto A = blocksOf(*T, Rk), B = blocksOf(*Coloured, Rk);
+      REQUIRE(A.size() == B.size());
+      for (size_t I = 0; I < A.size(); ++I) {
+        CHECK(std::get<0>(A[I]) == std::get<0>(B[I]));
+        CHECK(std::get<1>(A[I]) == std::get<1>(B[I]));
+        CHECK(std::get<2>(A[I]) == std::get<2>(B[I]));
+        const auto &X = std::get<3>(A[I]), &Y = std::get<3>(B[I]);
+        REQUIRE(X.size() == Y.size());
+        for (size_t J = 0; J < X.size(); ++J)
+          if (std::get<0>(X[J]) != rt::ScratchBuf)
+            CHECK(X[J] == Y[J]);
+      }
+      if (Coloured->ScratchBlocks > 0)
+        Worst =
+            std::max(Worst, double(Slots) / double(Coloured->ScratchBlocks));
+    }
+  }
+  MESSAGE("scratch by distance over the colouring's, at most " << Worst);
+}
+
+TEST_CASE("posting: a schedule named bruck whose blocks do not fit the slots "
+          "by distance is planned by the colouring") {
+  // Pairwise on 8 ranks, but blocks (0, 2) and (3, 5) go through rank 1 in
+  // two steps before it: both have distance 2 and three hops left at rank 1,
+  // one slot by distance, both live in the first step.
+  Machine M = linearTorus(8);
+  M.Ports = 8;
+  const Request R = request(Collective::Alltoall, 8, 0, 100, "pairwise");
+  auto S = findAlgorithm("pairwise", Collective::Alltoall)->Build(M, R);
+  REQUIRE(S);
+  auto Block = [&](int32_t Src, int32_t Dst, int32_t O, int32_t D) {
+    Transfer T;
+    T.Src = Src;
+    T.Dst = Dst;
+    T.Bytes = S->Bytes;
+    T.Pieces.push_back({{O, O + 1}, {D, D + 1}, {0, S->NumChunks}});
+    return T;
+  };
+  std::vector<Transfer> &Second = S->Steps[1].Transfers;
+  Second.erase(std::remove_if(
+                   Second.begin(), Second.end(),
+                   [](const Transfer &T) { return T.Src == 0 || T.Src == 3; }),
+               Second.end());
+  Step In, On;
+  In.Transfers = {Block(0, 1, 0, 2), Block(3, 1, 3, 5)};
+  On.Transfers = {Block(1, 2, 0, 2), Block(1, 5, 3, 5)};
+  S->Steps.insert(S->Steps.begin(), {In, On});
+  VerifyOptions O;
+  O.Timing = false;
+  if (llvm::Error E = verify(*S, M, O))
+    FAIL(llvm::toString(std::move(E)));
+  Schedule Named = *S;
+  Named.Algorithm = "bruck";
+  auto T = lowerToTables(Named);
+  REQUIRE(T);
+  if (llvm::Error E = checkTables(*T, Named.Coll, 8, 0, Named.NumChunks))
+    FAIL(llvm::toString(std::move(E)));
+  auto Plain = lowerToTables(*S);
+  REQUIRE(Plain);
+  CHECK(T->ScratchBlocks == 2);
+  for (int32_t Rk = 0; Rk < 8; ++Rk)
+    CHECK(blocksOf(*T, Rk) == blocksOf(*Plain, Rk));
 }
