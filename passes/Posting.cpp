@@ -85,7 +85,7 @@ public:
   /// rank): keep its plan as the plan's only rank, Ranks[0], so that the
   /// work does not grow with the number of ranks (peakScratchByRank plans
   /// every rank so). \p Distance: try Bruck's all-to-all's scratch layout
-  /// by distance (distanceSlot) before the colouring.
+  /// by hops (hopSlot) before the colouring.
   Planner(const Schedule &S, int32_t Only, bool Compact = false,
           bool Distance = true)
       : S(S), P(S.size()), C(S.Coll), K(std::max<int64_t>(S.NumChunks, 1)),
@@ -96,6 +96,8 @@ public:
         Plan(), Keys(this->Compact ? 1 : P), KeyLast(this->Compact ? 1 : P),
         RunOrigins(ByDistance ? (this->Compact ? 1 : P) : 0) {
     Plan.Ranks.resize(this->Compact ? 1 : P);
+    if (ByDistance)
+      placeHopClasses();
   }
 
   Expected<PostingPlan> run() {
@@ -105,7 +107,7 @@ public:
       if (ByDistance) {
         // A schedule that only bears Bruck's name may not fit the layout:
         // then it is planned as any other.
-        if (!distanceScratch(R))
+        if (Misfit || !distanceScratch(R))
           return Planner(S, Only, Compact, /*Distance=*/false).run();
         assignStaging(R);
       } else {
@@ -252,7 +254,7 @@ private:
 
   /// A copy of replicated or personalized data: the blocks of its pieces,
   /// where sender and receiver keep them (scratch blocks by key, one
-  /// segment each until slots are assigned; by distance, in their slots
+  /// segment each until slots are assigned; by hop class, in their slots
   /// and merged at once). Only the planned ranks' sides.
   void dataSegs(const Transfer &T, std::vector<PlannedSeg> &SendSegs,
                 std::vector<PlannedSeg> &RecvSegs) {
@@ -282,10 +284,11 @@ private:
     }
   }
 
-  /// place() for whole blocks of origins [\p O, \p OEnd)
-  /// and dest \p D, a run at a time: the send buffer's one block (origin
-  /// \p R), the receive buffer's run (dest \p R), or a run of slots, which
-  /// breaks where the distance wraps.
+  /// place() for whole blocks of origins [\p O, \p OEnd) and dest \p D, a
+  /// run at a time: the send buffer's one block (origin \p R), the receive
+  /// buffer's run (dest \p R), or a run of slots of one hop class (hopSlot:
+  /// it breaks where the distance travelled, R - O, falls below a power of
+  /// two).
   void placeOrigins(int32_t R, int64_t O, int64_t OEnd, int64_t D,
                     std::vector<PlannedSeg> &Segs) {
     const int32_t Whole = int32_t(K);
@@ -299,9 +302,9 @@ private:
       if (D == R) {
         appendSeg(Segs, {O, End - O, 0, Whole, RecvBuf, 0});
       } else {
-        if (O <= D)
-          End = std::min(End, D + 1);
-        appendScratch(R, Segs, distanceSlot(R, O, D), O, End - O, 0, Whole);
+        const int64_t T = ((R - O) % P + P) % P;
+        End = std::min(End, O + T - (int64_t(1) << llvm::Log2_64(T)) + 1);
+        appendScratch(R, Segs, hopSlot(R, O, D), O, End - O, 0, Whole);
       }
       O = End;
     }
@@ -312,6 +315,10 @@ private:
   /// then the same), which distanceScratch reads back.
   void appendScratch(int32_t R, std::vector<PlannedSeg> &Segs, int64_t Slot,
                      int64_t O, int64_t N, int32_t Lo, int32_t Hi) {
+    if (Slot < 0) {
+      Misfit = true;
+      return;
+    }
     std::vector<int32_t> &Origins = RunOrigins[at(R)];
     if (!Segs.empty()) {
       PlannedSeg &L = Segs.back();
@@ -339,27 +346,107 @@ private:
     else if (D == R)
       appendSeg(Segs, {O, 1, Lo, Hi, RecvBuf, 0});
     else
-      appendScratch(R, Segs, distanceSlot(R, O, D), O, 1, Lo, Hi);
+      appendScratch(R, Segs, hopSlot(R, O, D), O, 1, Lo, Hi);
   }
 
-  /// Bruck's all-to-all keeps a block of distance d = D - O (mod P) at rank
-  /// R + t, t the bits of d below the step, until it sends it on in the
-  /// step of d's next bit. In slot P - 1 - d, so that the ascending origins
-  /// of one dest (a rectangle of the rank part, d descending) are one run of
-  /// slots, of one of two banks by the parity of the set bits of the
-  /// distance left, D - R: uniform over a step's run, and different for the
-  /// block of distance d a step sends and the one it brings, whose distance
-  /// left has one bit less. Two blocks of distance d share a bank only two
-  /// hops apart, so a slot changes hands only in a later step than its last
-  /// use (distanceScratch checks it): at most 2P slots at Lookahead 0, where
-  /// the colouring tried each lookahead on every block (at 65,536 ranks half
-  /// a million).
-  int64_t distanceSlot(int32_t R, int64_t O, int64_t D) const {
-    const int64_t Dist = ((D - O) % P + P) % P, Left = ((D - R) % P + P) % P;
-    return P - 1 - Dist + P * (llvm::countPopulation(uint64_t(Left)) & 1);
+  /// Bruck's all-to-all sends in step k every block whose distance left
+  /// has bit k set, so a rank keeps a relayed block (origin O, dest D) from
+  /// the step k of its arrival, the top bit of the distance travelled
+  /// t = R - O (mod P), to the step k' of its next hop, the lowest bit of the
+  /// distance left L = D - R (k < k'; t + L < P is the block's distance).
+  /// Its slot is its hop class's (k, k') first slot (placeHopClasses) plus
+  /// (L >> (k' + 1)) 2^k + (2^(k+1) - 1 - t): the ascending origins of one
+  /// dest, a rectangle of the rank part, are one run of slots on the
+  /// receiving side (k the step) and one run per class on the sending side
+  /// (t below each power of two). -1 (the layout does not apply) for a
+  /// block no class holds.
+  int64_t hopSlot(int32_t R, int64_t O, int64_t D) const {
+    const int64_t T = ((R - O) % P + P) % P, L = ((D - R) % P + P) % P;
+    const unsigned Arrived = llvm::Log2_64(uint64_t(T)),
+                   Next = llvm::countTrailingZeros(uint64_t(L));
+    if (Arrived >= Next || T + L >= P)
+      return -1;
+    const int64_t Low = int64_t(1) << Arrived;
+    return ClassBase[size_t(Arrived) * HopBits + Next] +
+           (L >> (Next + 1)) * Low + (2 * Low - 1 - T);
   }
 
-  /// Rank \p R's scratch by distance (distanceSlot), at Lookahead 0: checks
+  /// The first slot of each hop class (k, k'), k < k' < log2 P rounded up:
+  /// its blocks are live from step k to step k', (h + 1) 2^k slots for the
+  /// h + 1 values L >> (k' + 1) takes. About (log2 P)^2 / 2 classes, placed
+  /// by first fit (two share slots only where their steps do not meet) in
+  /// the order of k, of size and of length, whichever needs the fewest
+  /// slots: the first is the most blocks live at once where P is a power of
+  /// two, the others come nearer it elsewhere. The layout is computed, not
+  /// searched block by block; distanceScratch checks that a slot changes
+  /// hands only in a later step than its last use.
+  void placeHopClasses() {
+    HopBits = 0;
+    while ((int64_t(1) << HopBits) < P)
+      ++HopBits;
+    std::vector<SlotRequest> Classes;
+    for (unsigned A = 0; A < HopBits; ++A)
+      for (unsigned N = A + 1; N < HopBits; ++N) {
+        const int64_t Min = (int64_t(1) << A) + (int64_t(1) << N);
+        Classes.push_back(
+            {int64_t(A), int64_t(N),
+             P - 1 < Min ? 0 : (((P - 1 - Min) >> (N + 1)) + 1) << A});
+      }
+    std::vector<size_t> Order(Classes.size());
+    std::vector<int64_t> At, Best;
+    int64_t BestUsed = -1;
+    for (int Way = 0; Way < 3; ++Way) {
+      for (size_t I = 0; I < Order.size(); ++I)
+        Order[I] = I;
+      std::stable_sort(Order.begin(), Order.end(), [&](size_t X, size_t Y) {
+        const SlotRequest &A = Classes[X], &B = Classes[Y];
+        return Way == 0   ? A.First < B.First
+               : Way == 1 ? A.Size > B.Size
+                          : A.Last - A.First < B.Last - B.First;
+      });
+      const int64_t Used = firstFitInOrder(Classes, Order, At);
+      if (BestUsed < 0 || Used < BestUsed) {
+        BestUsed = Used;
+        Best.swap(At);
+      }
+    }
+    ClassBase.assign(size_t(HopBits) * HopBits, 0);
+    size_t I = 0;
+    for (unsigned A = 0; A < HopBits; ++A)
+      for (unsigned N = A + 1; N < HopBits; ++N)
+        ClassBase[size_t(A) * HopBits + N] = Best[I++];
+  }
+
+  /// First fit of \p Q in the order \p Order: each request at the lowest
+  /// slot clear of those placed before it whose steps meet its own. Fills
+  /// \p At, returns the slots used.
+  static int64_t firstFitInOrder(const std::vector<SlotRequest> &Q,
+                                 const std::vector<size_t> &Order,
+                                 std::vector<int64_t> &At) {
+    At.assign(Q.size(), 0);
+    std::vector<size_t> Placed;
+    std::vector<std::pair<int64_t, int64_t>> Busy;
+    int64_t Used = 0;
+    for (size_t I : Order) {
+      Busy.clear();
+      for (size_t J : Placed)
+        if (Q[J].First <= Q[I].Last && Q[I].First <= Q[J].Last)
+          Busy.push_back({At[J], At[J] + Q[J].Size});
+      std::sort(Busy.begin(), Busy.end());
+      int64_t Slot = 0;
+      for (const auto &B : Busy) {
+        if (B.first >= Slot + Q[I].Size)
+          break;
+        Slot = std::max(Slot, B.second);
+      }
+      At[I] = Slot;
+      Placed.push_back(I);
+      Used = std::max(Used, Slot + Q[I].Size);
+    }
+    return Used;
+  }
+
+  /// Rank \p R's scratch by hop class (hopSlot), at Lookahead 0: checks
   /// that each slot changes hands in a receive, in a step after every use
   /// of its previous block, and then, as assignScratch does, has that
   /// receive wait for those uses. False when it does not fit.
@@ -854,8 +941,14 @@ private:
   const bool Compact;
   /// The ranks planned: [First, End).
   const int32_t First, End;
-  /// Scratch by distance (distanceSlot): Bruck's all-to-all.
+  /// Scratch by hop class (hopSlot): Bruck's all-to-all.
   const bool ByDistance;
+  /// hopSlot's classes: bits of P - 1, and the first slot of class (k, k')
+  /// at k HopBits + k'.
+  unsigned HopBits = 0;
+  std::vector<int64_t> ClassBase;
+  /// A block the hop classes do not hold: the colouring plans the schedule.
+  bool Misfit = false;
   PostingPlan Plan;
   /// Open addressing, one allocation per rank: a rank's part of a
   /// 65,536-rank all-to-all names half a million blocks.
@@ -1173,7 +1266,7 @@ Expected<ScratchPeak> peakScratchByRank(const Schedule &S) {
   // One part, refilled for each rank: the schedule without its transfers.
   Schedule Part;
   Part.Coll = S.Coll;
-  Part.Algorithm = S.Algorithm; // Bruck's all-to-all's scratch by distance
+  Part.Algorithm = S.Algorithm; // Bruck's all-to-all's scratch by hop class
   Part.Bytes = S.Bytes;
   Part.Root = S.Root;
   Part.NumChunks = S.NumChunks;
