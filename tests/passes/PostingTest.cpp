@@ -376,6 +376,18 @@ int64_t checkBruckBlocks(const Schedule &Part, const MpiTables &T, int32_t R) {
   return T.ScratchBlocks;
 }
 
+/// \p Alg's all-to-all of \p P ranks on the torus model, its ranks with
+/// \p Ports ports, and the machine.
+std::pair<Machine, Schedule> alltoallOf(const char *Alg, int32_t P,
+                                        unsigned Ports, uint64_t Bytes) {
+  Machine M = linearTorus(P);
+  M.Ports = Ports;
+  auto S = findAlgorithm(Alg, Collective::Alltoall)
+               ->Build(M, request(Collective::Alltoall, P, 0, Bytes, Alg));
+  REQUIRE(S);
+  return {M, std::move(*S)};
+}
+
 } // namespace
 
 TEST_CASE("posting: Bruck's all-to-all keeps each relayed block in a slot of "
@@ -454,11 +466,8 @@ TEST_CASE("posting: a schedule named bruck whose blocks do not fit the slots "
   // two steps before it: rank 1 keeps them from step 0, and their distances
   // left, 1 and 4, have their lowest bits at or below the top bit of the
   // distances travelled, 1 and 6: no hop class holds them.
-  Machine M = linearTorus(8);
-  M.Ports = 8;
-  const Request R = request(Collective::Alltoall, 8, 0, 100, "pairwise");
-  auto S = findAlgorithm("pairwise", Collective::Alltoall)->Build(M, R);
-  REQUIRE(S);
+  auto [M, Pairwise] = alltoallOf("pairwise", 8, 8, 100);
+  Schedule *S = &Pairwise;
   auto Block = [&](int32_t Src, int32_t Dst, int32_t O, int32_t D) {
     Transfer T;
     T.Src = Src;
@@ -491,4 +500,61 @@ TEST_CASE("posting: a schedule named bruck whose blocks do not fit the slots "
   CHECK(T->ScratchBlocks == 2);
   for (int32_t Rk = 0; Rk < 8; ++Rk)
     CHECK(blocksOf(*T, Rk) == blocksOf(*Plain, Rk));
+}
+
+TEST_CASE("posting: a Bruck all-to-all holding a block past its hop class's "
+          "steps fails the slots' check and is planned by the colouring") {
+  // Bruck on 16 ranks, but rank 1 forwards block (0, 3), which came in step
+  // 0 and has distance 2 left, in the last step instead of step 1: its slot
+  // is hop class (0, 1)'s, which class (2, 3), live in steps 2 and 3, shares
+  // (first fit, in whichever order), so in step 2 another block comes into
+  // it while it still waits.
+  auto [M, Held] = alltoallOf("bruck", 16, 2, 64);
+  Schedule *S = &Held;
+  REQUIRE(S->Steps.size() == 4);
+  Transfer Late;
+  for (Transfer &T : S->Steps[1].Transfers) {
+    if (T.Src != 1)
+      continue;
+    REQUIRE(T.Dst == 3);
+    auto It =
+        std::find_if(T.Pieces.begin(), T.Pieces.end(), [](const Piece &P) {
+          return P.Origins == Interval{0, 1} && P.Dests == Interval{3, 4};
+        });
+    REQUIRE(It != T.Pieces.end());
+    Late.Src = 1;
+    Late.Dst = 3;
+    Late.Bytes = S->Bytes;
+    Late.Pieces.push_back(*It);
+    T.Pieces.erase(It);
+    T.Bytes -= S->Bytes;
+  }
+  S->Steps[3].Transfers.push_back(Late);
+  VerifyOptions O;
+  O.Timing = false;
+  if (llvm::Error E = verify(*S, M, O))
+    FAIL(llvm::toString(std::move(E)));
+  auto T = lowerToTables(*S);
+  REQUIRE(T);
+  if (llvm::Error E = checkTables(*T, S->Coll, 16, 0, S->NumChunks))
+    FAIL(llvm::toString(std::move(E)));
+  for (int32_t Rk = 0; Rk < 16; ++Rk)
+    checkBruckBlocks(*S, *T, Rk);
+  Schedule Other = *S;
+  Other.Algorithm = "bruck-coloured";
+  auto Coloured = lowerToTables(Other);
+  REQUIRE(Coloured);
+  for (int32_t Rk = 0; Rk < 16; ++Rk)
+    CHECK(blocksOf(*T, Rk) == blocksOf(*Coloured, Rk));
+  // Without the late block, the slots are by hop class: not the colouring's.
+  const Schedule Plain = alltoallOf("bruck", 16, 2, 64).second;
+  Schedule PlainOther = Plain;
+  PlainOther.Algorithm = "bruck-coloured";
+  auto ByClass = lowerToTables(Plain), ByColour = lowerToTables(PlainOther);
+  REQUIRE(ByClass);
+  REQUIRE(ByColour);
+  bool Differ = false;
+  for (int32_t Rk = 0; Rk < 16; ++Rk)
+    Differ |= blocksOf(*ByClass, Rk) != blocksOf(*ByColour, Rk);
+  CHECK(Differ);
 }
