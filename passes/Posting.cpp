@@ -84,19 +84,19 @@ public:
   /// \p Only: plan that rank alone (-1: every rank). \p Compact (with a
   /// rank): keep its plan as the plan's only rank, Ranks[0], so that the
   /// work does not grow with the number of ranks (peakScratchByRank plans
-  /// every rank so). \p Distance: try Bruck's all-to-all's scratch layout
-  /// by hops (hopSlot) before the colouring.
+  /// every rank so). \p HopClasses: try Bruck's all-to-all's scratch
+  /// layout by hop class (hopSlot) before the colouring.
   Planner(const Schedule &S, int32_t Only, bool Compact = false,
-          bool Distance = true)
+          bool HopClasses = true)
       : S(S), P(S.size()), C(S.Coll), K(std::max<int64_t>(S.NumChunks, 1)),
         Only(Only), Compact(Compact && Only >= 0), First(Only < 0 ? 0 : Only),
         End(Only < 0 ? P : Only + 1),
-        ByDistance(Distance && C == Collective::Alltoall &&
+        ByHopClass(HopClasses && C == Collective::Alltoall &&
                    S.Algorithm == "bruck"),
         Plan(), Keys(this->Compact ? 1 : P), KeyLast(this->Compact ? 1 : P),
-        RunOrigins(ByDistance ? (this->Compact ? 1 : P) : 0) {
+        ScratchRuns(ByHopClass ? (this->Compact ? 1 : P) : 0) {
     Plan.Ranks.resize(this->Compact ? 1 : P);
-    if (ByDistance)
+    if (ByHopClass)
       placeHopClasses();
   }
 
@@ -104,11 +104,11 @@ public:
     if (Error E = buildOps())
       return E;
     for (int32_t R = First; R < End; ++R) {
-      if (ByDistance) {
+      if (ByHopClass) {
         // A schedule that only bears Bruck's name may not fit the layout:
         // then it is planned as any other.
-        if (Misfit || !distanceScratch(R))
-          return Planner(S, Only, Compact, /*Distance=*/false).run();
+        if (Misfit || !hopClassScratch(R))
+          return Planner(S, Only, Compact, /*HopClasses=*/false).run();
         assignStaging(R);
       } else {
         assignMemory(R);
@@ -263,7 +263,7 @@ private:
       Pieces.push_back(S.wholeMessage());
     const bool Src = planned(T.Src), Dst = planned(T.Dst);
     for (const Piece &Pc : Pieces) {
-      if (ByDistance && Pc.Dests.size() == 1 && Pc.Chunks == Interval{0, K}) {
+      if (ByHopClass && Pc.Dests.size() == 1 && Pc.Chunks == Interval{0, K}) {
         // Whole blocks of one dest (Bruck's rectangles): run by run.
         for (int32_t R : {T.Src, T.Dst})
           if (planned(R))
@@ -304,39 +304,40 @@ private:
       } else {
         const int64_t T = ((R - O) % P + P) % P;
         End = std::min(End, O + T - (int64_t(1) << llvm::Log2_64(T)) + 1);
-        appendScratch(R, Segs, hopSlot(R, O, D), O, End - O, 0, Whole);
+        appendScratch(R, Segs, hopSlot(R, O, D), O, D, End - O, 0, Whole);
       }
       O = End;
     }
   }
 
-  /// Appends slots [\p Slot, + \p N), origins from \p O, to rank \p R's
-  /// \p Segs: a run of slots continues where its origins do (their dest is
-  /// then the same), which distanceScratch reads back.
+  /// Appends slots [\p Slot, + \p N), blocks of origins from \p O and
+  /// dest \p D, to rank \p R's \p Segs: a run of slots continues where its
+  /// origins do and its dest is the same, which hopClassScratch reads back.
   void appendScratch(int32_t R, std::vector<PlannedSeg> &Segs, int64_t Slot,
-                     int64_t O, int64_t N, int32_t Lo, int32_t Hi) {
+                     int64_t O, int64_t D, int64_t N, int32_t Lo, int32_t Hi) {
     if (Slot < 0) {
       Misfit = true;
       return;
     }
-    std::vector<int32_t> &Origins = RunOrigins[at(R)];
+    std::vector<std::pair<int32_t, int32_t>> &Runs = ScratchRuns[at(R)];
     if (!Segs.empty()) {
       PlannedSeg &L = Segs.back();
       if (L.Buf == ScratchBuf && L.ChunkLo == Lo && L.ChunkHi == Hi &&
-          L.Block + L.NumBlocks == Slot && Origins.back() + L.NumBlocks == O) {
+          L.Block + L.NumBlocks == Slot &&
+          Runs.back().first + L.NumBlocks == O && Runs.back().second == D) {
         L.NumBlocks += N;
         return;
       }
     }
     Segs.push_back({Slot, N, Lo, Hi, ScratchBuf, 0});
-    Origins.push_back(int32_t(O));
+    Runs.push_back({int32_t(O), int32_t(D)});
   }
 
   /// Appends to \p Segs, rank \p R's, chunks [Lo, Hi) of block (\p O,
   /// \p D) where \p R keeps it.
   void place(int32_t R, int64_t O, int64_t D, int32_t Lo, int32_t Hi,
              std::vector<PlannedSeg> &Segs) {
-    if (!ByDistance) {
+    if (!ByHopClass) {
       auto L = locate(R, O, D);
       Segs.push_back({L.second, 1, Lo, Hi, L.first, 0});
       return;
@@ -346,7 +347,7 @@ private:
     else if (D == R)
       appendSeg(Segs, {O, 1, Lo, Hi, RecvBuf, 0});
     else
-      appendScratch(R, Segs, hopSlot(R, O, D), O, 1, Lo, Hi);
+      appendScratch(R, Segs, hopSlot(R, O, D), O, D, 1, Lo, Hi);
   }
 
   /// Bruck's all-to-all sends in step k every block whose distance left
@@ -378,7 +379,7 @@ private:
   /// the order of k, of size and of length, whichever needs the fewest
   /// slots: the first is the most blocks live at once where P is a power of
   /// two, the others come nearer it elsewhere. The layout is computed, not
-  /// searched block by block; distanceScratch checks that a slot changes
+  /// searched block by block; hopClassScratch checks that a slot changes
   /// hands only in a later step than its last use.
   void placeHopClasses() {
     HopBits = 0;
@@ -450,20 +451,20 @@ private:
   /// that each slot changes hands in a receive, in a step after every use
   /// of its previous block, and then, as assignScratch does, has that
   /// receive wait for those uses. False when it does not fit.
-  bool distanceScratch(int32_t R) {
+  bool hopClassScratch(int32_t R) {
     RankPlan &RP = rank(R);
-    const std::vector<int32_t> &Origins = RunOrigins[at(R)];
+    const std::vector<std::pair<int32_t, int32_t>> &Runs = ScratchRuns[at(R)];
     int64_t Slots = 0;
     for (const PlannedOp &O : RP.Ops)
       for (const PlannedSeg &G : O.Segs)
         if (G.Buf == ScratchBuf)
           Slots = std::max(Slots, G.Block + G.NumBlocks);
-    // Per slot: the origin of the block it holds (-1: none), the step of
+    // Per slot: the block it holds (origin P + dest; -1: none), the step of
     // its last use, and its uses since it came: the first two in Use, the
     // others in a list through More (a block of Bruck's has two, the
     // receive that brings it and the send that takes it on).
-    std::vector<int32_t> Holder(size_t(Slots), -1), LastStep(size_t(Slots), -1),
-        Head(size_t(Slots), -1);
+    std::vector<int64_t> Holder(size_t(Slots), -1);
+    std::vector<int32_t> LastStep(size_t(Slots), -1), Head(size_t(Slots), -1);
     std::vector<std::array<int32_t, 2>> Use(size_t(Slots), {NoOp, NoOp});
     std::vector<std::pair<int32_t, int32_t>> More; // (op, next)
     std::vector<int32_t> WaitedBy(RP.Ops.size(), NoOp);
@@ -480,18 +481,18 @@ private:
       for (const PlannedSeg &G : O.Segs) {
         if (G.Buf != ScratchBuf)
           continue;
-        const int32_t Origin = Origins[Run++];
+        const auto [Origin, Dest] = Runs[Run++];
         for (int64_t J = 0; J < G.NumBlocks; ++J) {
           const size_t Sl = size_t(G.Block + J);
-          const int32_t Org = Origin + int32_t(J);
-          if (Holder[Sl] != Org) {
+          const int64_t Block = (int64_t(Origin) + J) * P + Dest;
+          if (Holder[Sl] != Block) {
             if (!O.isRecv() || LastStep[Sl] >= O.Step)
               return false;
             for (int32_t W : Use[Sl])
               Wait(O, int32_t(I), W);
             for (int32_t U = Head[Sl]; U >= 0; U = More[size_t(U)].second)
               Wait(O, int32_t(I), More[size_t(U)].first);
-            Holder[Sl] = Org;
+            Holder[Sl] = Block;
             Use[Sl] = {NoOp, NoOp};
             Head[Sl] = -1;
             ++Blocks;
@@ -942,7 +943,7 @@ private:
   /// The ranks planned: [First, End).
   const int32_t First, End;
   /// Scratch by hop class (hopSlot): Bruck's all-to-all.
-  const bool ByDistance;
+  const bool ByHopClass;
   /// hopSlot's classes: bits of P - 1, and the first slot of class (k, k')
   /// at k HopBits + k'.
   unsigned HopBits = 0;
@@ -954,9 +955,9 @@ private:
   /// 65,536-rank all-to-all names half a million blocks.
   std::vector<llvm::DenseMap<uint64_t, int64_t>> Keys;
   std::vector<std::vector<int64_t>> KeyLast;
-  /// By distance: per rank, the origin of each run of scratch slots, in the
-  /// order of its operations and segments.
-  std::vector<std::vector<int32_t>> RunOrigins;
+  /// By hop class: per rank, the first origin and the dest of each run of
+  /// scratch slots, in the order of its operations and segments.
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> ScratchRuns;
 };
 
 } // namespace
