@@ -105,6 +105,18 @@ public:
     Out.Waits = {-1, 0, 0};
     Records.emplace(Out.Waits, 0);
     Out.RankOps.reserve(Plan.Ranks.size() + 1);
+    // A rank's part (one rank with operations): its segments, which repeat
+    // little, reserved at once (the whole tables' repeat much more).
+    size_t Ops = 0, Segs = 0, Planned = 0;
+    for (const RankPlan &RP : Plan.Ranks) {
+      Ops += RP.Ops.size();
+      Planned += !RP.Ops.empty();
+      for (const PlannedOp &O : RP.Ops)
+        Segs += O.Segs.size();
+    }
+    Out.Ops.reserve(Ops);
+    if (Planned == 1)
+      Out.Segs.reserve(Segs);
     for (const RankPlan &RP : Plan.Ranks) {
       Out.RankOps.push_back(static_cast<int64_t>(Out.Ops.size()));
       for (const PlannedOp &O : RP.Ops) {

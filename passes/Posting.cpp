@@ -4,8 +4,10 @@
 #include "passes/ReductionFlow.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <map>
 #include <queue>
@@ -82,20 +84,35 @@ public:
   /// \p Only: plan that rank alone (-1: every rank). \p Compact (with a
   /// rank): keep its plan as the plan's only rank, Ranks[0], so that the
   /// work does not grow with the number of ranks (peakScratchByRank plans
-  /// every rank so).
-  Planner(const Schedule &S, int32_t Only, bool Compact = false)
+  /// every rank so). \p HopClasses: try Bruck's all-to-all's scratch
+  /// layout by hop class (hopSlot) before the colouring.
+  Planner(const Schedule &S, int32_t Only, bool Compact = false,
+          bool HopClasses = true)
       : S(S), P(S.size()), C(S.Coll), K(std::max<int64_t>(S.NumChunks, 1)),
         Only(Only), Compact(Compact && Only >= 0), First(Only < 0 ? 0 : Only),
-        End(Only < 0 ? P : Only + 1), Plan(), Keys(this->Compact ? 1 : P),
-        KeyLast(this->Compact ? 1 : P) {
+        End(Only < 0 ? P : Only + 1),
+        ByHopClass(HopClasses && C == Collective::Alltoall &&
+                   S.Algorithm == "bruck"),
+        Plan(), Keys(this->Compact ? 1 : P), KeyLast(this->Compact ? 1 : P),
+        ScratchRuns(ByHopClass ? (this->Compact ? 1 : P) : 0) {
     Plan.Ranks.resize(this->Compact ? 1 : P);
+    if (ByHopClass)
+      placeHopClasses();
   }
 
   Expected<PostingPlan> run() {
     if (Error E = buildOps())
       return E;
     for (int32_t R = First; R < End; ++R) {
-      assignMemory(R);
+      if (ByHopClass) {
+        // A schedule that only bears Bruck's name may not fit the layout:
+        // then it is planned as any other.
+        if (Misfit || !hopClassScratch(R))
+          return Planner(S, Only, Compact, /*HopClasses=*/false).run();
+        assignStaging(R);
+      } else {
+        assignMemory(R);
+      }
       computeWaits(R);
     }
     dataWaits();
@@ -237,23 +254,272 @@ private:
 
   /// A copy of replicated or personalized data: the blocks of its pieces,
   /// where sender and receiver keep them (scratch blocks by key, one
-  /// segment each until slots are assigned).
+  /// segment each until slots are assigned; by hop class, in their slots
+  /// and merged at once). Only the planned ranks' sides.
   void dataSegs(const Transfer &T, std::vector<PlannedSeg> &SendSegs,
                 std::vector<PlannedSeg> &RecvSegs) {
     std::vector<Piece> Pieces(T.Pieces.begin(), T.Pieces.end());
     if (Pieces.empty())
       Pieces.push_back(S.wholeMessage());
-    for (const Piece &Pc : Pieces)
+    const bool Src = planned(T.Src), Dst = planned(T.Dst);
+    for (const Piece &Pc : Pieces) {
+      if (ByHopClass && Pc.Dests.size() == 1 && Pc.Chunks == Interval{0, K}) {
+        // Whole blocks of one dest (Bruck's rectangles): run by run.
+        for (int32_t R : {T.Src, T.Dst})
+          if (planned(R))
+            placeOrigins(R, Pc.Origins.Lo, Pc.Origins.Hi, Pc.Dests.Lo,
+                         R == T.Src ? SendSegs : RecvSegs);
+        continue;
+      }
       for (int64_t O = Pc.Origins.Lo; O < Pc.Origins.Hi; ++O)
         for (int64_t D = Pc.Dests.Lo; D < Pc.Dests.Hi; ++D) {
           if (!isPersonalized(C) && D != Pc.Dests.Lo)
             break; // replicated data: the dest axis does not split it
-          auto Src = locate(T.Src, O, D);
-          auto Dst = locate(T.Dst, O, D);
           const int32_t Lo = int32_t(Pc.Chunks.Lo), Hi = int32_t(Pc.Chunks.Hi);
-          SendSegs.push_back({Src.second, 1, Lo, Hi, Src.first, 0});
-          RecvSegs.push_back({Dst.second, 1, Lo, Hi, Dst.first, 0});
+          if (Src)
+            place(T.Src, O, D, Lo, Hi, SendSegs);
+          if (Dst)
+            place(T.Dst, O, D, Lo, Hi, RecvSegs);
         }
+    }
+  }
+
+  /// place() for whole blocks of origins [\p O, \p OEnd) and dest \p D, a
+  /// run at a time: the send buffer's one block (origin \p R), the receive
+  /// buffer's run (dest \p R), or a run of slots of one hop class (hopSlot:
+  /// it breaks where the distance travelled, R - O, falls below a power of
+  /// two).
+  void placeOrigins(int32_t R, int64_t O, int64_t OEnd, int64_t D,
+                    std::vector<PlannedSeg> &Segs) {
+    const int32_t Whole = int32_t(K);
+    while (O < OEnd) {
+      if (O == R) {
+        appendSeg(Segs, {D, 1, 0, Whole, SendBuf, 0});
+        ++O;
+        continue;
+      }
+      int64_t End = R > O ? std::min<int64_t>(OEnd, R) : OEnd;
+      if (D == R) {
+        appendSeg(Segs, {O, End - O, 0, Whole, RecvBuf, 0});
+      } else {
+        const int64_t T = ((R - O) % P + P) % P;
+        End = std::min(End, O + T - (int64_t(1) << llvm::Log2_64(T)) + 1);
+        appendScratch(R, Segs, hopSlot(R, O, D), O, D, End - O, 0, Whole);
+      }
+      O = End;
+    }
+  }
+
+  /// Appends slots [\p Slot, + \p N), blocks of origins from \p O and
+  /// dest \p D, to rank \p R's \p Segs: a run of slots continues where its
+  /// origins do and its dest is the same, which hopClassScratch reads back.
+  void appendScratch(int32_t R, std::vector<PlannedSeg> &Segs, int64_t Slot,
+                     int64_t O, int64_t D, int64_t N, int32_t Lo, int32_t Hi) {
+    if (Slot < 0) {
+      Misfit = true;
+      return;
+    }
+    std::vector<std::pair<int32_t, int32_t>> &Runs = ScratchRuns[at(R)];
+    if (!Segs.empty()) {
+      PlannedSeg &L = Segs.back();
+      if (L.Buf == ScratchBuf && L.ChunkLo == Lo && L.ChunkHi == Hi &&
+          L.Block + L.NumBlocks == Slot &&
+          Runs.back().first + L.NumBlocks == O && Runs.back().second == D) {
+        L.NumBlocks += N;
+        return;
+      }
+    }
+    Segs.push_back({Slot, N, Lo, Hi, ScratchBuf, 0});
+    Runs.push_back({int32_t(O), int32_t(D)});
+  }
+
+  /// Appends to \p Segs, rank \p R's, chunks [Lo, Hi) of block (\p O,
+  /// \p D) where \p R keeps it.
+  void place(int32_t R, int64_t O, int64_t D, int32_t Lo, int32_t Hi,
+             std::vector<PlannedSeg> &Segs) {
+    if (!ByHopClass) {
+      auto L = locate(R, O, D);
+      Segs.push_back({L.second, 1, Lo, Hi, L.first, 0});
+      return;
+    }
+    if (O == R)
+      appendSeg(Segs, {D, 1, Lo, Hi, SendBuf, 0});
+    else if (D == R)
+      appendSeg(Segs, {O, 1, Lo, Hi, RecvBuf, 0});
+    else
+      appendScratch(R, Segs, hopSlot(R, O, D), O, D, 1, Lo, Hi);
+  }
+
+  /// Bruck's all-to-all sends in step k every block whose distance left
+  /// has bit k set, so a rank keeps a relayed block (origin O, dest D) from
+  /// the step k of its arrival, the top bit of the distance travelled
+  /// t = R - O (mod P), to the step k' of its next hop, the lowest bit of the
+  /// distance left L = D - R (k < k'; t + L < P is the block's distance).
+  /// Its slot is its hop class's (k, k') first slot (placeHopClasses) plus
+  /// (L >> (k' + 1)) 2^k + (2^(k+1) - 1 - t): the ascending origins of one
+  /// dest, a rectangle of the rank part, are one run of slots on the
+  /// receiving side (k the step) and one run per class on the sending side
+  /// (t below each power of two). -1 (the layout does not apply) for a
+  /// block no class holds.
+  int64_t hopSlot(int32_t R, int64_t O, int64_t D) const {
+    const int64_t T = ((R - O) % P + P) % P, L = ((D - R) % P + P) % P;
+    const unsigned Arrived = llvm::Log2_64(uint64_t(T)),
+                   Next = llvm::countTrailingZeros(uint64_t(L));
+    if (Arrived >= Next || T + L >= P)
+      return -1;
+    const int64_t Low = int64_t(1) << Arrived;
+    return ClassBase[size_t(Arrived) * HopBits + Next] +
+           (L >> (Next + 1)) * Low + (2 * Low - 1 - T);
+  }
+
+  /// The first slot of each hop class (k, k'), k < k' < log2 P rounded up:
+  /// its blocks are live from step k to step k', (h + 1) 2^k slots for the
+  /// h + 1 values L >> (k' + 1) takes. About (log2 P)^2 / 2 classes, placed
+  /// by first fit (two share slots only where their steps do not meet) in
+  /// the order of k, of size and of length, whichever needs the fewest
+  /// slots: the first is the most blocks live at once where P is a power of
+  /// two, the others come nearer it elsewhere. The layout is computed, not
+  /// searched block by block; hopClassScratch checks that a slot changes
+  /// hands only in a later step than its last use.
+  void placeHopClasses() {
+    HopBits = 0;
+    while ((int64_t(1) << HopBits) < P)
+      ++HopBits;
+    std::vector<SlotRequest> Classes;
+    for (unsigned A = 0; A < HopBits; ++A)
+      for (unsigned N = A + 1; N < HopBits; ++N) {
+        const int64_t Min = (int64_t(1) << A) + (int64_t(1) << N);
+        Classes.push_back(
+            {int64_t(A), int64_t(N),
+             P - 1 < Min ? 0 : (((P - 1 - Min) >> (N + 1)) + 1) << A});
+      }
+    std::vector<size_t> Order(Classes.size());
+    std::vector<int64_t> At, Best;
+    int64_t BestUsed = -1;
+    for (int Way = 0; Way < 3; ++Way) {
+      for (size_t I = 0; I < Order.size(); ++I)
+        Order[I] = I;
+      std::stable_sort(Order.begin(), Order.end(), [&](size_t X, size_t Y) {
+        const SlotRequest &A = Classes[X], &B = Classes[Y];
+        return Way == 0   ? A.First < B.First
+               : Way == 1 ? A.Size > B.Size
+                          : A.Last - A.First < B.Last - B.First;
+      });
+      const int64_t Used = firstFitInOrder(Classes, Order, At);
+      if (BestUsed < 0 || Used < BestUsed) {
+        BestUsed = Used;
+        Best.swap(At);
+      }
+    }
+    ClassBase.assign(size_t(HopBits) * HopBits, 0);
+    size_t I = 0;
+    for (unsigned A = 0; A < HopBits; ++A)
+      for (unsigned N = A + 1; N < HopBits; ++N)
+        ClassBase[size_t(A) * HopBits + N] = Best[I++];
+  }
+
+  /// First fit of \p Q in the order \p Order: each request at the lowest
+  /// slot clear of those placed before it whose steps meet its own. Fills
+  /// \p At, returns the slots used.
+  static int64_t firstFitInOrder(const std::vector<SlotRequest> &Q,
+                                 const std::vector<size_t> &Order,
+                                 std::vector<int64_t> &At) {
+    At.assign(Q.size(), 0);
+    std::vector<size_t> Placed;
+    std::vector<std::pair<int64_t, int64_t>> Busy;
+    int64_t Used = 0;
+    for (size_t I : Order) {
+      Busy.clear();
+      for (size_t J : Placed)
+        if (Q[J].First <= Q[I].Last && Q[I].First <= Q[J].Last)
+          Busy.push_back({At[J], At[J] + Q[J].Size});
+      std::sort(Busy.begin(), Busy.end());
+      int64_t Slot = 0;
+      for (const auto &B : Busy) {
+        if (B.first >= Slot + Q[I].Size)
+          break;
+        Slot = std::max(Slot, B.second);
+      }
+      At[I] = Slot;
+      Placed.push_back(I);
+      Used = std::max(Used, Slot + Q[I].Size);
+    }
+    return Used;
+  }
+
+  /// Rank \p R's scratch by hop class (hopSlot), at Lookahead 0: checks
+  /// that each slot changes hands in a receive, in a step after every use
+  /// of its previous block, and then, as assignScratch does, has that
+  /// receive wait for those uses. False when it does not fit.
+  bool hopClassScratch(int32_t R) {
+    RankPlan &RP = rank(R);
+    const std::vector<std::pair<int32_t, int32_t>> &Runs = ScratchRuns[at(R)];
+    int64_t Slots = 0;
+    for (const PlannedOp &O : RP.Ops)
+      for (const PlannedSeg &G : O.Segs)
+        if (G.Buf == ScratchBuf)
+          Slots = std::max(Slots, G.Block + G.NumBlocks);
+    // Per slot: the block it holds (origin P + dest; -1: none), the step of
+    // its last use, and its uses since it came: the first two in Use, the
+    // others in a list through More (a block of Bruck's has two, the
+    // receive that brings it and the send that takes it on).
+    std::vector<int64_t> Holder(size_t(Slots), -1);
+    std::vector<int32_t> LastStep(size_t(Slots), -1), Head(size_t(Slots), -1);
+    std::vector<std::array<int32_t, 2>> Use(size_t(Slots), {NoOp, NoOp});
+    std::vector<std::pair<int32_t, int32_t>> More; // (op, next)
+    std::vector<int32_t> WaitedBy(RP.Ops.size(), NoOp);
+    auto Wait = [&](PlannedOp &O, int32_t I, int32_t W) {
+      if (W != NoOp && WaitedBy[size_t(W)] != I) {
+        WaitedBy[size_t(W)] = I;
+        O.PostWaits.push_back(W);
+      }
+    };
+    int64_t Blocks = 0;
+    size_t Run = 0;
+    for (size_t I = 0; I < RP.Ops.size(); ++I) {
+      PlannedOp &O = RP.Ops[I];
+      for (const PlannedSeg &G : O.Segs) {
+        if (G.Buf != ScratchBuf)
+          continue;
+        const auto [Origin, Dest] = Runs[Run++];
+        for (int64_t J = 0; J < G.NumBlocks; ++J) {
+          const size_t Sl = size_t(G.Block + J);
+          const int64_t Block = (int64_t(Origin) + J) * P + Dest;
+          if (Holder[Sl] != Block) {
+            if (!O.isRecv() || LastStep[Sl] >= O.Step)
+              return false;
+            for (int32_t W : Use[Sl])
+              Wait(O, int32_t(I), W);
+            for (int32_t U = Head[Sl]; U >= 0; U = More[size_t(U)].second)
+              Wait(O, int32_t(I), More[size_t(U)].first);
+            Holder[Sl] = Block;
+            Use[Sl] = {NoOp, NoOp};
+            Head[Sl] = -1;
+            ++Blocks;
+          }
+          LastStep[Sl] = O.Step;
+          // Uses in operation order: the latest is the last one recorded.
+          std::array<int32_t, 2> &U = Use[Sl];
+          const int32_t Latest = Head[Sl] >= 0  ? More[size_t(Head[Sl])].first
+                                 : U[1] != NoOp ? U[1]
+                                                : U[0];
+          if (Latest == int32_t(I))
+            continue;
+          if (U[0] == NoOp) {
+            U[0] = int32_t(I);
+          } else if (U[1] == NoOp) {
+            U[1] = int32_t(I);
+          } else {
+            More.push_back({int32_t(I), Head[Sl]});
+            Head[Sl] = int32_t(More.size() - 1);
+          }
+        }
+      }
+    }
+    RP.ScratchSlots = Slots;
+    RP.ScratchBlocksApart = Blocks;
+    RP.Lookahead = 0;
+    return true;
   }
 
   /// Where rank \p R keeps block (origin \p O, dest \p D): a user buffer and
@@ -676,11 +942,22 @@ private:
   const bool Compact;
   /// The ranks planned: [First, End).
   const int32_t First, End;
+  /// Scratch by hop class (hopSlot): Bruck's all-to-all.
+  const bool ByHopClass;
+  /// hopSlot's classes: bits of P - 1, and the first slot of class (k, k')
+  /// at k HopBits + k'.
+  unsigned HopBits = 0;
+  std::vector<int64_t> ClassBase;
+  /// A block the hop classes do not hold: the colouring plans the schedule.
+  bool Misfit = false;
   PostingPlan Plan;
   /// Open addressing, one allocation per rank: a rank's part of a
   /// 65,536-rank all-to-all names half a million blocks.
   std::vector<llvm::DenseMap<uint64_t, int64_t>> Keys;
   std::vector<std::vector<int64_t>> KeyLast;
+  /// By hop class: per rank, the first origin and the dest of each run of
+  /// scratch slots, in the order of its operations and segments.
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> ScratchRuns;
 };
 
 } // namespace
@@ -842,6 +1119,38 @@ int64_t assignUnitSlots(ArrayRef<SlotRequest> Requests, const StepIndex &Ix,
   return Used;
 }
 
+/// Requests up to which assignSlots() scans the live runs rather than
+/// building the tree, whose size is the slots that could be busy: a rank's
+/// staged messages are few and large (Bruck's all-to-all stages 2 log2 P of
+/// P/2 blocks each, a tree of millions of nodes for 32 requests).
+constexpr size_t FewRequests = 64;
+
+/// assignSlots() for a few requests: the live runs kept in order, each
+/// request at the lowest gap that holds it.
+int64_t assignFewSlots(ArrayRef<SlotRequest> Requests, const StepIndex &Ix,
+                       std::vector<int64_t> &Slots) {
+  std::vector<std::pair<int64_t, int64_t>> Busy; // [first, end), in order
+  int64_t Used = 0, Released = 0;
+  for (size_t I : Ix.Order) {
+    const SlotRequest &Q = Requests[I];
+    for (; Released < Q.First; ++Released)
+      for (size_t J : Ix.Expiring[size_t(Released)])
+        Busy.erase(std::find_if(Busy.begin(), Busy.end(), [&](const auto &B) {
+          return B.first == Slots[J];
+        }));
+    if (Q.Size <= 0)
+      continue;
+    int64_t At = 0;
+    auto It = Busy.begin();
+    for (; It != Busy.end() && It->first < At + Q.Size; ++It)
+      At = std::max(At, It->second);
+    Busy.insert(It, {At, At + Q.Size});
+    Slots[I] = At;
+    Used = std::max(Used, At + Q.Size);
+  }
+  return Used;
+}
+
 } // namespace
 
 int64_t assignSlots(ArrayRef<SlotRequest> Requests,
@@ -850,6 +1159,8 @@ int64_t assignSlots(ArrayRef<SlotRequest> Requests,
   Slots.assign(Requests.size(), 0);
   if (maxSizeOf(Requests) <= 1)
     return assignUnitSlots(Requests, Ix, Slots);
+  if (Requests.size() <= FewRequests)
+    return assignFewSlots(Requests, Ix, Slots);
   // Where first fit can reach: when k other requests of Live slots in all
   // are live, the free slots below Live + (k + 1) x Size form at most k + 1
   // runs of at least (k + 1) x Size slots in all, so one of them fits. The
@@ -918,7 +1229,15 @@ Expected<PostingPlan> planPosting(const Schedule &S) {
 
 Expected<PostingPlan> planRankPosting(const Schedule &S, int32_t Rank) {
   assert(Rank >= 0 && Rank < S.size());
-  return Planner(S, Rank).run();
+  // Planned compact (no per-rank keys for the others), then put in place.
+  Expected<PostingPlan> Plan = Planner(S, Rank, /*Compact=*/true).run();
+  if (!Plan)
+    return Plan.takeError();
+  RankPlan Mine = std::move(Plan->Ranks[0]);
+  Plan->Ranks.clear();
+  Plan->Ranks.resize(size_t(S.size()));
+  Plan->Ranks[size_t(Rank)] = std::move(Mine);
+  return Plan;
 }
 
 Expected<ScratchPeak> peakScratchByRank(const Schedule &S) {
@@ -948,6 +1267,7 @@ Expected<ScratchPeak> peakScratchByRank(const Schedule &S) {
   // One part, refilled for each rank: the schedule without its transfers.
   Schedule Part;
   Part.Coll = S.Coll;
+  Part.Algorithm = S.Algorithm; // Bruck's all-to-all's scratch by hop class
   Part.Bytes = S.Bytes;
   Part.Root = S.Root;
   Part.NumChunks = S.NumChunks;

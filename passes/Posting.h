@@ -33,6 +33,17 @@
 /// Open MPI's tree reduces receive into two buffers, where otherwise the
 /// next waits for the area the previous one is applied from.
 ///
+/// Bruck's all-to-all (an all-to-all named "bruck") relays half a million
+/// blocks a rank at 65,536 ranks, too many to colour for each lookahead: a
+/// rank keeps each relayed block in a slot of its hop class, (the step it
+/// came in, the step it leaves in), each class's slots placed once by first
+/// fit over the O(log^2 P) classes, at Lookahead 0 (Planner::hopSlot in
+/// Posting.cpp). The plan checks that every slot changes hands in a receive
+/// of a step after its last use, and waits as for coloured slots; a schedule
+/// that fails the check is coloured as any other. Its slots are the
+/// colouring's at a power of two, up to 1.26 times as many at the other
+/// rank counts tests/passes/PostingTest.cpp draws.
+///
 /// The waits (indices of the rank's own operations):
 ///  - a send is posted once the receives it depends on (passes/Dependencies.h:
 ///    the data it forwards or combines, and signals) have been applied, once
