@@ -1,6 +1,7 @@
 #include "passes/HeldFlow.h"
 
 #include <cassert>
+#include <limits>
 #include <utility>
 
 namespace collc {
@@ -49,15 +50,42 @@ HeldFlow::HeldFlow(int32_t Ranks, int64_t Chunks, Interval Sources)
     }
     return;
   }
-  for (int32_t R = 0; R < P; ++R)
+  for (int32_t R = 0; R < P; ++R) {
     Flat.emplace_back(Nodes);
+    Covered.emplace_back(Nodes);
+  }
+  Latest.assign(P, -std::numeric_limits<double>::infinity());
   if (Along == Axis::Origins) {
     for (int64_t R = std::max<int64_t>(Sources.Lo, 0);
-         R < std::min<int64_t>(Sources.Hi, P); ++R)
+         R < std::min<int64_t>(Sources.Hi, P); ++R) {
       Flat[R].insert(R, R + 1, 0.0);
+      Covered[R].insert(R, R + 1, 0.0);
+      Latest[R] = 0;
+    }
   } else if (Source >= 0 && Source < P && K > 0) {
     Flat[Source].insert(0, K, 0.0);
+    Covered[Source].insert(0, K, 0.0);
+    Latest[Source] = 0;
   }
+}
+
+bool HeldFlow::holdsAll(int32_t R, Interval Origins, Interval Chunks,
+                        double &Last) const {
+  if (Along == Axis::Both)
+    return false;
+  Origins = {std::max<int64_t>(Origins.Lo, 0),
+             std::min<int64_t>(Origins.Hi, P)};
+  Chunks = {std::max<int64_t>(Chunks.Lo, 0), std::min(Chunks.Hi, K)};
+  if (Origins.empty() || Chunks.empty())
+    return false;
+  if (Along == Axis::Chunks && !(Origins == Interval{Source, Source + 1}))
+    return false;
+  const Interval I = Along == Axis::Origins ? Origins : Chunks;
+  auto It = Covered[R].find(I.Lo);
+  if (!It.valid() || It.start() > I.Lo || It.stop() < I.Hi)
+    return false;
+  Last = Latest[R];
+  return true;
 }
 
 void HeldFlow::deliver(int32_t R, Interval Origins, Interval Chunks,
@@ -73,14 +101,15 @@ void HeldFlow::deliver(int32_t R, Interval Origins, Interval Chunks,
   Chunks = {std::max<int64_t>(Chunks.Lo, 0), std::min(Chunks.Hi, K)};
   if (Origins.empty() || Chunks.empty())
     return;
-  if (Along == Axis::Origins) {
-    place(Flat[R], Origins, Since);
-    return;
-  }
-  assert(Origins.Lo == Source && Origins.Hi == Source + 1 &&
+  assert((Along == Axis::Origins ||
+          (Origins.Lo == Source && Origins.Hi == Source + 1)) &&
          "only the source's data exists");
-  if (Origins.contains(Source))
-    place(Flat[R], Chunks, Since);
+  if (Along == Axis::Chunks && !Origins.contains(Source))
+    return;
+  const Interval I = Along == Axis::Origins ? Origins : Chunks;
+  place(Flat[R], I, Since);
+  place(Covered[R], I, 0);
+  Latest[R] = std::max(Latest[R], Since);
 }
 
 size_t HeldFlow::runs() const {

@@ -79,6 +79,14 @@ public:
     return After.empty() || Fn(After, Chunks, Arrival{});
   }
 
+  /// Whether rank \p R is known to hold every atom of \p Origins x \p Chunks
+  /// (clipped to the data space, not empty), in O(log runs): under one axis,
+  /// from the runs of what it holds whatever the time; false otherwise (the
+  /// caller then visits them). \p Latest is then set to the latest arrival of
+  /// anything \p R holds, no earlier than theirs.
+  bool holdsAll(int32_t R, Interval Origins, Interval Chunks,
+                double &Latest) const;
+
   /// Rank \p R holds the atoms of \p Origins x \p Chunks from \p Since on.
   /// With one source (Sources of one rank), only its data exists: atoms of
   /// other origins are not delivered.
@@ -125,6 +133,11 @@ private:
   /// first: the maps return their nodes to it when destroyed).
   FlatMap::Allocator Nodes;
   std::deque<FlatMap> Flat;
+  /// Per rank under one axis: the atoms it holds, whatever their times (all
+  /// mapped to 0, so that neighbours merge), and the latest arrival among
+  /// them (-inf: none).
+  std::deque<FlatMap> Covered;
+  std::vector<double> Latest;
 };
 
 } // namespace collc

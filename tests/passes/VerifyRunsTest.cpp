@@ -360,6 +360,23 @@ TEST_CASE("verify-runs: held data kept along one axis (one chunk, or one "
       CAPTURE(I);
       CHECK(Agree);
       REQUIRE(Seen == Want);
+      // The shortcut: known to hold the rectangle exactly when every atom
+      // of it is held, with a latest arrival no earlier than theirs.
+      bool All = !Want.empty();
+      double Max = -1;
+      for (const auto &OC : Want) {
+        const double T = At(V, OC.first, OC.second);
+        All &= !std::isnan(T);
+        Max = std::max(Max, std::isnan(T) ? Max : T);
+      }
+      double Latest = -1;
+      const bool Known =
+          H.visit(V, Vo, Vc,
+                  [](Interval, Interval, const Arrival &) { return true; }) &&
+          H.holdsAll(V, Vo, Vc, Latest);
+      CHECK(Known == All);
+      if (Known)
+        CHECK(Latest >= Max);
     }
   }
 }
@@ -445,6 +462,19 @@ TEST_CASE("verify-runs: one-axis held data still rejects a broadcast and an "
     Schedule S = G;
     std::swap(S.Steps[0].Transfers[3], S.Steps[1].Transfers[1]);
     CHECK(Finds(S, "rank 2 sends the block of rank 3 before it holds it"));
+  }
+  {
+    // Timed: rank 2 holds origins 2..3 when it sends them, but origin 3
+    // arrives at 9, after the send starts at 8.
+    Schedule S = G;
+    for (size_t SI = 0; SI < S.Steps.size(); ++SI)
+      for (Transfer &T : S.Steps[SI].Transfers) {
+        T.Start = 10.0 * SI;
+        T.End = T.Start + 7;
+      }
+    S.Steps[0].Transfers[3].End = 9;   // 3 -> 2
+    S.Steps[1].Transfers[1].Start = 8; // 2 -> 0, origins 2..3
+    CHECK(Finds(S, "starts at 8 before the block of rank 3 arrived (9)"));
   }
   {
     // Rank 3 receives origin 0 twice.
