@@ -529,24 +529,30 @@ private:
           OneOrigin
               ? Interval{S.Root, std::min<int64_t>(Pc.Origins.Hi, S.Root + 1)}
               : Pc.Origins;
-      bool Ok = HeldRuns->visit(
-          T.Src, Os, Pc.Chunks,
-          [&](Interval Or, Interval Cs, const Arrival &A) {
-            if (!A.Held) {
-              problem(transferWhere(SI, T) + "rank " + std::to_string(T.Src) +
-                      " sends " + atomName(Or.Lo, Pc.Dests.Lo, Cs.Lo) +
-                      " before it holds it");
-              return false;
-            }
-            if (Timed && startsBeforeReady(A.Since, T.Start)) {
-              problem(transferWhere(SI, T) + "starts at " +
-                      formatShort(T.Start) + " before " +
-                      atomName(Or.Lo, Pc.Dests.Lo, Cs.Lo) + " arrived (" +
-                      formatShort(A.Since) + ")");
-              return false;
-            }
-            return true;
-          });
+      // Held whole and no later than the send: nothing to find atom by
+      // atom (HeldFlow::holdsAll; startsBeforeReady grows with the time).
+      double Latest = 0;
+      bool Ok = (HeldRuns->holdsAll(T.Src, Os, Pc.Chunks, Latest) &&
+                 (!Timed || !startsBeforeReady(Latest, T.Start))) ||
+                HeldRuns->visit(
+                    T.Src, Os, Pc.Chunks,
+                    [&](Interval Or, Interval Cs, const Arrival &A) {
+                      if (!A.Held) {
+                        problem(transferWhere(SI, T) + "rank " +
+                                std::to_string(T.Src) + " sends " +
+                                atomName(Or.Lo, Pc.Dests.Lo, Cs.Lo) +
+                                " before it holds it");
+                        return false;
+                      }
+                      if (Timed && startsBeforeReady(A.Since, T.Start)) {
+                        problem(transferWhere(SI, T) + "starts at " +
+                                formatShort(T.Start) + " before " +
+                                atomName(Or.Lo, Pc.Dests.Lo, Cs.Lo) +
+                                " arrived (" + formatShort(A.Since) + ")");
+                        return false;
+                      }
+                      return true;
+                    });
       if (!Ok)
         return;
       // Past the root: origins that do not exist.

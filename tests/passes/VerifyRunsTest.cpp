@@ -301,3 +301,185 @@ TEST_CASE("verify-runs: runs lift the atom limit on ranks x chunks, not the "
   CHECK(verifyBy(S, M, VerifyOptions::Tracking::Runs)
             .find("larger than the verifier tracks") != std::string::npos);
 }
+
+TEST_CASE("verify-runs: held data kept along one axis (one chunk, or one "
+          "origin) holds what an array of arrivals holds") {
+  // Random deliveries, some over atoms held already (they take the new
+  // time), against a brute-force array of arrival times (NaN: not held).
+  std::mt19937_64 Rng(13);
+  auto Draw = [&](int64_t N) {
+    int64_t A = std::uniform_int_distribution<int64_t>(0, N)(Rng),
+            B = std::uniform_int_distribution<int64_t>(0, N)(Rng);
+    return Interval{std::min(A, B), std::max(A, B)};
+  };
+  const int32_t P = 23;
+  for (const int64_t K : {int64_t(1), int64_t(37)}) {
+    // One chunk: every rank's data; 37 chunks: rank 5's data alone.
+    const Interval Sources = K == 1 ? Interval{0, P} : Interval{5, 6};
+    HeldFlow H(P, K, Sources);
+    std::vector<double> Truth(static_cast<size_t>(P) * P * K, NAN);
+    auto At = [&](int64_t R, int64_t O, int64_t C) -> double & {
+      return Truth[(static_cast<size_t>(R) * P + O) * K + C];
+    };
+    for (int64_t O = Sources.Lo; O < Sources.Hi; ++O)
+      for (int64_t C = 0; C < K; ++C)
+        At(O, O, C) = 0;
+    for (int I = 0; I < 2000; ++I) {
+      const int32_t R = std::uniform_int_distribution<int32_t>(0, P - 1)(Rng);
+      const Interval Os = K == 1 ? Draw(P) : Sources;
+      const Interval Cs = Draw(K);
+      const double When = std::uniform_int_distribution<int>(1, 4)(Rng);
+      H.deliver(R, Os, Cs, When);
+      for (int64_t O = Os.Lo; O < Os.Hi; ++O)
+        for (int64_t C = Cs.Lo; C < Cs.Hi; ++C)
+          At(R, O, C) = When;
+      // Every rank's state, visited over a random rectangle (clipped to the
+      // data space, as the runs clip it), atom by atom in origin-major
+      // order.
+      const int32_t V = std::uniform_int_distribution<int32_t>(0, P - 1)(Rng);
+      const Interval Vo{Draw(P).Lo - 1, Draw(P).Hi + 1}, Vc = Draw(K);
+      std::vector<std::pair<int64_t, int64_t>> Seen;
+      bool Agree = true;
+      H.visit(V, Vo, Vc, [&](Interval Or, Interval Ch, const Arrival &A) {
+        for (int64_t O = Or.Lo; O < Or.Hi; ++O)
+          for (int64_t C = Ch.Lo; C < Ch.Hi; ++C) {
+            Seen.emplace_back(O, C);
+            const double T = At(V, O, C);
+            Agree &= A.Held == !std::isnan(T) && (!A.Held || A.Since == T);
+          }
+        return true;
+      });
+      std::vector<std::pair<int64_t, int64_t>> Want;
+      for (int64_t O = std::max<int64_t>(Vo.Lo, 0);
+           O < std::min<int64_t>(Vo.Hi, P); ++O)
+        for (int64_t C = Vc.Lo; C < Vc.Hi; ++C)
+          Want.emplace_back(O, C);
+      if (Vc.empty())
+        Want.clear();
+      CAPTURE(K);
+      CAPTURE(I);
+      CHECK(Agree);
+      REQUIRE(Seen == Want);
+      // The shortcut: known to hold the rectangle exactly when every atom
+      // of it is held, with a latest arrival no earlier than theirs.
+      bool All = !Want.empty();
+      double Max = -1;
+      for (const auto &OC : Want) {
+        const double T = At(V, OC.first, OC.second);
+        All &= !std::isnan(T);
+        Max = std::max(Max, std::isnan(T) ? Max : T);
+      }
+      double Latest = -1;
+      const bool Known =
+          H.visit(V, Vo, Vc,
+                  [](Interval, Interval, const Arrival &) { return true; }) &&
+          H.holdsAll(V, Vo, Vc, Latest);
+      CHECK(Known == All);
+      if (Known)
+        CHECK(Latest >= Max);
+    }
+  }
+}
+
+TEST_CASE("verify-runs: one-axis held data still rejects a broadcast and an "
+          "allgather that send too early or twice") {
+  Machine M = test::parameterized(10, 20);
+  M.Ports = 2;
+  // A broadcast of 64 chunks (kept along the chunks) from rank 1 on 4
+  // ranks: 1 -> 2 chunks 0..32 and 1 -> 3 chunks 32..64 (step 0), then 2 <-> 3
+  // swap their halves (step 1) and 2 -> 0 forwards all (step 2).
+  Schedule B;
+  B.Coll = Collective::Bcast;
+  B.Algorithm = "hand";
+  B.Root = 1;
+  B.NumChunks = 64;
+  B.Bytes = 64;
+  B.Participants = {{0}, {1}, {2}, {3}};
+  auto Send = [](int32_t Src, int32_t Dst, Interval Os, Interval Cs,
+                 uint64_t Bytes) {
+    Transfer T;
+    T.Src = Src;
+    T.Dst = Dst;
+    T.Bytes = Bytes;
+    T.Pieces = {{Os, {0, 4}, Cs}};
+    return T;
+  };
+  B.Steps = {
+      {{Send(1, 2, {1, 2}, {0, 32}, 32), Send(1, 3, {1, 2}, {32, 64}, 32)}},
+      {{Send(2, 3, {1, 2}, {0, 32}, 32), Send(3, 2, {1, 2}, {32, 64}, 32)}},
+      {{Send(2, 0, {1, 2}, {0, 64}, 64)}}};
+  auto Same = [&](const Schedule &S) {
+    const std::string Runs = verifyBy(S, M, VerifyOptions::Tracking::Runs);
+    CHECK(Runs == verifyBy(S, M, VerifyOptions::Tracking::Atoms));
+    return Runs;
+  };
+  // Whether both report \p Text.
+  auto Finds = [&](const Schedule &S, const char *Text) {
+    return Same(S).find(Text) != std::string::npos;
+  };
+  CHECK(Same(B).empty());
+  {
+    // Rank 0 forwards from rank 2 one step early: it lacks chunks 32..63.
+    Schedule S = B;
+    std::swap(S.Steps[1], S.Steps[2]);
+    CHECK(Finds(S, "rank 2 sends the message chunk 32"));
+  }
+  {
+    // Rank 3 receives chunk 40 a second time.
+    Schedule S = B;
+    S.Steps[2].Transfers.push_back(Send(1, 3, {1, 2}, {40, 41}, 1));
+    CHECK(Finds(S, "rank 3 receives the message chunk 40"));
+  }
+  {
+    // Timed: rank 2 forwards at 5 chunks 0..31, which arrived at 7.
+    Schedule S = B;
+    double T0 = 0;
+    for (Step &St : S.Steps) {
+      for (Transfer &T : St.Transfers) {
+        T.Start = T0;
+        T.End = T0 + 7;
+      }
+      T0 += 7;
+    }
+    S.Steps[1].Transfers[0].Start = 5;
+    CHECK(Finds(S, "starts at 5 before the message chunk 0 arrived (7)"));
+  }
+  // An allgather of one chunk (kept along the origins) on 4 ranks by
+  // recursive doubling: 0 <-> 1, 2 <-> 3, then pairs of origins.
+  Schedule G;
+  G.Coll = Collective::Allgather;
+  G.Algorithm = "hand";
+  G.NumChunks = 1;
+  G.Bytes = 1;
+  G.Participants = {{0}, {1}, {2}, {3}};
+  G.Steps = {{{Send(0, 1, {0, 1}, {0, 1}, 1), Send(1, 0, {1, 2}, {0, 1}, 1),
+               Send(2, 3, {2, 3}, {0, 1}, 1), Send(3, 2, {3, 4}, {0, 1}, 1)}},
+             {{Send(0, 2, {0, 2}, {0, 1}, 2), Send(2, 0, {2, 4}, {0, 1}, 2),
+               Send(1, 3, {0, 2}, {0, 1}, 2), Send(3, 1, {2, 4}, {0, 1}, 2)}}};
+  CHECK(Same(G).empty());
+  {
+    // Rank 2 sends origins 2..3 before origin 3 arrived.
+    Schedule S = G;
+    std::swap(S.Steps[0].Transfers[3], S.Steps[1].Transfers[1]);
+    CHECK(Finds(S, "rank 2 sends the block of rank 3 before it holds it"));
+  }
+  {
+    // Timed: rank 2 holds origins 2..3 when it sends them, but origin 3
+    // arrives at 9, after the send starts at 8.
+    Schedule S = G;
+    for (size_t SI = 0; SI < S.Steps.size(); ++SI)
+      for (Transfer &T : S.Steps[SI].Transfers) {
+        T.Start = 10.0 * SI;
+        T.End = T.Start + 7;
+      }
+    S.Steps[0].Transfers[3].End = 9;   // 3 -> 2
+    S.Steps[1].Transfers[1].Start = 8; // 2 -> 0, origins 2..3
+    CHECK(Finds(S, "starts at 8 before the block of rank 3 arrived (9)"));
+  }
+  {
+    // Rank 3 receives origin 0 twice.
+    Schedule S = G;
+    S.Steps[1].Transfers.push_back(Send(2, 3, {0, 1}, {0, 1}, 1));
+    CHECK(Finds(S, "rank 3 receives the block of rank 0 a second time"));
+  }
+}
