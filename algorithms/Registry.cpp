@@ -58,7 +58,7 @@ const std::vector<AlgorithmInfo> &algorithms() {
        /*OnStarGraphs=*/false,
        /*AutoApplies=*/nullptr,
        /*AutoGain=*/0,
-       /*AutoBound=*/flatTreeBound},
+       /*AutoBound=*/sequentialBound},
       // One-shot algorithms (issue 27): every message of a step posted at
       // once, as MPI libraries' linear algorithms do; auto takes them where
       // the network evaluator prices the messages sharing a rank's links.
@@ -157,7 +157,12 @@ const std::vector<AlgorithmInfo> &algorithms() {
        "log P parts along edge-disjoint spanning binomial trees (paper 001)",
        {Collective::Bcast},
        buildEdgeDisjoint,
-       segmentedBcastApplies},
+       segmentedBcastApplies,
+       /*InAuto=*/true,
+       /*OnStarGraphs=*/false,
+       /*AutoApplies=*/nullptr,
+       /*AutoGain=*/0,
+       /*AutoBound=*/edgeDisjointBound},
       {"k-segment",
        "k segments (default P/2) scattered to group leaders, chained down the "
        "groups, circulated in rings (paper 001)",
@@ -293,7 +298,9 @@ const std::vector<AlgorithmInfo> &algorithms() {
        nullptr,
        /*InAuto=*/true,
        /*OnStarGraphs=*/false,
-       /*AutoApplies=*/onNetwork},
+       /*AutoApplies=*/onNetwork,
+       /*AutoGain=*/0,
+       /*AutoBound=*/knomialBound},
       {"scatter-rdb-allgather",
        "binomial scatter of P blocks, then recursive-doubling allgather "
        "(MPICH's long-message broadcast, any P)",

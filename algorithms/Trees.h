@@ -65,6 +65,12 @@ BoundTest flatTreeBound;
 /// by the channel it leaves by (the step pricing gives the message of
 /// least weight on a link the link's whole load).
 BoundTest directBound;
+/// `sequential`'s: flatTreeBound, and on a mesh, torus or hypercube of one
+/// link class, the root's sends (one step each, in chain order) queued on
+/// the links they leave the root by: the step pricing books each message
+/// on its first link from its data phase's start (its overheads and its
+/// hops' latencies past the schedule's start), after the ones before it.
+BoundTest sequentialBound;
 
 } // namespace collc
 

@@ -279,8 +279,8 @@ bool pricedBySteps(int64_t Ranks, const Machine &M) {
   return M.Net && Ranks > StepPricingRanks;
 }
 
-double leastTransferTime(const Network &N, uint64_t MinBytes,
-                         bool NodesShared) {
+double leastTransferTime(const Network &N, uint64_t MinBytes, bool NodesShared,
+                         unsigned Hops) {
   double Latency = Inf, Bandwidth = 0;
   for (const LinkClass &L : N.Links) {
     Latency = std::min(Latency, L.Latency);
@@ -291,10 +291,13 @@ double leastTransferTime(const Network &N, uint64_t MinBytes,
   // the band's factor.
   auto Time = [&](uint64_t Bytes) {
     const ProtocolBand &B = N.band(Bytes);
-    double T = N.Links.empty() ? Inf : Latency * B.LatencyFactor;
-    if (Bandwidth > 0)
-      T += double(Bytes) / (Bandwidth * B.BandwidthFactor);
-    if (NodesShared)
+    double T = Inf;
+    if (Hops > 0 && !N.Links.empty()) {
+      T = double(Hops) * Latency * B.LatencyFactor;
+      if (Bandwidth > 0)
+        T += double(Bytes) / (Bandwidth * B.BandwidthFactor);
+    }
+    if (NodesShared || Hops == 0)
       T = std::min(T, N.IntraNode.Latency * B.LatencyFactor +
                           (N.IntraNode.Bandwidth > 0
                                ? double(Bytes) /
@@ -310,6 +313,17 @@ double leastTransferTime(const Network &N, uint64_t MinBytes,
     if (B.MinBytes > Least)
       Best = std::min(Best, Time(B.MinBytes));
   return N.SendOverhead + Best;
+}
+
+LeastHopTime::LeastHopTime(const Machine &M, uint64_t MinBytes)
+    : Topo(M.Topo), Net(*M.Net), MinBytes(MinBytes),
+      ByDistance(M.Topo.hasCoordinates()) {}
+
+double LeastHopTime::at(unsigned Hops) const {
+  while (Times.size() <= Hops)
+    Times.push_back(leastTransferTime(Net, MinBytes, /*NodesShared=*/false,
+                                      static_cast<unsigned>(Times.size())));
+  return Times[Hops];
 }
 
 struct BookedLoad::Impl {
