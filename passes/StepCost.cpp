@@ -41,6 +41,11 @@ struct ChannelKeyInfo {
   static bool isEqual(uint64_t A, uint64_t B) { return A == B; }
 };
 
+/// The most resources a mesh, torus or hypercube's links may take to be
+/// numbered directly (ResourceMap): a 1024x1024 torus's 4,194,304 channels,
+/// not a 2^20-node hypercube's 41,943,040.
+constexpr int64_t DirectLinksUpTo = int64_t(1) << 23;
+
 /// What the messages of one step put on one resource.
 struct Load {
   double Weight = 0, Bytes = 0;
@@ -65,6 +70,19 @@ public:
         Vertices = std::max(Vertices, M.Topo.Nodes);
       Capacity.assign(static_cast<size_t>(2 * Vertices), Limit);
       NodeLimits = true;
+    }
+    // On a mesh, torus or hypercube a channel joins a node to its
+    // neighbour one way across one dimension: numbered by (node, dimension,
+    // way) from LinkBase on instead of hashed, as the steps of a large torus
+    // meet millions of channels (a capacity set when first met).
+    const Topology &T = M.Topo;
+    const int64_t Slots = 2 * static_cast<int64_t>(T.Dims.size());
+    if (T.hasCoordinates() && T.Nodes * Slots <= DirectLinksUpTo) {
+      Strides.assign(T.Dims.size(), 1);
+      for (size_t I = T.Dims.size(); I-- > 1;)
+        Strides[I - 1] = Strides[I] * T.Dims[I];
+      LinkBase = Capacity.size();
+      Capacity.resize(LinkBase + static_cast<size_t>(T.Nodes * Slots), 0.0);
     }
   }
 
@@ -97,6 +115,27 @@ private:
     int64_t A = C.From, B = C.To;
     if (!Net.Links[C.Class].FullDuplex && A > B)
       std::swap(A, B);
+    if (!Strides.empty()) {
+      // B is A's neighbour across the first dimension whose stride the
+      // difference is, one way or the other (round the wrap on a torus).
+      const int64_t Diff = B - A;
+      const std::vector<int64_t> &Dims = M.Topo.Dims;
+      for (size_t I = 0; I < Strides.size(); ++I) {
+        if (Dims[I] < 2)
+          continue;
+        const int64_t Wrap = (Dims[I] - 1) * Strides[I];
+        const int64_t Way = Diff == Strides[I] || Diff == -Wrap   ? 0
+                            : Diff == -Strides[I] || Diff == Wrap ? 1
+                                                                  : -1;
+        if (Way < 0)
+          continue;
+        const size_t Id =
+            LinkBase + static_cast<size_t>(A * 2 * int64_t(Strides.size()) +
+                                           2 * int64_t(I) + Way);
+        Capacity[Id] = Net.Links[C.Class].Bandwidth;
+        return static_cast<uint32_t>(Id);
+      }
+    }
     const uint64_t Key = (static_cast<uint64_t>(A) << 40) ^
                          (static_cast<uint64_t>(B) << 16) ^
                          static_cast<uint64_t>(C.Lane);
@@ -110,6 +149,10 @@ private:
   const Network &Net;
   bool NodeLimits = false;
   std::vector<int64_t> LimiterNodes;
+  /// Where the links are numbered directly: each dimension's stride in
+  /// node numbers (else empty), and the first link's resource.
+  std::vector<int64_t> Strides;
+  size_t LinkBase = 0;
   llvm::DenseMap<uint64_t, uint32_t, ChannelKeyInfo> LinkIds;
 };
 
