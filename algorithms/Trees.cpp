@@ -93,7 +93,37 @@ std::vector<Transfer> chainSplitTransfers(const Schedule &S,
   return Out;
 }
 
+double chainSplitBound(const Machine &M, const Schedule &S,
+                       const std::vector<int32_t> &Chain, int64_t SourceIndex,
+                       const ChainSplit &Split) {
+  if (Chain.size() < 2 || !M.Net)
+    return 0;
+  const LeastHopTime Hop(M, S.Bytes);
+  std::vector<double> At(Chain.size(), 0.0);
+  double Most = 0;
+  std::deque<ChainHolder> Work;
+  Work.push_back({SourceIndex, 0, static_cast<int64_t>(Chain.size()) - 1});
+  while (!Work.empty()) {
+    const ChainHolder H = Work.front();
+    Work.pop_front();
+    holderSends(H, Split, [&](const ChainHolder &To) {
+      At[To.Self] = At[H.Self] + Hop(S.Participants[Chain[H.Self]].Node,
+                                     S.Participants[Chain[To.Self]].Node);
+      Most = std::max(Most, At[To.Self]);
+      Work.push_back(To);
+    });
+  }
+  // Below the pricing's own arithmetic by a rounding's margin.
+  return Most * (1 - 1e-9);
+}
+
 namespace {
+
+/// chainSplitBound of treeSchedule's tree.
+double treeBound(const Machine &M, const Request &R, const ChainSplit &Split) {
+  const Schedule S = scheduleSkeleton(M, R, "");
+  return chainSplitBound(M, S, rotatedChain(S.size(), S.Root), 0, Split);
+}
 
 Schedule treeSchedule(const Machine &M, const Request &R, llvm::StringRef Name,
                       const ChainSplit &Split) {
@@ -111,6 +141,14 @@ llvm::Expected<Schedule> buildOptTree(const Machine &M, const Request &R) {
 
 llvm::Expected<Schedule> buildBinomial(const Machine &M, const Request &R) {
   return treeSchedule(M, R, "binomial", binomialSplit());
+}
+
+double optTreeBound(const Machine &M, const Request &R) {
+  return treeBound(M, R, optTreeSplit(M, R));
+}
+
+double binomialBound(const Machine &M, const Request &R) {
+  return treeBound(M, R, binomialSplit());
 }
 
 llvm::Expected<Schedule>

@@ -32,6 +32,14 @@ std::vector<Transfer> chainSplitTransfers(const Schedule &S,
                                           int64_t SourceIndex,
                                           const ChainSplit &Split);
 
+/// A time the step pricing cannot give the tree of chainSplitTransfers(S,
+/// Chain, SourceIndex, Split) less than, on \p M (with a network): every
+/// rank's chain of transfers down the tree, each at least the message's
+/// least time between the two ranks' nodes (LeastHopTime).
+double chainSplitBound(const Machine &M, const Schedule &S,
+                       const std::vector<int32_t> &Chain, int64_t SourceIndex,
+                       const ChainSplit &Split);
+
 /// Ranks in chain order for a tree on a crossbar: the root, then the other
 /// ranks in increasing rank order (wrapping around).
 std::vector<int32_t> rotatedChain(int32_t Ranks, int32_t Root);
@@ -48,6 +56,10 @@ PlainBuilder buildBinomial;
 /// rank's own sends, in the steps the whole tree gives them.
 RankPartBuilder buildBinomialBcastPart;
 PlainBuilder buildSequential;
+/// The AutoBounds (algorithms/Registry.h) of OPT-tree and binomial:
+/// chainSplitBound of their trees.
+BoundTest optTreeBound;
+BoundTest binomialBound;
 PlainBuilder buildChain;
 
 /// The AutoBound (algorithms/Registry.h) of the flat trees, `direct` and

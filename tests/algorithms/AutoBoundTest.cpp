@@ -69,7 +69,15 @@ TEST_CASE("auto's bounds never exceed the step-priced makespan of the "
       CAPTURE(Root);
       CAPTURE(Bytes);
       CAPTURE(PerNode);
-      Request R = test::request(M, Collective::Bcast, P, Root, Bytes, A.Name);
+      // OPT-mesh and U-mesh only on the torus.
+      llvm::Expected<Request> Made = makeRequest(
+          test::fields(Collective::Bcast, P, Root, Bytes, A.Name), M);
+      if (!Made) {
+        llvm::consumeError(Made.takeError());
+        CHECK(!M.Topo.hasCoordinates());
+        continue;
+      }
+      Request R = std::move(*Made);
       test::placeOnNodes(R, PerNode, /*Shuffled=*/false, G);
       auto S = A.Build(M, R);
       REQUIRE_MESSAGE(S, llvm::toString(S.takeError()));
