@@ -42,17 +42,29 @@ uint64_t knomialLeastBytes(const Request &R, int64_t P, int64_t Segments) {
 /// A time the step pricing cannot give buildKnomialRadix(M, R, K, ...) less
 /// than, with \p Order its rank order and \p Hop a chunk's least time
 /// between two nodes: each index's chain of transfers from the root, every
-/// one from when what it carries is at its sender.
+/// one from when what it carries is at its sender; and on a mesh, torus or
+/// hypercube each index's sends to other nodes, queued on the links they
+/// leave its node by (LeastHopTime::linksPerNode), from when it has it.
 double knomialRadixBound(const Schedule &S, const std::vector<int32_t> &Order,
                          int64_t K, const LeastHopTime &Hop) {
   const int64_t P = S.size();
   std::vector<double> At(static_cast<size_t>(P), 0.0);
+  std::vector<int64_t> Remote(static_cast<size_t>(P), 0);
   double Most = 0;
   for (int64_t I = 1; I < P; ++I) {
     const int64_t Up = knomialParent(I, K);
-    At[I] = At[Up] +
-            Hop(S.Participants[Order[Up]].Node, S.Participants[Order[I]].Node);
+    const int64_t From = S.Participants[Order[Up]].Node,
+                  To = S.Participants[Order[I]].Node;
+    At[I] = At[Up] + Hop(From, To);
+    Remote[Up] += From != To;
     Most = std::max(Most, At[I]);
+  }
+  if (const int64_t Links = Hop.linksPerNode()) {
+    const double Busy = Hop.leastLinkBusy();
+    for (int64_t I = 0; I < P; ++I)
+      if (Remote[I] > 0)
+        Most = std::max(Most,
+                        At[I] + double((Remote[I] + Links - 1) / Links) * Busy);
   }
   // Below the pricing's own arithmetic by a rounding's margin.
   return Most * (1 - 1e-9);

@@ -88,6 +88,14 @@ public:
                                       : 1;
     return H < Times.size() ? Times[H] : at(H);
   }
+  /// On a mesh, torus or hypercube whose links the step pricing books one
+  /// message after the other (no fat pipe), the most links a node's routes
+  /// leave it by, two a dimension; else 0. Of n transfers a rank sends to
+  /// other nodes, ceil(n / linksPerNode()) leave by one link, which is busy
+  /// for each at least leastLinkBusy() (its bytes at the fastest link's
+  /// bandwidth, at the band's factor) from the first one's start on.
+  int64_t linksPerNode() const;
+  double leastLinkBusy() const;
 
 private:
   double at(unsigned Hops) const;
