@@ -62,9 +62,9 @@ BoundTest optTreeBound;
 BoundTest binomialBound;
 PlainBuilder buildChain;
 
-/// The AutoBound (algorithms/Registry.h) of the flat trees, `direct` and
-/// `sequential`: the root posts P - 1 sends, so the last starts no earlier
-/// than P - 1 sender's overheads and ends a transfer's least time
+/// What the AutoBounds (algorithms/Registry.h) of the flat trees, `direct`
+/// and `sequential`, start from: the root posts P - 1 sends, so the last starts
+/// no earlier than P - 1 sender's overheads and ends a transfer's least time
 /// (leastTransferTime) after its own; and where the network limits a
 /// node's injection, the root's node injects the bytes (envelope included)
 /// of every send to another node at that limit, one after the other.
