@@ -4,6 +4,7 @@
 #include "algorithms/Placement.h"
 #include "ir/Diagnostic.h"
 #include "passes/Cost.h"
+#include "passes/StepCost.h"
 
 #include <algorithm>
 #include <numeric>
@@ -22,6 +23,51 @@ std::vector<int64_t> radicesFor(int64_t P) {
   for (int64_t K = 16; K < P; K *= 2)
     Ks.push_back(K);
   return Ks;
+}
+
+/// The chunks of buildKnomialRadix's schedule with \p Segments segments.
+int64_t knomialChunks(const Request &R, int64_t P, int64_t Segments) {
+  return std::clamp<int64_t>(
+      Segments, 1,
+      std::min<int64_t>(std::max<int64_t>(1, static_cast<int64_t>(R.Bytes)),
+                        maxSegmentsFor(P)));
+}
+
+/// The least bytes a transfer of that schedule carries: a chunk's.
+uint64_t knomialLeastBytes(const Request &R, int64_t P, int64_t Segments) {
+  const uint64_t Unit = elementBytes(R.Datatype);
+  return R.Bytes / Unit / uint64_t(knomialChunks(R, P, Segments)) * Unit;
+}
+
+/// A time the step pricing cannot give buildKnomialRadix(M, R, K, ...) less
+/// than, with \p Order its rank order and \p Hop a chunk's least time
+/// between two nodes: each index's chain of transfers from the root, every
+/// one from when what it carries is at its sender; and on a mesh, torus or
+/// hypercube each index's sends to other nodes, queued on the links they
+/// leave its node by (LeastHopTime::linksPerNode), from when it has it.
+double knomialRadixBound(const Schedule &S, const std::vector<int32_t> &Order,
+                         int64_t K, const LeastHopTime &Hop) {
+  const int64_t P = S.size();
+  std::vector<double> At(static_cast<size_t>(P), 0.0);
+  std::vector<int64_t> Remote(static_cast<size_t>(P), 0);
+  double Most = 0;
+  for (int64_t I = 1; I < P; ++I) {
+    const int64_t Up = knomialParent(I, K);
+    const int64_t From = S.Participants[Order[Up]].Node,
+                  To = S.Participants[Order[I]].Node;
+    At[I] = At[Up] + Hop(From, To);
+    Remote[Up] += From != To;
+    Most = std::max(Most, At[I]);
+  }
+  if (const int64_t Links = Hop.linksPerNode()) {
+    const double Busy = Hop.leastLinkBusy();
+    for (int64_t I = 0; I < P; ++I)
+      if (Remote[I] > 0)
+        Most = std::max(Most,
+                        At[I] + double((Remote[I] + Links - 1) / Links) * Busy);
+  }
+  // Below the pricing's own arithmetic by a rounding's margin.
+  return Most * (1 - 1e-9);
 }
 
 } // namespace
@@ -57,10 +103,7 @@ llvm::Expected<Schedule> buildKnomialRadix(const Machine &M, const Request &R,
                          "radix " + llvm::Twine(K) + ": expected at least 2");
   if (P < 2)
     return S;
-  S.NumChunks = std::clamp<int64_t>(
-      Segments, 1,
-      std::min<int64_t>(std::max<int64_t>(1, static_cast<int64_t>(R.Bytes)),
-                        maxSegmentsFor(P)));
+  S.NumChunks = knomialChunks(R, P, Segments);
   const std::vector<int32_t> Order = nodeOrderFromRoot(S);
   // Time[i]: when index i has a segment, counted in sends (a parent serves
   // its children one after the other); Fan: the most children of any index,
@@ -105,12 +148,65 @@ llvm::Expected<Schedule> buildKnomial(const Machine &M, const Request &R,
   // a searched count would change the schedule at every few bytes, and the
   // segmented broadcasts that win from a few KiB on are other builders).
   const int64_t Seg = R.Segments > 0 ? R.Segments : 1;
+  const std::vector<int64_t> Ks = radicesFor(Ranks);
+  // Where the cost pass prices by steps and a radix may be left unbuilt,
+  // the radices are judged by increasing bound (knomialRadixBound), ties
+  // in radix order by their keys: a radix whose bound exceeds the best
+  // priced so far could not have won, and the choice is the one the radix
+  // order makes (the least time, the smallest radix among equal times).
+  std::vector<double> Bounds(Ks.size(), 0.0);
+  std::vector<size_t> Judged(Ks.size());
+  std::iota(Judged.begin(), Judged.end(), size_t(0));
+  const bool Bounded = pricedBySteps(Ranks, M) && !P.options().PriceWhole;
+  if (Bounded) {
+    const Schedule Skeleton = scheduleSkeleton(M, R, "knomial");
+    const std::vector<int32_t> Order = nodeOrderFromRoot(Skeleton);
+    const LeastHopTime Hop(M, knomialLeastBytes(R, Ranks, Seg));
+    for (size_t I = 0; I < Ks.size(); ++I)
+      Bounds[I] = knomialRadixBound(Skeleton, Order, Ks[I], Hop);
+    std::stable_sort(Judged.begin(), Judged.end(),
+                     [&](size_t A, size_t B) { return Bounds[A] < Bounds[B]; });
+  }
   Cheapest Radices(M, P, makespanJudge());
-  for (int64_t K : radicesFor(Ranks))
-    if (!Radices.consider("radix " + llvm::Twine(K),
-                          [&] { return buildKnomialRadix(M, R, K, Seg); }))
+  for (size_t I : Judged) {
+    CandidateHooks Hooks;
+    Hooks.LowerBound = Bounds[I];
+    if (Bounded)
+      Hooks.TieKey = static_cast<int64_t>(I);
+    if (!Radices.consider(
+            "radix " + llvm::Twine(Ks[I]),
+            [&] { return buildKnomialRadix(M, R, Ks[I], Seg); }, Hooks))
       return Radices.takeLastError();
+  }
   return Radices.take();
+}
+
+double knomialRadixBound(const Machine &M, const Request &R, int64_t K,
+                         int64_t Segments) {
+  if (R.size() < 2 || !M.Net)
+    return 0;
+  const Schedule Skeleton = scheduleSkeleton(M, R, "knomial");
+  return knomialRadixBound(
+      Skeleton, nodeOrderFromRoot(Skeleton), K,
+      LeastHopTime(M, knomialLeastBytes(R, R.size(), Segments)));
+}
+
+double knomialBound(const Machine &M, const Request &R) {
+  const int64_t P = R.size();
+  if (P < 2 || !M.Net)
+    return 0;
+  // The farthest rank's chain of transfers from the root: their hops add
+  // up to at least the distance between the two (LeastHopTime).
+  const Schedule S = scheduleSkeleton(M, R, "knomial");
+  const LeastHopTime Hop(
+      M, knomialLeastBytes(R, P, R.Segments > 0 ? R.Segments : 1));
+  const int64_t RootNode = S.Participants[S.Root].Node;
+  double Most = 0;
+  for (const Participant &Pt : S.Participants)
+    if (Pt.Node != RootNode)
+      Most = std::max(Most, Hop(RootNode, Pt.Node));
+  // Below the pricing's own arithmetic by a rounding's margin.
+  return Most * (1 - 1e-9);
 }
 
 llvm::Expected<Schedule> buildScatterRdbAllgather(const Machine &M,

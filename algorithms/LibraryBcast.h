@@ -47,6 +47,18 @@ std::vector<int64_t> knomialChildren(int64_t I, int64_t K, int64_t P);
 /// request's `segments` sends that many segments down the same tree, a rank
 /// sending segment c to all its children before segment c + 1.
 SearchingBuilder buildKnomial;
+/// A time the step pricing cannot give buildKnomialRadix(M, R, K, Segments)
+/// less than, known before building it: every rank's chain of transfers
+/// down the tree, each at least a chunk's least time between the two ranks'
+/// nodes (LeastHopTime). buildKnomial judges the radices by increasing
+/// bound where the cost pass prices by steps, and leaves unbuilt one whose
+/// bound exceeds the best priced so far.
+double knomialRadixBound(const Machine &M, const Request &R, int64_t K,
+                         int64_t Segments);
+/// knomial's AutoBound (algorithms/Registry.h): the farthest rank from the
+/// root gets a chunk through a chain of transfers whose hops add up to at
+/// least its distance (LeastHopTime), whatever the radix.
+BoundTest knomialBound;
 
 /// The k-nomial broadcast of radix \p K with \p Segments segments (what
 /// buildKnomial searches over).

@@ -21,16 +21,26 @@ std::vector<int32_t> dimensionOrderedChain(const Schedule &S) {
 
 namespace {
 
+/// The index of \p S's root in \p Chain.
+int64_t sourceIndex(const Schedule &S, const std::vector<int32_t> &Chain) {
+  return std::find(Chain.begin(), Chain.end(), S.Root) - Chain.begin();
+}
+
 llvm::Expected<Schedule> meshSchedule(const Machine &M, const Request &R,
                                       llvm::StringRef Name,
                                       const ChainSplit &Split) {
   Schedule S = scheduleSkeleton(M, R, Name);
   std::vector<int32_t> Chain = dimensionOrderedChain(S);
-  int64_t Source =
-      std::find(Chain.begin(), Chain.end(), S.Root) - Chain.begin();
-  S.Steps =
-      stepsByRounds(chainSplitTransfers(S, Chain, Source, Split), S.size());
+  S.Steps = stepsByRounds(
+      chainSplitTransfers(S, Chain, sourceIndex(S, Chain), Split), S.size());
   return S;
+}
+
+/// chainSplitBound of meshSchedule's tree.
+double meshBound(const Machine &M, const Request &R, const ChainSplit &Split) {
+  const Schedule S = scheduleSkeleton(M, R, "");
+  const std::vector<int32_t> Chain = dimensionOrderedChain(S);
+  return chainSplitBound(M, S, Chain, sourceIndex(S, Chain), Split);
 }
 
 } // namespace
@@ -47,6 +57,14 @@ llvm::Expected<Schedule> buildOptMesh(const Machine &M, const Request &R) {
 
 llvm::Expected<Schedule> buildUMesh(const Machine &M, const Request &R) {
   return meshSchedule(M, R, "u-mesh", binomialSplit());
+}
+
+double optMeshBound(const Machine &M, const Request &R) {
+  return meshBound(M, R, optTreeSplit(M, R));
+}
+
+double uMeshBound(const Machine &M, const Request &R) {
+  return meshBound(M, R, binomialSplit());
 }
 
 } // namespace collc

@@ -29,6 +29,10 @@ std::vector<int32_t> dimensionOrderedChain(const Schedule &S);
 
 PlainBuilder buildOptMesh;
 PlainBuilder buildUMesh;
+/// The AutoBounds (algorithms/Registry.h) of OPT-mesh and U-mesh:
+/// chainSplitBound (algorithms/Trees.h) of their trees.
+BoundTest optMeshBound;
+BoundTest uMeshBound;
 
 /// Whether the machine has a dimension-ordered topology (mesh, torus,
 /// hypercube) for the mesh builders.

@@ -3,6 +3,8 @@
 #include "algorithms/Placement.h"
 #include "passes/StepCost.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -420,6 +422,51 @@ double kSegmentBound(const Machine &M, const Request &R) {
     return 0;
   return double(N) *
          leastTransferTime(*M.Net, leastChunkBytes(R, K), nodesShared(M, R));
+}
+
+double edgeDisjointBound(const Machine &M, const Request &R) {
+  const Schedule S = scheduleSkeleton(M, R, "edge-disjoint");
+  const int32_t P = S.size();
+  if (P < 2 || !M.Net)
+    return 0;
+  const int D = ceilLog2(P);
+  const int64_t Parts =
+      std::min<int64_t>({D, maxSegments(R), maxSegmentsFor(P)});
+  const LeastHopTime Hop(M, leastChunkBytes(R, Parts));
+  auto Node = [&](int64_t X) {
+    return S.Participants[relRank(X, S.Root, P)].Node;
+  };
+  // Part j's tree, as buildEdgeDisjoint's cube: the root sends it to 2^j,
+  // the nodes with bit j set spread it over dimensions j + 1, ..., j + d - 1
+  // (mod d), each flipping the bits of its index in that order, and then
+  // each sends it across dimension j. A node's chain of transfers from the
+  // root is its path in that tree, whole when every node on it exists (all
+  // below P): that of a node with bit j set always, that of one without
+  // bit j when its partner with bit j exists; the others' part passes on
+  // after the tree (completeBroadcast), at no known time.
+  std::vector<double> At(static_cast<size_t>(P), 0.0);
+  double Most = 0;
+  for (int64_t J = 0; J < Parts; ++J) {
+    const int64_t Bit = int64_t(1) << J, Below = Bit - 1;
+    for (int64_t Y = Bit; Y < P; ++Y) {
+      if (!(Y & Bit))
+        continue;
+      // The last bit flipped: the highest below j, else the highest above.
+      const int64_t Rest = Y & ~Bit;
+      int64_t Up = 0;
+      if (Rest != 0) {
+        const int64_t From = (Rest & Below) ? (Rest & Below) : Rest;
+        Up = Y & ~(int64_t(1) << llvm::Log2_64(uint64_t(From)));
+      }
+      At[Y] = At[Up] + Hop(Node(Up), Node(Y));
+      Most = std::max(Most, At[Y]);
+    }
+    for (int64_t Y = 1; Y < P; ++Y)
+      if (!(Y & Bit) && (Y | Bit) < P)
+        Most = std::max(Most, At[Y | Bit] + Hop(Node(Y | Bit), Node(Y)));
+  }
+  // Below the pricing's own arithmetic by a rounding's margin.
+  return Most * (1 - 1e-9);
 }
 
 } // namespace collc

@@ -58,6 +58,11 @@ BoundTest pipelineBound;
 BoundTest kSegmentBound;
 BoundTest twoPathPipelineBound;
 BoundTest scatterAllgatherBound;
+/// edge-disjoint's: each part's tree in the cube of relative indices, every
+/// node's chain of transfers from the root along it (where every node on it
+/// exists), each transfer at least a part's least time between its two
+/// ranks' nodes (LeastHopTime).
+BoundTest edgeDisjointBound;
 
 /// The report's optimal segment count for the pipeline on \p M.
 double pipelineOptimalSegments(const Machine &M, int64_t P, uint64_t Bytes);

@@ -93,7 +93,37 @@ std::vector<Transfer> chainSplitTransfers(const Schedule &S,
   return Out;
 }
 
+double chainSplitBound(const Machine &M, const Schedule &S,
+                       const std::vector<int32_t> &Chain, int64_t SourceIndex,
+                       const ChainSplit &Split) {
+  if (Chain.size() < 2 || !M.Net)
+    return 0;
+  const LeastHopTime Hop(M, S.Bytes);
+  std::vector<double> At(Chain.size(), 0.0);
+  double Most = 0;
+  std::deque<ChainHolder> Work;
+  Work.push_back({SourceIndex, 0, static_cast<int64_t>(Chain.size()) - 1});
+  while (!Work.empty()) {
+    const ChainHolder H = Work.front();
+    Work.pop_front();
+    holderSends(H, Split, [&](const ChainHolder &To) {
+      At[To.Self] = At[H.Self] + Hop(S.Participants[Chain[H.Self]].Node,
+                                     S.Participants[Chain[To.Self]].Node);
+      Most = std::max(Most, At[To.Self]);
+      Work.push_back(To);
+    });
+  }
+  // Below the pricing's own arithmetic by a rounding's margin.
+  return Most * (1 - 1e-9);
+}
+
 namespace {
+
+/// chainSplitBound of treeSchedule's tree.
+double treeBound(const Machine &M, const Request &R, const ChainSplit &Split) {
+  const Schedule S = scheduleSkeleton(M, R, "");
+  return chainSplitBound(M, S, rotatedChain(S.size(), S.Root), 0, Split);
+}
 
 Schedule treeSchedule(const Machine &M, const Request &R, llvm::StringRef Name,
                       const ChainSplit &Split) {
@@ -111,6 +141,14 @@ llvm::Expected<Schedule> buildOptTree(const Machine &M, const Request &R) {
 
 llvm::Expected<Schedule> buildBinomial(const Machine &M, const Request &R) {
   return treeSchedule(M, R, "binomial", binomialSplit());
+}
+
+double optTreeBound(const Machine &M, const Request &R) {
+  return treeBound(M, R, optTreeSplit(M, R));
+}
+
+double binomialBound(const Machine &M, const Request &R) {
+  return treeBound(M, R, binomialSplit());
 }
 
 llvm::Expected<Schedule>
@@ -217,24 +255,23 @@ double flatTreeBound(const Machine &M, const Request &R) {
 
 namespace {
 
-/// The root's share of its first link, for `direct` on a mesh, torus or
-/// hypercube whose sends share one step: the farthest ranks' messages have
-/// the most hops, so (one link class) the least weight of the step's
-/// messages on any link, and the step pricing gives such a message the
-/// whole load of each link it crosses (occupy(): min(b x the link's weight
-/// / its own, the link's bytes)). Its data phase starts no earlier than one
-/// overhead and its hops' latencies after the start, and takes at least the
-/// bytes of every message whose route leaves the root by the same channel.
+/// Whether the routes from the root on \p M have one link class whose
+/// links the step pricing books one message after the other (a mesh, torus
+/// or hypercube of one class, no fat pipe): then a message's route latency
+/// is its hops times the class's, and its first link is rootFirstLinks'.
+bool oneBookedClass(const Machine &M) {
+  const Network &N = *M.Net;
+  return M.Topo.hasCoordinates() && N.Links.size() == 1 &&
+         !N.Links[0].FatPipe && N.Links[0].Bandwidth > 0;
+}
+
+/// Per participant of \p S, the far end of the first link its route from
+/// the root crosses (-1 on the root's node), on a mesh, torus or hypercube.
 /// A route's first channel depends on its destination only through the
 /// first dimension, in routing order, where the two differ and the
 /// destination's coordinate there, so one route per such pair finds it.
-double rootLinkShare(const Machine &M, const Schedule &S) {
+std::vector<int64_t> rootFirstLinks(const Machine &M, const Schedule &S) {
   const Topology &T = M.Topo;
-  const Network &N = *M.Net;
-  if (!T.hasCoordinates() || N.Links.size() != 1 || N.Links[0].FatPipe ||
-      N.Links[0].Bandwidth <= 0 ||
-      uint64_t(portsPerStep(M)) + 1 < uint64_t(S.size()))
-    return 0;
   const size_t Dims = T.Dims.size();
   const bool SimGrid = T.Routing == DimensionRouting::SimGrid;
   const int64_t RootNode = S.Participants[S.Root].Node;
@@ -243,15 +280,14 @@ double rootLinkShare(const Machine &M, const Schedule &S) {
   std::vector<int64_t> Offset(Dims + 1, 0);
   for (size_t I = 0; I < Dims; ++I)
     Offset[I + 1] = Offset[I] + T.Dims[I];
-  std::vector<int64_t> Count(static_cast<size_t>(Offset[Dims]), 0);
-  std::vector<char> Farthest(Count.size(), 0);
+  std::vector<int64_t> LinkOf(static_cast<size_t>(Offset[Dims]), -1);
   std::vector<int64_t> Coord(Dims);
-  unsigned MostHops = 0;
-  std::vector<int64_t> Keys;
-  Keys.reserve(S.Participants.size());
+  std::vector<Channel> Route;
+  std::vector<int64_t> Out;
+  Out.reserve(S.Participants.size());
   for (const Participant &Pt : S.Participants) {
     if (Pt.Node == RootNode) {
-      Keys.push_back(-1);
+      Out.push_back(-1);
       continue;
     }
     int64_t X = Pt.Node;
@@ -259,43 +295,57 @@ double rootLinkShare(const Machine &M, const Schedule &S) {
       Coord[I] = X % T.Dims[I];
       X /= T.Dims[I];
     }
-    int64_t Key = -1;
-    for (size_t K = 0; K < Dims && Key < 0; ++K) {
+    size_t Dim = Dims;
+    for (size_t K = 0; K < Dims && Dim == Dims; ++K) {
       const size_t I = SimGrid ? Dims - 1 - K : K;
       if (Coord[I] != RootCoord[I])
-        Key = Offset[I] + Coord[I];
+        Dim = I;
     }
-    Keys.push_back(Key);
-    ++Count[size_t(Key)];
-    MostHops = std::max(MostHops, T.distance(RootNode, Pt.Node));
-  }
-  if (MostHops == 0)
-    return 0;
-  for (size_t P = 0; P < Keys.size(); ++P)
-    if (Keys[P] >= 0 &&
-        T.distance(RootNode, S.Participants[P].Node) == MostHops)
-      Farthest[size_t(Keys[P])] = 1;
-  // Per first channel (its far end: the root's neighbour), the messages
-  // leaving by it; the most of any first channel of a farthest message.
-  llvm::DenseMap<int64_t, int64_t> ByChannel;
-  std::vector<int64_t> ChannelOf(Count.size(), -1);
-  std::vector<Channel> Route;
-  for (size_t I = 0; I < Dims; ++I)
-    for (int64_t C = 0; C < T.Dims[I]; ++C) {
-      const size_t Key = size_t(Offset[I] + C);
-      if (Count[Key] == 0)
-        continue;
+    int64_t &Link = LinkOf[size_t(Offset[Dim] + Coord[Dim])];
+    if (Link < 0) {
       std::vector<int64_t> To = RootCoord;
-      To[I] = C;
+      To[Dim] = Coord[Dim];
       Route.clear();
       llvm::cantFail(appendRoute(T, RootNode, T.nodeOf(To), Route));
-      ChannelOf[Key] = Route.front().To;
-      ByChannel[Route.front().To] += Count[Key];
+      Link = Route.front().To;
     }
+    Out.push_back(Link);
+  }
+  return Out;
+}
+
+/// The root's share of its first link, for `direct` on a mesh, torus or
+/// hypercube whose sends share one step: the farthest ranks' messages have
+/// the most hops, so (one link class) the least weight of the step's
+/// messages on any link, and the step pricing gives such a message the
+/// whole load of each link it crosses (occupy(): min(b x the link's weight
+/// / its own, the link's bytes)). Its data phase starts no earlier than one
+/// overhead and its hops' latencies after the start, and takes at least the
+/// bytes of every message whose route leaves the root by the same channel.
+double rootLinkShare(const Machine &M, const Schedule &S) {
+  const Topology &T = M.Topo;
+  const Network &N = *M.Net;
+  if (!oneBookedClass(M) || uint64_t(portsPerStep(M)) + 1 < uint64_t(S.size()))
+    return 0;
+  const int64_t RootNode = S.Participants[S.Root].Node;
+  const std::vector<int64_t> Links = rootFirstLinks(M, S);
+  // Per first link, the messages leaving by it; the most of any first link
+  // of a farthest message.
+  llvm::DenseMap<int64_t, int64_t> ByLink;
+  unsigned MostHops = 0;
+  for (size_t P = 0; P < Links.size(); ++P)
+    if (Links[P] >= 0) {
+      ++ByLink[Links[P]];
+      MostHops =
+          std::max(MostHops, T.distance(RootNode, S.Participants[P].Node));
+    }
+  if (MostHops == 0)
+    return 0;
   int64_t Sharing = 0;
-  for (size_t Key = 0; Key < Count.size(); ++Key)
-    if (Farthest[Key])
-      Sharing = std::max(Sharing, ByChannel[ChannelOf[Key]]);
+  for (size_t P = 0; P < Links.size(); ++P)
+    if (Links[P] >= 0 &&
+        T.distance(RootNode, S.Participants[P].Node) == MostHops)
+      Sharing = std::max(Sharing, ByLink[Links[P]]);
   const uint64_t Bytes = S.Bytes + N.EnvelopeBytes;
   const ProtocolBand &Band = N.band(Bytes);
   // Below the pricing's own arithmetic by a rounding's margin.
@@ -306,6 +356,43 @@ double rootLinkShare(const Machine &M, const Schedule &S) {
          (1 - 1e-9);
 }
 
+/// The root's first links, for `sequential` on a mesh, torus or hypercube:
+/// its sends take one step each, in the chain's order, the i-th after i
+/// overheads, and the step pricing books each message on the link it leaves
+/// by from its data phase's start (its overheads and its hops' latencies
+/// past the start), after the messages booked there before it (occupy():
+/// the link is free again its bytes at the link's bandwidth later). Where
+/// the links are thin next to the hops' latencies, the messages queue there.
+double rootLinkQueue(const Machine &M, const Schedule &S) {
+  const Topology &T = M.Topo;
+  const Network &N = *M.Net;
+  if (!oneBookedClass(M))
+    return 0;
+  const int64_t RootNode = S.Participants[S.Root].Node;
+  const std::vector<int64_t> Links = rootFirstLinks(M, S);
+  const uint64_t Bytes = S.Bytes + N.EnvelopeBytes;
+  const ProtocolBand &Band = N.band(Bytes);
+  const double Hop = N.Links[0].Latency * Band.LatencyFactor;
+  const double Busy =
+      double(Bytes) / N.Links[0].Bandwidth / Band.BandwidthFactor;
+  llvm::DenseMap<int64_t, double> FreeAt;
+  double Clock = 0, Most = 0;
+  for (int32_t Rank : rotatedChain(S.size(), S.Root)) {
+    if (Rank == S.Root)
+      continue;
+    Clock += N.SendOverhead;
+    if (Links[size_t(Rank)] < 0)
+      continue;
+    const double From =
+        Clock + double(T.distance(RootNode, S.Participants[Rank].Node)) * Hop;
+    double &Free = FreeAt[Links[size_t(Rank)]];
+    Free = std::max(Free, From) + Busy;
+    Most = std::max(Most, Free);
+  }
+  // Below the pricing's own arithmetic by a rounding's margin.
+  return Most * (1 - 1e-9);
+}
+
 } // namespace
 
 double directBound(const Machine &M, const Request &R) {
@@ -313,6 +400,13 @@ double directBound(const Machine &M, const Request &R) {
   if (Flat <= 0)
     return Flat;
   return std::max(Flat, rootLinkShare(M, scheduleSkeleton(M, R, "")));
+}
+
+double sequentialBound(const Machine &M, const Request &R) {
+  const double Flat = flatTreeBound(M, R);
+  if (Flat <= 0)
+    return Flat;
+  return std::max(Flat, rootLinkQueue(M, scheduleSkeleton(M, R, "")));
 }
 
 llvm::Expected<Schedule> buildChain(const Machine &M, const Request &R) {

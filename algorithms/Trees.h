@@ -32,6 +32,14 @@ std::vector<Transfer> chainSplitTransfers(const Schedule &S,
                                           int64_t SourceIndex,
                                           const ChainSplit &Split);
 
+/// A time the step pricing cannot give the tree of chainSplitTransfers(S,
+/// Chain, SourceIndex, Split) less than, on \p M (with a network): every
+/// rank's chain of transfers down the tree, each at least the message's
+/// least time between the two ranks' nodes (LeastHopTime).
+double chainSplitBound(const Machine &M, const Schedule &S,
+                       const std::vector<int32_t> &Chain, int64_t SourceIndex,
+                       const ChainSplit &Split);
+
 /// Ranks in chain order for a tree on a crossbar: the root, then the other
 /// ranks in increasing rank order (wrapping around).
 std::vector<int32_t> rotatedChain(int32_t Ranks, int32_t Root);
@@ -48,11 +56,15 @@ PlainBuilder buildBinomial;
 /// rank's own sends, in the steps the whole tree gives them.
 RankPartBuilder buildBinomialBcastPart;
 PlainBuilder buildSequential;
+/// The AutoBounds (algorithms/Registry.h) of OPT-tree and binomial:
+/// chainSplitBound of their trees.
+BoundTest optTreeBound;
+BoundTest binomialBound;
 PlainBuilder buildChain;
 
-/// The AutoBound (algorithms/Registry.h) of the flat trees, `direct` and
-/// `sequential`: the root posts P - 1 sends, so the last starts no earlier
-/// than P - 1 sender's overheads and ends a transfer's least time
+/// What the AutoBounds (algorithms/Registry.h) of the flat trees, `direct`
+/// and `sequential`, start from: the root posts P - 1 sends, so the last starts
+/// no earlier than P - 1 sender's overheads and ends a transfer's least time
 /// (leastTransferTime) after its own; and where the network limits a
 /// node's injection, the root's node injects the bytes (envelope included)
 /// of every send to another node at that limit, one after the other.
@@ -65,6 +77,12 @@ BoundTest flatTreeBound;
 /// by the channel it leaves by (the step pricing gives the message of
 /// least weight on a link the link's whole load).
 BoundTest directBound;
+/// `sequential`'s: flatTreeBound, and on a mesh, torus or hypercube of one
+/// link class, the root's sends (one step each, in chain order) queued on
+/// the links they leave the root by: the step pricing books each message
+/// on its first link from its data phase's start (its overheads and its
+/// hops' latencies past the schedule's start), after the ones before it.
+BoundTest sequentialBound;
 
 } // namespace collc
 

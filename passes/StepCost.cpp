@@ -327,8 +327,8 @@ bool pricedBySteps(int64_t Ranks, const Machine &M) {
   return M.Net && Ranks > StepPricingRanks;
 }
 
-double leastTransferTime(const Network &N, uint64_t MinBytes,
-                         bool NodesShared) {
+double leastTransferTime(const Network &N, uint64_t MinBytes, bool NodesShared,
+                         unsigned Hops) {
   double Latency = Inf, Bandwidth = 0;
   for (const LinkClass &L : N.Links) {
     Latency = std::min(Latency, L.Latency);
@@ -339,10 +339,13 @@ double leastTransferTime(const Network &N, uint64_t MinBytes,
   // the band's factor.
   auto Time = [&](uint64_t Bytes) {
     const ProtocolBand &B = N.band(Bytes);
-    double T = N.Links.empty() ? Inf : Latency * B.LatencyFactor;
-    if (Bandwidth > 0)
-      T += double(Bytes) / (Bandwidth * B.BandwidthFactor);
-    if (NodesShared)
+    double T = Inf;
+    if (Hops > 0 && !N.Links.empty()) {
+      T = double(Hops) * Latency * B.LatencyFactor;
+      if (Bandwidth > 0)
+        T += double(Bytes) / (Bandwidth * B.BandwidthFactor);
+    }
+    if (NodesShared || Hops == 0)
       T = std::min(T, N.IntraNode.Latency * B.LatencyFactor +
                           (N.IntraNode.Bandwidth > 0
                                ? double(Bytes) /
@@ -358,6 +361,44 @@ double leastTransferTime(const Network &N, uint64_t MinBytes,
     if (B.MinBytes > Least)
       Best = std::min(Best, Time(B.MinBytes));
   return N.SendOverhead + Best;
+}
+
+LeastHopTime::LeastHopTime(const Machine &M, uint64_t MinBytes)
+    : Topo(M.Topo), Net(*M.Net), MinBytes(MinBytes),
+      ByDistance(M.Topo.hasCoordinates()) {}
+
+int64_t LeastHopTime::linksPerNode() const {
+  if (!Topo.hasCoordinates())
+    return 0;
+  for (const LinkClass &L : Net.Links)
+    if (L.FatPipe || !(L.Bandwidth > 0))
+      return 0;
+  return 2 * static_cast<int64_t>(Topo.Dims.size());
+}
+
+double LeastHopTime::leastLinkBusy() const {
+  double Bandwidth = 0;
+  for (const LinkClass &L : Net.Links)
+    Bandwidth = std::max(Bandwidth, L.Bandwidth);
+  // occupy(): a link is busy for a message's bytes at its capacity over the
+  // band's factor; within a band that grows with the bytes, so the least is
+  // at the smallest size or at the lower edge of a band above it.
+  auto Busy = [&](uint64_t Bytes) {
+    return double(Bytes) / Bandwidth / Net.band(Bytes).BandwidthFactor;
+  };
+  const uint64_t Least = MinBytes + Net.EnvelopeBytes;
+  double Best = Busy(Least);
+  for (const ProtocolBand &B : Net.Bands)
+    if (B.MinBytes > Least)
+      Best = std::min(Best, Busy(B.MinBytes));
+  return Best;
+}
+
+double LeastHopTime::at(unsigned Hops) const {
+  while (Times.size() <= Hops)
+    Times.push_back(leastTransferTime(Net, MinBytes, /*NodesShared=*/false,
+                                      static_cast<unsigned>(Times.size())));
+  return Times[Hops];
 }
 
 struct BookedLoad::Impl {

@@ -65,8 +65,47 @@ bool pricedBySteps(int64_t Ranks, const Machine &M);
 /// faster) at the factors of the band it falls in. A chain of L transfers,
 /// each carrying what the one before delivered, ends no earlier than L
 /// times this: a bound for a builder whose schedules hold such a chain
-/// (AlgorithmInfo::AutoBound).
-double leastTransferTime(const Network &N, uint64_t MinBytes, bool NodesShared);
+/// (AlgorithmInfo::AutoBound). With \p Hops, over a route of that many
+/// links (each of the least latency; 0: within a node, whatever
+/// \p NodesShared says).
+double leastTransferTime(const Network &N, uint64_t MinBytes, bool NodesShared,
+                         unsigned Hops = 1);
+
+/// leastTransferTime between two nodes of \p M (which has a network), by the
+/// links a route between them crosses at the least: Topology::distance on a
+/// mesh, torus or hypercube (their routes are minimal), else one; within a
+/// node, the intra-node class. On a mesh, torus or hypercube the hops of a
+/// chain of transfers from A to B add up to at least distance(A, B), so a
+/// chain ends no earlier than one transfer's least time from A to B past its
+/// first overhead. Kept per hop count, for bounds that price a tree's
+/// every edge (the knomial radices, edge-disjoint).
+class LeastHopTime {
+public:
+  LeastHopTime(const Machine &M, uint64_t MinBytes);
+  double operator()(int64_t NodeA, int64_t NodeB) const {
+    const unsigned H = NodeA == NodeB ? 0
+                       : ByDistance   ? Topo.distance(NodeA, NodeB)
+                                      : 1;
+    return H < Times.size() ? Times[H] : at(H);
+  }
+  /// On a mesh, torus or hypercube whose links the step pricing books one
+  /// message after the other (no fat pipe), the most links a node's routes
+  /// leave it by, two a dimension; else 0. Of n transfers a rank sends to
+  /// other nodes, ceil(n / linksPerNode()) leave by one link, which is busy
+  /// for each at least leastLinkBusy() (its bytes at the fastest link's
+  /// bandwidth, at the band's factor) from the first one's start on.
+  int64_t linksPerNode() const;
+  double leastLinkBusy() const;
+
+private:
+  double at(unsigned Hops) const;
+
+  const Topology &Topo;
+  const Network &Net;
+  uint64_t MinBytes;
+  bool ByDistance;
+  mutable std::vector<double> Times;
+};
 
 /// A time the step pricing cannot give a schedule less than, from its
 /// transfers alone (they need not be kept): a builder adds a candidate's

@@ -3,9 +3,12 @@
 // requests (rank counts, roots, sizes, ranks sharing nodes) on the bundled
 // platforms' families, and close enough to it to skip the candidates that
 // lose by a chain's latencies. Likewise grid-direct's bound of a group count
-// (gridDirectBound), which its own search skips counts by.
+// (gridDirectBound) and knomial's of a radix (knomialRadixBound), which their
+// own searches skip counts and radices by.
+#include "algorithms/LibraryBcast.h"
 #include "algorithms/Personalized.h"
 #include "algorithms/Registry.h"
+#include "passes/Pipeline.h"
 #include "passes/StepCost.h"
 #include "tests/Requests.h"
 #include "tests/TestUtil.h"
@@ -13,24 +16,50 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <string>
+#include <vector>
 
 using namespace collc;
 
+namespace {
+
+/// A broadcast drawn for the bound tests: on one of the bundled platforms'
+/// families (by turns), 2..256 ranks, a root, a size, one or two ranks per
+/// node.
+struct DrawnBcast {
+  const Machine *M = nullptr;
+  int32_t P = 0, Root = 0;
+  uint64_t Bytes = 0;
+  int PerNode = 1;
+};
+
+DrawnBcast drawBcast(int Draw, Rng &G) {
+  static const Machine Machines[] = {
+      test::smpiTorus16x16(), test::smpiFatTree256(), test::smpiCluster256()};
+  DrawnBcast D;
+  D.M = &Machines[Draw % 3];
+  D.P = static_cast<int32_t>(G.uniform(2, 256));
+  D.Root = static_cast<int32_t>(G.uniform(0, D.P - 1));
+  const uint64_t Sizes[] = {1, 65536, uint64_t(1) << 20,
+                            static_cast<uint64_t>(G.uniform(2, 3 << 20))};
+  D.Bytes = Sizes[G.uniform(0, 3)];
+  D.PerNode = static_cast<int>(G.uniform(1, 2));
+  return D;
+}
+
+} // namespace
+
 TEST_CASE("auto's bounds never exceed the step-priced makespan of the "
           "schedule built") {
-  const Machine Machines[] = {test::smpiTorus16x16(), test::smpiFatTree256(),
-                              test::smpiCluster256()};
   Rng G(2026112701);
   int Checked = 0;
   for (int Draw = 0; Draw < 40; ++Draw) {
-    const Machine &M = Machines[Draw % 3];
-    const int32_t P = static_cast<int32_t>(G.uniform(2, 256));
-    const int32_t Root = static_cast<int32_t>(G.uniform(0, P - 1));
-    const uint64_t Sizes[] = {1, 65536, uint64_t(1) << 20,
-                              static_cast<uint64_t>(G.uniform(2, 3 << 20))};
-    const uint64_t Bytes = Sizes[G.uniform(0, 3)];
-    const int PerNode = static_cast<int>(G.uniform(1, 2));
+    const DrawnBcast D = drawBcast(Draw, G);
+    const Machine &M = *D.M;
+    const int32_t P = D.P, Root = D.Root;
+    const uint64_t Bytes = D.Bytes;
+    const int PerNode = D.PerNode;
     for (const AlgorithmInfo &A : algorithms()) {
       if (!A.AutoBound || !A.supports(Collective::Bcast))
         continue;
@@ -40,7 +69,15 @@ TEST_CASE("auto's bounds never exceed the step-priced makespan of the "
       CAPTURE(Root);
       CAPTURE(Bytes);
       CAPTURE(PerNode);
-      Request R = test::request(M, Collective::Bcast, P, Root, Bytes, A.Name);
+      // OPT-mesh and U-mesh only on the torus.
+      llvm::Expected<Request> Made = makeRequest(
+          test::fields(Collective::Bcast, P, Root, Bytes, A.Name), M);
+      if (!Made) {
+        llvm::consumeError(Made.takeError());
+        CHECK(!M.Topo.hasCoordinates());
+        continue;
+      }
+      Request R = std::move(*Made);
       test::placeOnNodes(R, PerNode, /*Shuffled=*/false, G);
       auto S = A.Build(M, R);
       REQUIRE_MESSAGE(S, llvm::toString(S.takeError()));
@@ -162,14 +199,15 @@ TEST_CASE("grid-direct's search past StepPricingRanks: the count it builds "
   CHECK(Skippable >= 1);
 }
 
-TEST_CASE("auto's bound of `direct` on a torus at 1 B is within 2% of its "
-          "makespan, and above knomial's time at 16,384 ranks") {
-  // The farthest rank's hops and the root's link it leaves by, shared with
-  // every message leaving by it: what makes the flat tree lose to knomial
-  // on a large torus (at 256 ranks it may win: root 77).
-  const AlgorithmInfo *Direct = findAlgorithm("direct", Collective::Bcast);
+TEST_CASE("auto's bounds of the flat trees on a torus at 1 B are within 2% "
+          "of their makespans, and with edge-disjoint's above knomial's time "
+          "at 16,384 ranks") {
+  // `direct`: the farthest rank's hops and the root's link it leaves by,
+  // shared with every message leaving by it; `sequential`: the root's
+  // messages queued on the links they leave by. What makes the flat trees
+  // lose to knomial on a large torus (at 256 ranks `direct` may win: root
+  // 77); edge-disjoint's trees cross the torus by the cube's dimensions.
   const AlgorithmInfo *Knomial = findAlgorithm("knomial", Collective::Bcast);
-  REQUIRE(Direct);
   REQUIRE(Knomial);
   const Machine Machines[] = {test::smpiTorus16x16(),
                               test::smpiTorus("torus-128x128", {128, 128})};
@@ -178,19 +216,108 @@ TEST_CASE("auto's bound of `direct` on a torus at 1 B is within 2% of its "
       CAPTURE(M.Name);
       CAPTURE(Root);
       const int32_t P = static_cast<int32_t>(M.Topo.Nodes);
-      Request R = test::request(M, Collective::Bcast, P, Root, 1, "direct");
-      auto S = Direct->Build(M, R);
-      REQUIRE(S);
+      double Knomial128 = 0;
+      if (P >= 16384) {
+        Request R = test::request(M, Collective::Bcast, P, Root, 1, "knomial");
+        auto K = Knomial->Build(M, R);
+        REQUIRE(K);
+        REQUIRE(estimateStepCost(*K, M));
+        Knomial128 = K->Makespan;
+      }
+      for (std::string Name : {"direct", "sequential", "edge-disjoint"}) {
+        CAPTURE(Name);
+        const AlgorithmInfo *A = findAlgorithm(Name, Collective::Bcast);
+        REQUIRE(A);
+        Request R = test::request(M, Collective::Bcast, P, Root, 1, Name);
+        auto S = A->Build(M, R);
+        REQUIRE(S);
+        REQUIRE(estimateStepCost(*S, M));
+        const double Bound = A->AutoBound(M, R);
+        CHECK(Bound <= S->Makespan);
+        if (Name != "edge-disjoint")
+          CHECK(Bound >= 0.98 * S->Makespan);
+        if (P >= 16384)
+          CHECK(Bound > Knomial128);
+      }
+    }
+}
+
+TEST_CASE("knomial's radix bounds never exceed the step-priced makespan of "
+          "the radix's schedule") {
+  const AlgorithmInfo *Knomial = findAlgorithm("knomial", Collective::Bcast);
+  REQUIRE(Knomial);
+  Rng G(2026112801);
+  int Checked = 0;
+  for (int Draw = 0; Draw < 30; ++Draw) {
+    const DrawnBcast D = drawBcast(Draw, G);
+    const Machine &M = *D.M;
+    const int64_t Segments = G.uniform(0, 1) ? 1 : G.uniform(2, 8);
+    Request R =
+        test::request(M, Collective::Bcast, D.P, D.Root, D.Bytes, "knomial");
+    R.Segments = Segments;
+    test::placeOnNodes(R, D.PerNode, /*Shuffled=*/G.uniform(0, 1) == 1, G);
+    for (int64_t K :
+         {int64_t(2), int64_t(3), G.uniform(4, 8), int64_t(16), int64_t(D.P)}) {
+      CAPTURE(M.Name);
+      CAPTURE(D.P);
+      CAPTURE(D.Root);
+      CAPTURE(D.Bytes);
+      CAPTURE(D.PerNode);
+      CAPTURE(Segments);
+      CAPTURE(K);
+      auto S = buildKnomialRadix(M, R, K, Segments);
+      REQUIRE_MESSAGE(S, llvm::toString(S.takeError()));
       REQUIRE(estimateStepCost(*S, M));
-      const double Bound = Direct->AutoBound(M, R);
-      CHECK(Bound <= S->Makespan);
-      CHECK(Bound >= 0.98 * S->Makespan);
-      if (P < 16384)
-        continue;
-      R = test::request(M, Collective::Bcast, P, Root, 1, "knomial");
-      auto K = Knomial->Build(M, R);
-      REQUIRE(K);
-      REQUIRE(estimateStepCost(*K, M));
-      CHECK(Bound > K->Makespan);
+      const double Bound = knomialRadixBound(M, R, K, Segments);
+      CHECK(Bound > 0);
+      CHECK(Bound <= S->Makespan * (1 + 1e-12));
+      // knomial's AutoBound, the farthest rank's, holds whatever the radix.
+      CHECK(Knomial->AutoBound(M, R) <= Bound * (1 + 1e-12));
+      ++Checked;
+    }
+  }
+  CHECK(Checked >= 120);
+}
+
+TEST_CASE("knomial's search past StepPricingRanks: the radix it builds is "
+          "the one of least priced time, the radices whose bound exceeds it "
+          "left unbuilt") {
+  // 4,096 ranks on a 64x64 torus with the bundled platforms' links: priced
+  // by steps. Every radix built and priced whole against the search.
+  const Machine M = test::smpiTorus("torus-64x64", {64, 64});
+  for (int32_t Root : {0, 77})
+    for (uint64_t Bytes : {1, 65536}) {
+      CAPTURE(Root);
+      CAPTURE(Bytes);
+      const Request R =
+          test::request(M, Collective::Bcast, 4096, Root, Bytes, "knomial");
+      REQUIRE(pricedBySteps(R.size(), M));
+      std::vector<int64_t> Ks = {2, 3, 4, 5, 6, 7, 8};
+      for (int64_t K = 16; K < 4096; K *= 2)
+        Ks.push_back(K);
+      double Least = std::numeric_limits<double>::infinity();
+      size_t Steps = 0;
+      std::vector<double> Bounds;
+      for (int64_t K : Ks) {
+        auto S = buildKnomialRadix(M, R, K, 1);
+        REQUIRE(S);
+        REQUIRE(estimateStepCost(*S, M));
+        Bounds.push_back(knomialRadixBound(M, R, K, 1));
+        CHECK(Bounds.back() <= S->Makespan);
+        if (S->Makespan < Least) {
+          Least = S->Makespan;
+          Steps = S->Steps.size();
+        }
+      }
+      int Skippable = 0;
+      for (double B : Bounds)
+        Skippable += B > Least;
+      CHECK(Skippable >= 4);
+      PipelineOptions O;
+      Pipeline P(O);
+      auto Chosen = buildKnomial(M, R, P);
+      REQUIRE(Chosen);
+      CHECK(Chosen->Makespan == Least);
+      CHECK(Chosen->Steps.size() == Steps);
     }
 }
