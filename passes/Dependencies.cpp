@@ -152,7 +152,14 @@ struct ArrivalIndex::ChunkIndex {
     uint32_t Lo;   ///< Its hull start.
   };
   std::vector<Entry> Entries;
+  /// Unbucketed hulls: (hull start, arrival) sorted by start, a flat
+  /// array that a hull starting at or after the last one joins at its end
+  /// and an earlier one by moving those after it while it is short; past
+  /// that, an ordered map takes the earlier ones.
+  std::vector<std::pair<int64_t, uint32_t>> FlatLo;
   std::multimap<int64_t, uint32_t> ByLo; ///< Hull start -> arrival.
+  /// The entries that FlatLo takes out of order.
+  static constexpr size_t FlatMoveLimit = 512;
 
   /// Chooses the axis from the arrivals \p Ts. A reduction's sends carry
   /// what their ranks have folded so far, origins that widen to every rank
@@ -187,7 +194,18 @@ struct ArrivalIndex::ChunkIndex {
       Head[H.Lo] = E;
       return;
     }
-    ByLo.emplace(H.Lo, A);
+    if (FlatLo.empty() || FlatLo.back().first <= H.Lo) {
+      FlatLo.emplace_back(H.Lo, A);
+    } else if (FlatLo.size() < FlatMoveLimit) {
+      auto At = std::upper_bound(
+          FlatLo.begin(), FlatLo.end(), H.Lo,
+          [](int64_t Lo, const std::pair<int64_t, uint32_t> &E) {
+            return Lo < E.first;
+          });
+      FlatLo.insert(At, {H.Lo, A});
+    } else {
+      ByLo.emplace(H.Lo, A);
+    }
   }
   template <typename F> void visit(const Transfer &T, F &&Fn) const {
     const Interval H = hull(T, Axis);
@@ -203,9 +221,17 @@ struct ArrivalIndex::ChunkIndex {
         for (uint32_t E = Head[B]; E != None; E = Entries[E].Prev)
           Fn(Entries[E].Arrival);
     }
-    for (auto It = ByLo.lower_bound(From); It != ByLo.end() && It->first < H.Hi;
-         ++It)
+    for (auto It =
+             std::partition_point(FlatLo.begin(), FlatLo.end(),
+                                  [&](const std::pair<int64_t, uint32_t> &E) {
+                                    return E.first < From;
+                                  });
+         It != FlatLo.end() && It->first < H.Hi; ++It)
       Fn(It->second);
+    if (!ByLo.empty())
+      for (auto It = ByLo.lower_bound(From);
+           It != ByLo.end() && It->first < H.Hi; ++It)
+        Fn(It->second);
   }
 };
 

@@ -71,13 +71,15 @@ void appendDimensionOrdered(const Topology &T, int64_t Src, int64_t Dst,
     bool Increasing = Up < D - Up || (Up == D - Up && !Down);
     int64_t Hops = Increasing ? Up : D - Up;
     Channel *W = grow(Out, Hops);
+    // One loop per way, the wrap found per hop.
+    const int64_t Step = Increasing ? S[I] : -S[I], Wrap = (D - 1) * S[I];
+    const int64_t Edge = Increasing ? D - 1 : 0;
     for (int64_t H = 0; H < Hops; ++H) {
-      int64_t NextC =
-          Increasing ? (C + 1 == D ? 0 : C + 1) : (C == 0 ? D - 1 : C - 1);
-      int64_t Next = Cur + (NextC - C) * S[I];
+      const int64_t Next =
+          C == Edge ? Cur + (Increasing ? -Wrap : Wrap) : Cur + Step;
       *W++ = {Cur, Next};
       Cur = Next;
-      C = NextC;
+      C = C == Edge ? D - 1 - Edge : C + (Increasing ? 1 : -1);
     }
   }
 }

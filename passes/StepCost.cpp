@@ -4,6 +4,7 @@
 #include "passes/Routes.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Compiler.h"
 
 #include <algorithm>
 #include <cmath>
@@ -108,7 +109,7 @@ public:
 private:
   /// The resource of channel \p C (both directions share one on a half
   /// duplex link class).
-  uint32_t linkResource(const Channel &C) {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t linkResource(const Channel &C) {
     int64_t A = C.From, B = C.To;
     if (!Net.Links[C.Class].FullDuplex && A > B)
       std::swap(A, B);
@@ -135,20 +136,31 @@ private:
   /// nullptr where B is no neighbour. The node distance names the
   /// dimension: +-stride (no wrap) or -+(extent - 1) x stride (a wrap),
   /// distinct across the dimensions of extent 2 or more.
-  uint32_t *directed(int64_t A, int64_t B) {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t *directed(int64_t A, int64_t B) {
     const int64_t Delta = B - A;
-    for (size_t I = Strides.size(); I-- > 0;) {
-      const int64_t D = M.Topo.Dims[I], S = Strides[I];
-      if (D < 2)
-        continue;
-      const bool Up = Delta == S || Delta == -(D - 1) * S;
-      if (Up || Delta == -S || Delta == (D - 1) * S)
-        return &ByDirection[size_t(A * Slot.back() + Slot[I] + (D > 2 && !Up))];
+    // A route's hops in one dimension share their distance: the slot
+    // found for the last one serves them all.
+    if (Delta != LastDelta) {
+      LastDelta = Delta;
+      LastSlot = NoSlot;
+      for (size_t I = Strides.size(); I-- > 0;) {
+        const int64_t D = M.Topo.Dims[I], S = Strides[I];
+        if (D < 2)
+          continue;
+        const bool Up = Delta == S || Delta == -(D - 1) * S;
+        if (Up || Delta == -S || Delta == (D - 1) * S) {
+          LastSlot = Slot[I] + (D > 2 && !Up);
+          break;
+        }
+      }
     }
-    return nullptr;
+    if (LastSlot == NoSlot)
+      return nullptr;
+    return &ByDirection[size_t(A * Slot.back() + LastSlot)];
   }
 
   static constexpr uint32_t NoId = ~uint32_t(0);
+  static constexpr int64_t NoSlot = -1;
   const Machine &M;
   const Network &Net;
   bool NodeLimits = false;
@@ -159,6 +171,28 @@ private:
   /// resource (NoId: not met yet).
   std::vector<int64_t> Strides, Slot;
   std::vector<uint32_t> ByDirection;
+  /// The node distance directed() met last (0: none, no link's) and its
+  /// slot (NoSlot: no neighbour's).
+  int64_t LastDelta = 0, LastSlot = NoSlot;
+};
+
+/// How long a message of Bytes keeps a resource of a capacity busy at a
+/// band's bandwidth factor: the bytes at the capacity over the factor,
+/// divided once per capacity met in a row (a route's links share theirs).
+class BusyAt {
+public:
+  BusyAt(double Bytes, double Factor) : Bytes(Bytes), Factor(Factor) {}
+  double operator()(double Capacity) {
+    if (!(Capacity == Last)) {
+      Last = Capacity;
+      Busy = Bytes / Capacity / Factor;
+    }
+    return Busy;
+  }
+
+private:
+  const double Bytes, Factor;
+  double Last = std::numeric_limits<double>::quiet_NaN(), Busy = 0;
 };
 
 class StepPricer {
@@ -265,14 +299,14 @@ private:
   double occupy(const Transfer &Tr, const Message &Ms, double From) {
     double T = Ms.Alone < Inf ? Ms.Bytes / Ms.Alone : 0;
     double End = From;
+    BusyAt Busy(Ms.Bytes, Ms.Factor);
     auto Book = [&](uint32_t R) {
       const Load &L = Loads[R];
       const double Shared = std::min(Ms.Bytes * L.Weight / Ms.Weight, L.Bytes);
       T = std::max(T, Shared / Capacity[R]);
       if (R >= FreeAt.size())
         FreeAt.resize(std::max<size_t>(R + 1, Capacity.size()), 0.0);
-      FreeAt[R] =
-          std::max(FreeAt[R], From) + Ms.Bytes / Capacity[R] / Ms.Factor;
+      FreeAt[R] = std::max(FreeAt[R], From) + Busy(Capacity[R]);
       End = std::max(End, FreeAt[R]);
     };
     if (KeepUses) {
@@ -458,9 +492,11 @@ double BookedLoad::add(const Transfer &T, double ReadyAtLeast, int64_t Phase) {
       ReadyAtLeast + Net.SendOverhead + Latency * Band.LatencyFactor;
   double End =
       From + (Alone < Inf ? double(Bytes) / Alone / Band.BandwidthFactor : 0);
-  if (A != B)
+  if (A != B) {
     // occupy(): each resource is busy for the bytes at its capacity over
     // the band's factor, after what was booked on it before.
+    BusyAt Busy(double(Bytes), Band.BandwidthFactor);
+    double Most = I->Most;
     I->Res.forEachResource(A, B, I->Route, [&](uint32_t R) {
       if (R >= I->Booked.size())
         I->Booked.resize(std::max<size_t>(R + 1, I->Res.Capacity.size()));
@@ -472,9 +508,11 @@ double BookedLoad::add(const Transfer &T, double ReadyAtLeast, int64_t Phase) {
         Bk.Busy = 0;
       }
       Bk.Start = std::min(Bk.Start, From);
-      Bk.Busy += double(Bytes) / I->Res.Capacity[R] / Band.BandwidthFactor;
-      I->Most = std::max(I->Most, Bk.end());
+      Bk.Busy += Busy(I->Res.Capacity[R]);
+      Most = std::max(Most, Bk.end());
     });
+    I->Most = Most;
+  }
   I->Most = std::max(I->Most, End);
   return End;
 }
