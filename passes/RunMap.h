@@ -63,13 +63,13 @@ public:
     if (I.empty())
       return;
     auto First = split(I.Lo);
-    auto Last = I.Hi < Size ? split(I.Hi) : Runs.end();
+    auto Last = I.Hi < Size ? splitAfter(First, I.Hi) : Runs.end();
     for (auto It = First; It != Last; ++It) {
       auto Next = std::next(It);
       int64_t End = Next == Runs.end() ? Size : Next->first;
       Fn(Interval{It->first, End}, It->second);
     }
-    merge(I);
+    merge(First, I.Hi);
   }
 
   /// Sets every integer of \p I to \p V.
@@ -78,10 +78,10 @@ public:
     if (I.empty())
       return;
     auto First = split(I.Lo);
-    auto Last = I.Hi < Size ? split(I.Hi) : Runs.end();
+    auto Last = I.Hi < Size ? splitAfter(First, I.Hi) : Runs.end();
     First->second = V;
     Runs.erase(std::next(First), Last);
-    merge(I);
+    merge(First, I.Hi);
   }
 
   bool operator==(const RunMap &O) const {
@@ -93,20 +93,37 @@ private:
     return {std::max<int64_t>(I.Lo, 0), std::min(I.Hi, Size)};
   }
 
+  using Iter = typename std::map<int64_t, T>::iterator;
+
   /// Makes \p X (0 <= X < Size) the start of a run; returns that run.
-  typename std::map<int64_t, T>::iterator split(int64_t X) {
-    auto It = std::prev(Runs.upper_bound(X));
+  Iter split(int64_t X) { return splitAt(std::prev(Runs.upper_bound(X)), X); }
+
+  /// split(X) for an \p X at or after the start of run \p From: walks
+  /// forward from From instead of searching from the root, as the updates
+  /// visit (or erase) the runs between their ends anyway.
+  Iter splitAfter(Iter From, int64_t X) {
+    assert(From->first <= X && "the run starts after X");
+    for (auto Next = std::next(From); Next != Runs.end() && Next->first <= X;
+         Next = std::next(From))
+      From = Next;
+    return splitAt(From, X);
+  }
+
+  /// Makes \p X the start of a run, \p It being the run that holds X.
+  Iter splitAt(Iter It, int64_t X) {
     if (It->first == X)
       return It;
     return Runs.emplace_hint(std::next(It), X, It->second);
   }
 
-  /// Merges the runs that meet [I.Lo, I.Hi] with equal neighbours.
-  void merge(Interval I) {
-    auto It = std::prev(Runs.upper_bound(I.Lo));
+  /// Merges the runs from the one before \p First (the run an update
+  /// started at) to the one that starts at or before \p Hi with equal
+  /// neighbours.
+  void merge(Iter First, int64_t Hi) {
+    auto It = First;
     if (It != Runs.begin())
       --It;
-    while (It != Runs.end() && It->first <= I.Hi) {
+    while (It != Runs.end() && It->first <= Hi) {
       auto Next = std::next(It);
       if (Next == Runs.end())
         break;

@@ -1,5 +1,6 @@
 #include "passes/StepCost.h"
 
+#include "ir/FatTree.h"
 #include "passes/Dependencies.h"
 #include "passes/Routes.h"
 
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace collc {
 
@@ -82,6 +84,23 @@ public:
         Slot[I + 1] = Slot[I] + (M.Topo.Dims[I] > 2 ? 2 : 1);
       ByDirection.assign(static_cast<size_t>(M.Topo.Nodes * Slot[Dims]), NoId);
     }
+    // On a fat tree, likewise by the link's lower vertex, the parent it
+    // leads to, its lane and its direction (hashing the keys of a step's
+    // routes took a tenth of a 65,536-rank allreduce's search).
+    if (M.Topo.Kind == TopologyKind::FatTree && M.Topo.Levels >= 1 &&
+        M.Topo.Up.size() == size_t(M.Topo.Levels) &&
+        M.Topo.Parallel.size() == size_t(M.Topo.Levels)) {
+      Tree.emplace(M.Topo);
+      if (Tree->nodes() + Tree->numSwitches() >= int64_t(NoUpper)) {
+        Tree.reset(); // vertices beyond a slot's number: hashed
+        return;
+      }
+      TreeBase.assign(size_t(M.Topo.Levels) + 1, 0);
+      for (int32_t Lv = 0; Lv < Tree->levels(); ++Lv)
+        TreeBase[Lv + 1] = TreeBase[Lv] + Tree->verticesAt(Lv) * M.Topo.Up[Lv] *
+                                              M.Topo.Parallel[Lv] * 2;
+      ByTreeLink.assign(size_t(TreeBase.back()), TreeLink{});
+    }
   }
 
   /// Calls \p Fn with every resource of the route from node \p A to node
@@ -114,13 +133,11 @@ private:
     if (!Net.Links[C.Class].FullDuplex && A > B)
       std::swap(A, B);
     if (!ByDirection.empty() && C.Lane == 0)
-      if (uint32_t *Id = directed(A, B)) {
-        if (*Id == NoId) {
-          *Id = static_cast<uint32_t>(Capacity.size());
-          Capacity.push_back(Net.Links[C.Class].Bandwidth);
-        }
-        return *Id;
-      }
+      if (uint32_t *Id = directed(A, B))
+        return claim(*Id, C);
+    if (Tree)
+      if (uint32_t *Id = treeLink(A, B, C.Lane))
+        return claim(*Id, C);
     const uint64_t Key = (static_cast<uint64_t>(A) << 40) ^
                          (static_cast<uint64_t>(B) << 16) ^
                          static_cast<uint64_t>(C.Lane);
@@ -159,6 +176,42 @@ private:
     return &ByDirection[size_t(A * Slot.back() + LastSlot)];
   }
 
+  /// The resource in slot \p Id, numbered now (as channel \p C's link)
+  /// if it was not met yet.
+  uint32_t claim(uint32_t &Id, const Channel &C) {
+    if (Id == NoId) {
+      Id = static_cast<uint32_t>(Capacity.size());
+      Capacity.push_back(Net.Links[C.Class].Bandwidth);
+    }
+    return Id;
+  }
+
+  /// The slot of the fat tree's link from vertex \p A to vertex \p B
+  /// (one level apart) on lane \p Lane: by the lower vertex, the parent's
+  /// digit at the lower level, the lane and the direction. A slot belongs
+  /// to the first upper vertex met on it; nullptr for another (hashed
+  /// instead) and for channels that are no such link.
+  uint32_t *treeLink(int64_t A, int64_t B, int32_t Lane) {
+    const int64_t Lo = std::min(A, B), Hi = std::max(A, B);
+    if (Lo < 0)
+      return nullptr;
+    const FatTreeVertex V = Tree->vertexOf(Lo), U = Tree->vertexOf(Hi);
+    if (V.Level >= Tree->levels() || U.Level != V.Level + 1)
+      return nullptr;
+    const int64_t Up = M.Topo.Up[V.Level], Par = M.Topo.Parallel[V.Level];
+    const int64_t J = Tree->digit(U, V.Level);
+    if (J < 0 || J >= Up || Lane < 0 || Lane >= Par)
+      return nullptr;
+    TreeLink &L =
+        ByTreeLink[size_t(TreeBase[V.Level] +
+                          ((V.Position * Up + J) * Par + Lane) * 2 + (A > B))];
+    if (L.Upper == NoUpper)
+      L.Upper = static_cast<uint32_t>(Hi);
+    else if (L.Upper != Hi)
+      return nullptr;
+    return &L.Id;
+  }
+
   static constexpr uint32_t NoId = ~uint32_t(0);
   static constexpr int64_t NoSlot = -1;
   const Machine &M;
@@ -174,6 +227,17 @@ private:
   /// The node distance directed() met last (0: none, no link's) and its
   /// slot (NoSlot: no neighbour's).
   int64_t LastDelta = 0, LastSlot = NoSlot;
+  /// On a fat tree: its vertices, per level the first of its links' slots
+  /// (the last: their number), and per slot the upper vertex it belongs to
+  /// (NoUpper: none yet) and the link's resource (NoId: not met yet).
+  static constexpr uint32_t NoUpper = ~uint32_t(0);
+  struct TreeLink {
+    uint32_t Upper = NoUpper;
+    uint32_t Id = NoId;
+  };
+  std::optional<FatTreeNetwork> Tree;
+  std::vector<int64_t> TreeBase;
+  std::vector<TreeLink> ByTreeLink;
 };
 
 /// How long a message of Bytes keeps a resource of a capacity busy at a
