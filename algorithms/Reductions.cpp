@@ -579,78 +579,13 @@ llvm::Expected<Schedule> buildDirectReduce(const Machine &M, const Request &R) {
 namespace {
 
 /// The time the step pricing cannot end `direct`'s vectors into the root
-/// before on a mesh, torus or hypercube (0 elsewhere). With one link class,
-/// the messages from the ranks farthest from the root weigh the least on
-/// every link they share, so occupy() gives one of them each link's whole
-/// load (min(b x the link's weight / its own, the link's bytes)): past one
-/// overhead and its hops' latencies, it moves the bytes of every message
-/// that enters the root by its last link. That link depends on the source
-/// only through the last dimension, in routing order, where it differs
-/// from the root and its coordinate there: the route corrects that
-/// dimension last, from the node that differs from the root there alone,
-/// and it routes by the current node's coordinates. One route per such
-/// pair finds it.
+/// before on a mesh, torus or hypercube of one booked class (0 elsewhere):
+/// rootLinkShareTime of the links they enter the root by.
 double rootEntryShare(const Machine &M, const Schedule &S) {
-  const Topology &T = M.Topo;
-  const Network &N = *M.Net;
-  const bool OneClass = T.hasCoordinates() && N.Links.size() == 1 &&
-                        !N.Links[0].FatPipe && N.Links[0].Bandwidth > 0;
   // Every vector in one step: as many ports as ranks but the root.
-  if (!OneClass || uint64_t(portsPerStep(M)) < uint64_t(S.size() - 1))
+  if (!oneBookedClass(M) || uint64_t(portsPerStep(M)) < uint64_t(S.size() - 1))
     return 0;
-  const int64_t RootNode = S.Participants[S.Root].Node;
-  const size_t Dims = T.Dims.size();
-  const std::vector<int64_t> At = T.coordOf(RootNode);
-  int64_t Widest = 1;
-  for (int64_t D : T.Dims)
-    Widest = std::max(Widest, D);
-  // Per (last dimension, coordinate): the link; per link, the messages.
-  llvm::DenseMap<int64_t, uint64_t> LinkOf;
-  llvm::DenseMap<uint64_t, int64_t> Entering;
-  std::vector<std::pair<uint64_t, unsigned>> Remote;
-  std::vector<Channel> Route;
-  for (const Participant &Pt : S.Participants) {
-    if (Pt.Node == RootNode)
-      continue;
-    const std::vector<int64_t> From = T.coordOf(Pt.Node);
-    size_t Last = Dims;
-    for (size_t K = 0; K < Dims; ++K) {
-      const size_t I =
-          T.Routing == DimensionRouting::SimGrid ? Dims - 1 - K : K;
-      if (From[I] != At[I])
-        Last = I;
-    }
-    const int64_t Key = int64_t(Last) * Widest + From[Last];
-    auto [It, New] = LinkOf.try_emplace(Key, 0);
-    if (New) {
-      std::vector<int64_t> Via = At;
-      Via[Last] = From[Last];
-      Route.clear();
-      llvm::cantFail(appendRoute(T, T.nodeOf(Via), RootNode, Route));
-      It->second = (uint64_t(Route.back().From) << 40) ^
-                   (uint64_t(Route.back().To) << 16) ^
-                   uint64_t(Route.back().Lane);
-    }
-    ++Entering[It->second];
-    Remote.push_back({It->second, T.distance(Pt.Node, RootNode)});
-  }
-  unsigned MostHops = 0;
-  for (const auto &Msg : Remote)
-    MostHops = std::max(MostHops, Msg.second);
-  int64_t Sharing = 0;
-  for (const auto &Msg : Remote)
-    if (Msg.second == MostHops)
-      Sharing = std::max(Sharing, Entering[Msg.first]);
-  if (MostHops == 0)
-    return 0;
-  const uint64_t Bytes = S.Bytes + N.EnvelopeBytes;
-  const ProtocolBand &Band = N.band(Bytes);
-  const double Hops =
-      double(MostHops) * N.Links[0].Latency * Band.LatencyFactor;
-  const double Load = double(Sharing) * double(Bytes) /
-                      (N.Links[0].Bandwidth * Band.BandwidthFactor);
-  // Below the pricing's own arithmetic by a rounding's margin.
-  return (N.SendOverhead + Hops + Load) * (1 - 1e-9);
+  return rootLinkShareTime(M, S, rootLinks(M, S, RootEnd::Entering));
 }
 
 /// Elsewhere (a fat tree, a cluster, a MIN: routes of a few hops), the

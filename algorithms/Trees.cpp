@@ -253,27 +253,18 @@ double flatTreeBound(const Machine &M, const Request &R) {
   return std::max(Posting, Injected);
 }
 
-namespace {
-
-/// Whether the routes from the root on \p M have one link class whose
-/// links the step pricing books one message after the other (a mesh, torus
-/// or hypercube of one class, no fat pipe): then a message's route latency
-/// is its hops times the class's, and its first link is rootFirstLinks'.
 bool oneBookedClass(const Machine &M) {
   const Network &N = *M.Net;
   return M.Topo.hasCoordinates() && N.Links.size() == 1 &&
          !N.Links[0].FatPipe && N.Links[0].Bandwidth > 0;
 }
 
-/// Per participant of \p S, the far end of the first link its route from
-/// the root crosses (-1 on the root's node), on a mesh, torus or hypercube.
-/// A route's first channel depends on its destination only through the
-/// first dimension, in routing order, where the two differ and the
-/// destination's coordinate there, so one route per such pair finds it.
-std::vector<int64_t> rootFirstLinks(const Machine &M, const Schedule &S) {
+std::vector<int64_t> rootLinks(const Machine &M, const Schedule &S,
+                               RootEnd End) {
   const Topology &T = M.Topo;
   const size_t Dims = T.Dims.size();
   const bool SimGrid = T.Routing == DimensionRouting::SimGrid;
+  const bool Leaving = End == RootEnd::Leaving;
   const int64_t RootNode = S.Participants[S.Root].Node;
   const std::vector<int64_t> RootCoord = T.coordOf(RootNode);
   // Keys (dimension, coordinate) numbered Offset[dimension] + coordinate.
@@ -295,42 +286,39 @@ std::vector<int64_t> rootFirstLinks(const Machine &M, const Schedule &S) {
       Coord[I] = X % T.Dims[I];
       X /= T.Dims[I];
     }
+    // The first differing dimension in routing order (Leaving), or the
+    // last (Entering).
     size_t Dim = Dims;
-    for (size_t K = 0; K < Dims && Dim == Dims; ++K) {
+    for (size_t K = 0; K < Dims && (Dim == Dims || !Leaving); ++K) {
       const size_t I = SimGrid ? Dims - 1 - K : K;
       if (Coord[I] != RootCoord[I])
         Dim = I;
     }
     int64_t &Link = LinkOf[size_t(Offset[Dim] + Coord[Dim])];
     if (Link < 0) {
-      std::vector<int64_t> To = RootCoord;
-      To[Dim] = Coord[Dim];
+      std::vector<int64_t> Other = RootCoord;
+      Other[Dim] = Coord[Dim];
       Route.clear();
-      llvm::cantFail(appendRoute(T, RootNode, T.nodeOf(To), Route));
-      Link = Route.front().To;
+      if (Leaving) {
+        llvm::cantFail(appendRoute(T, RootNode, T.nodeOf(Other), Route));
+        Link = Route.front().To;
+      } else {
+        llvm::cantFail(appendRoute(T, T.nodeOf(Other), RootNode, Route));
+        Link = Route.back().From;
+      }
     }
     Out.push_back(Link);
   }
   return Out;
 }
 
-/// The root's share of its first link, for `direct` on a mesh, torus or
-/// hypercube whose sends share one step: the farthest ranks' messages have
-/// the most hops, so (one link class) the least weight of the step's
-/// messages on any link, and the step pricing gives such a message the
-/// whole load of each link it crosses (occupy(): min(b x the link's weight
-/// / its own, the link's bytes)). Its data phase starts no earlier than one
-/// overhead and its hops' latencies after the start, and takes at least the
-/// bytes of every message whose route leaves the root by the same channel.
-double rootLinkShare(const Machine &M, const Schedule &S) {
+double rootLinkShareTime(const Machine &M, const Schedule &S,
+                         const std::vector<int64_t> &Links) {
   const Topology &T = M.Topo;
   const Network &N = *M.Net;
-  if (!oneBookedClass(M) || uint64_t(portsPerStep(M)) + 1 < uint64_t(S.size()))
-    return 0;
   const int64_t RootNode = S.Participants[S.Root].Node;
-  const std::vector<int64_t> Links = rootFirstLinks(M, S);
-  // Per first link, the messages leaving by it; the most of any first link
-  // of a farthest message.
+  // Per root link, the messages on it; the most of any root link of a
+  // farthest message.
   llvm::DenseMap<int64_t, int64_t> ByLink;
   unsigned MostHops = 0;
   for (size_t P = 0; P < Links.size(); ++P)
@@ -356,6 +344,16 @@ double rootLinkShare(const Machine &M, const Schedule &S) {
          (1 - 1e-9);
 }
 
+namespace {
+
+/// The root's share of its first link, for `direct` on a mesh, torus or
+/// hypercube whose sends share one step (rootLinkShareTime).
+double rootLinkShare(const Machine &M, const Schedule &S) {
+  if (!oneBookedClass(M) || uint64_t(portsPerStep(M)) + 1 < uint64_t(S.size()))
+    return 0;
+  return rootLinkShareTime(M, S, rootLinks(M, S, RootEnd::Leaving));
+}
+
 /// The root's first links, for `sequential` on a mesh, torus or hypercube:
 /// its sends take one step each, in the chain's order, the i-th after i
 /// overheads, and the step pricing books each message on the link it leaves
@@ -369,7 +367,7 @@ double rootLinkQueue(const Machine &M, const Schedule &S) {
   if (!oneBookedClass(M))
     return 0;
   const int64_t RootNode = S.Participants[S.Root].Node;
-  const std::vector<int64_t> Links = rootFirstLinks(M, S);
+  const std::vector<int64_t> Links = rootLinks(M, S, RootEnd::Leaving);
   const uint64_t Bytes = S.Bytes + N.EnvelopeBytes;
   const ProtocolBand &Band = N.band(Bytes);
   const double Hop = N.Links[0].Latency * Band.LatencyFactor;

@@ -84,6 +84,39 @@ BoundTest directBound;
 /// hops' latencies past the schedule's start), after the ones before it.
 BoundTest sequentialBound;
 
+/// Whether the routes on \p M have one link class whose links the step
+/// pricing books one message after the other (a mesh, torus or hypercube
+/// of one class, no fat pipe): then a message's route latency is its hops
+/// times the class's.
+bool oneBookedClass(const Machine &M);
+
+/// Which end of a route between the root and another rank rootLinks names.
+enum class RootEnd { Leaving, Entering };
+
+/// Per participant of \p S on a mesh, torus or hypercube, the link its
+/// route from the root leaves the root by (Leaving: numbered by its far
+/// end) or its route to the root enters the root by (Entering: numbered by
+/// its near end); -1 on the root's node. The first link depends on the
+/// destination only through the first dimension, in routing order, where
+/// the two differ and the destination's coordinate there; the last on the
+/// source only through the last such dimension and its coordinate (the
+/// route corrects it last, from the node that differs from the root there
+/// alone, routing by the current node's coordinates). One route per such
+/// pair finds it.
+std::vector<int64_t> rootLinks(const Machine &M, const Schedule &S,
+                               RootEnd End);
+
+/// For a one-step flat tree into or out of the root on a machine of one
+/// booked class (oneBookedClass), the time the step pricing cannot end its
+/// messages before: the ranks farthest from the root weigh the least on
+/// every link they share, so occupy() gives one of them each link's whole
+/// load (min(b x the link's weight / its own, the link's bytes)); past one
+/// overhead and its hops' latencies it moves the bytes of every message
+/// on its root link (\p Links: rootLinks'). 0 if no rank is off the root's
+/// node.
+double rootLinkShareTime(const Machine &M, const Schedule &S,
+                         const std::vector<int64_t> &Links);
+
 } // namespace collc
 
 #endif
